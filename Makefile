@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Thin wrapper around Meson/Ninja (the build system is Meson).
+#   make run    install what is missing, build, run the default config
+#   make test   install what is missing, build (plain + ASan/UBSan), run every suite
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+CONFIG     ?= configs/default.ini
+MESON_OPTS ?=
+
+.PHONY: all deps build build-asan run test test-quick bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+$(ASAN_BUILD)/build.ninja:
+	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debugoptimized $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	meson compile -C $(BUILD)
+
+build-asan: deps $(ASAN_BUILD)/build.ninja
+	meson compile -C $(ASAN_BUILD)
+
+run: build
+	$(BUILD)/app/dfcp-engine -- --config $(CONFIG)
+
+# Every suite in the plain build, the unit suites again under ASan/UBSan,
+# then one closing line "N passed, N failed[, N skipped]".
+test: build build-asan
+	@rc=0; \
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=1; \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		meson test -C $(ASAN_BUILD) --suite unit --print-errorlogs --num-processes 2 || rc=1; \
+	python3 scripts/test-summary.py $(BUILD)/meson-logs/testlog.json \
+		$(ASAN_BUILD)/meson-logs/testlog.json || rc=1; \
+	exit $$rc
+
+test-quick: build
+	meson test -C $(BUILD) --suite unit --print-errorlogs
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

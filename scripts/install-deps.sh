@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Install the Debian packages the project needs, only when something is missing.
+set -e
+
+missing=""
+need_pkgconfig() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
+need_file() { [ -e "$1" ] || missing="$missing $2"; }
+
+need_cmd pkg-config pkg-config
+need_pkgconfig libdpdk "libdpdk-dev dpdk dpdk-dev"
+need_pkgconfig libisal libisal-dev
+need_pkgconfig numa libnuma-dev
+need_cmd meson meson
+need_cmd ninja ninja-build
+need_cmd python3 python3
+need_cmd gcc gcc
+need_cmd clang clang
+need_file /usr/include/lcrq.h liblcrq-dev
+need_cmd dpdk-testpmd dpdk
+need_cmd ip iproute2
+need_cmd tshark tshark
+need_cmd iperf3 iperf3
+need_cmd gnuplot gnuplot-nox
+# LeakSanitizer/libFuzzer runtimes for clang
+[ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \
+	missing="$missing libclang-rt-dev"
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" != 0 ]; then
+	SUDO=sudo
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing
