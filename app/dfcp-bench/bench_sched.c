@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+
+#include "bench.h"
+
+int
+bench_sched_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "dfcp-bench: mode 'sched' is not built yet\n");
+	return 2;
+}
