@@ -29,7 +29,7 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 	meson compile -C $(ASAN_BUILD)
 
 run: build
-	$(BUILD)/app/dfcp-engine -- --config $(CONFIG)
+	$(BUILD)/app/dfcp-engine/dfcp-engine -- --config $(CONFIG)
 
 # Every suite in the plain build, the unit suites again under ASan/UBSan,
 # then one closing line "N passed, N failed[, N skipped]".

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Config loader: INI via rte_cfgfile, dispatched to the section-kind table.
+ * No EAL: the unit tests build this file.
+ *
+ * rte_cfgfile silently skips lines that are neither "[section]" nor
+ * "key = value", keeps duplicate sections and keys, and reports no line
+ * numbers. A short pre-scan of the file catches those cases first and
+ * remembers the line of every section and key for error messages.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cfgfile.h>
+
+#include "eng.h"
+
+#define ENG_COMMENT_CHAR '#'
+
+/* The section-kind table: add a kind = new section_*.c + one line here. */
+static const struct eng_section_kind *const eng_section_kinds[] = {
+	&eng_section_eal,
+	&eng_section_engine,
+	&eng_section_port,
+	&eng_section_lcore, /* before task: its check assigns tasks to lcores */
+	&eng_section_task,
+};
+
+struct scan_key {
+	char name[CFG_NAME_LEN];
+	int line;
+};
+
+struct scan_section {
+	char name[CFG_NAME_LEN];
+	int line;
+	int nb_keys;
+	struct scan_key keys[ENG_MAX_KEYS];
+};
+
+struct scan {
+	int nb;
+	struct scan_section *s;
+};
+
+static char *
+strip(char *p)
+{
+	char *e;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	e = p + strlen(p);
+	while (e > p && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return p;
+}
+
+static int
+scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
+{
+	char line[CFG_NAME_LEN + CFG_VALUE_LEN + 8];
+	struct scan_section *cur = NULL;
+	FILE *f;
+	int lineno = 0, i, rc = 0;
+
+	f = fopen(file, "r");
+	if (f == NULL) {
+		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
+		return -errno;
+	}
+	sc->nb = 0;
+	sc->s = calloc(ENG_MAX_SECTIONS, sizeof(*sc->s));
+	if (sc->s == NULL) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *p, *c, *eq;
+		size_t n = strlen(line);
+
+		lineno++;
+		if (n == sizeof(line) - 1 && line[n - 1] != '\n' && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line too long (at most %zu characters)", file,
+					lineno, sizeof(line) - 2);
+			rc = -EINVAL;
+			break;
+		}
+		c = strchr(line, ENG_COMMENT_CHAR);
+		if (c != NULL)
+			*c = '\0';
+		p = strip(line);
+		if (*p == '\0')
+			continue;
+		if (*p == '[') {
+			char *end = strchr(p, ']'), *name;
+
+			if (end == NULL || end[1] != '\0') {
+				snprintf(err, errlen, "%s:%d: expected a section header \"[name]\"; got \"%s\"",
+						file, lineno, p);
+				rc = -EINVAL;
+				break;
+			}
+			*end = '\0';
+			name = strip(p + 1);
+			if (*name == '\0' || strlen(name) >= CFG_NAME_LEN) {
+				snprintf(err, errlen, "%s:%d: section name empty or too long", file,
+						lineno);
+				rc = -EINVAL;
+				break;
+			}
+			for (i = 0; i < sc->nb; i++) {
+				if (strcmp(sc->s[i].name, name) == 0) {
+					snprintf(err, errlen,
+							"%s:%d: [%s]: duplicate section (first defined at line %d)",
+							file, lineno, name, sc->s[i].line);
+					rc = -EEXIST;
+					goto out;
+				}
+			}
+			if (sc->nb == ENG_MAX_SECTIONS) {
+				snprintf(err, errlen, "%s:%d: too many sections (at most %d)", file,
+						lineno, ENG_MAX_SECTIONS);
+				rc = -E2BIG;
+				break;
+			}
+			cur = &sc->s[sc->nb++];
+			snprintf(cur->name, sizeof(cur->name), "%s", name);
+			cur->line = lineno;
+			continue;
+		}
+		eq = strchr(p, '=');
+		if (eq == NULL) {
+			snprintf(err, errlen, "%s:%d: expected \"key = value\" or \"[section]\"; got \"%s\"",
+					file, lineno, p);
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		p = strip(p);
+		if (cur == NULL) {
+			snprintf(err, errlen, "%s:%d: %s: key outside of any [section]", file, lineno,
+					p);
+			rc = -EINVAL;
+			break;
+		}
+		if (*p == '\0' || strlen(p) >= CFG_NAME_LEN) {
+			snprintf(err, errlen, "%s:%d: [%s]: key name empty or too long", file, lineno,
+					cur->name);
+			rc = -EINVAL;
+			break;
+		}
+		if (*strip(eq + 1) == '\0') {
+			snprintf(err, errlen, "%s:%d: [%s] %s: empty value", file, lineno, cur->name,
+					p);
+			rc = -EINVAL;
+			break;
+		}
+		if (strlen(strip(eq + 1)) >= CFG_VALUE_LEN) {
+			snprintf(err, errlen, "%s:%d: [%s] %s: value too long (at most %d characters)",
+					file, lineno, cur->name, p, CFG_VALUE_LEN - 1);
+			rc = -EINVAL;
+			break;
+		}
+		for (i = 0; i < cur->nb_keys; i++) {
+			if (strcmp(cur->keys[i].name, p) == 0) {
+				snprintf(err, errlen,
+						"%s:%d: [%s] %s: duplicate key (first set at line %d)",
+						file, lineno, cur->name, p, cur->keys[i].line);
+				rc = -EEXIST;
+				goto out;
+			}
+		}
+		if (cur->nb_keys == ENG_MAX_KEYS) {
+			snprintf(err, errlen, "%s:%d: [%s]: too many keys (at most %d)", file, lineno,
+					cur->name, ENG_MAX_KEYS);
+			rc = -E2BIG;
+			break;
+		}
+		snprintf(cur->keys[cur->nb_keys].name, CFG_NAME_LEN, "%s", p);
+		cur->keys[cur->nb_keys++].line = lineno;
+	}
+out:
+	fclose(f);
+	return rc;
+}
+
+static const struct eng_section_kind *
+kind_find(const char *name, char *kind, char *id)
+{
+	const char *sp;
+	size_t n, i;
+
+	sp = strchr(name, ' ');
+	n = sp != NULL ? (size_t)(sp - name) : strlen(name);
+	snprintf(kind, CFG_NAME_LEN, "%.*s", (int)n, name);
+	id[0] = '\0';
+	if (sp != NULL) {
+		while (*sp == ' ' || *sp == '\t')
+			sp++;
+		snprintf(id, CFG_NAME_LEN, "%s", sp);
+	}
+	for (i = 0; i < RTE_DIM(eng_section_kinds); i++)
+		if (strcmp(eng_section_kinds[i]->prefix, kind) == 0)
+			return eng_section_kinds[i];
+	return NULL;
+}
+
+static void
+kinds_list(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(eng_section_kinds) && off < len; i++) {
+		const struct eng_section_kind *k = eng_section_kinds[i];
+
+		off += (size_t)snprintf(buf + off, len - off, "%s[%s%s]", i ? ", " : "", k->prefix,
+				k->named ? " NAME" : "");
+	}
+}
+
+static int
+parse_section(struct eng_config *cfg, struct rte_cfgfile *cf, int idx, const struct scan_section *ss,
+		struct eng_sec *sec)
+{
+	int i, j, n;
+
+	memset(sec, 0, sizeof(*sec));
+	sec->file = cfg->file;
+	sec->err = NULL;
+	n = rte_cfgfile_section_entries_by_index(cf, idx, sec->name, sec->entries, ENG_MAX_KEYS);
+	if (n < 0)
+		return -EINVAL;
+	sec->nb_entries = n;
+	sec->line = ss->line;
+	for (i = 0; i < n; i++) {
+		sec->entry_line[i] = ss->line;
+		for (j = 0; j < ss->nb_keys; j++)
+			if (strcmp(ss->keys[j].name, sec->entries[i].name) == 0)
+				sec->entry_line[i] = ss->keys[j].line;
+	}
+	return 0;
+}
+
+int
+eng_config_port_index(const struct eng_config *cfg, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_ports; i++)
+		if (strcmp(cfg->ports[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void
+config_defaults(struct eng_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->duration_ns = 0;
+	cfg->stats_period_ns = 1000000000ull;
+	cfg->drain_ns = 200000000ull;
+	cfg->mbuf_cache = 256;
+	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
+#ifdef ENG_DRIVERS_DIR
+	snprintf(cfg->drivers_dir, sizeof(cfg->drivers_dir), "%s", ENG_DRIVERS_DIR);
+#endif
+}
+
+int
+eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errlen)
+{
+	struct rte_cfgfile_parameters params = {.comment_character = ENG_COMMENT_CHAR};
+	struct rte_cfgfile *cf = NULL;
+	struct eng_sec *sec = NULL;
+	struct scan sc = {0, NULL};
+	char list[ENG_ERR_LEN / 2];
+	int i, j, rc, nsec;
+	size_t k;
+
+	config_defaults(cfg);
+	snprintf(cfg->file, sizeof(cfg->file), "%s", file);
+	rc = scan_file(file, &sc, err, errlen);
+	if (rc < 0)
+		goto out;
+	cf = rte_cfgfile_load_with_params(file, 0, &params);
+	if (cf == NULL) {
+		snprintf(err, errlen, "%s: rte_cfgfile could not parse the file", file);
+		rc = -EINVAL;
+		goto out;
+	}
+	nsec = rte_cfgfile_num_sections(cf, "", 0);
+	if (nsec != sc.nb) {
+		snprintf(err, errlen, "%s: rte_cfgfile found %d sections, expected %d", file, nsec,
+				sc.nb);
+		rc = -EINVAL;
+		goto out;
+	}
+	sec = malloc(sizeof(*sec));
+	if (sec == NULL) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", file);
+		goto out;
+	}
+	for (i = 0; i < nsec; i++) {
+		const struct eng_section_kind *kind;
+
+		rc = parse_section(cfg, cf, i, &sc.s[i], sec);
+		sec->err = err;
+		sec->errlen = errlen;
+		if (rc == -EINVAL) {
+			snprintf(err, errlen, "%s:%d: cannot read section", file, sc.s[i].line);
+			goto out;
+		}
+		kind = kind_find(sec->name, sec->kind, sec->id);
+		if (kind == NULL) {
+			kinds_list(list, sizeof(list));
+			rc = eng_sec_error(sec, NULL, "unknown section kind \"%s\" (known: %s)",
+					sec->kind, list);
+			goto out;
+		}
+		if (kind->named && sec->id[0] == '\0') {
+			rc = eng_sec_error(sec, NULL, "expected a name: [%s NAME]", kind->prefix);
+			goto out;
+		}
+		if (!kind->named && sec->id[0] != '\0') {
+			rc = eng_sec_error(sec, NULL, "[%s] takes no name", kind->prefix);
+			goto out;
+		}
+		rc = kind->parse(cfg, sec);
+		if (rc < 0)
+			goto out;
+		for (j = 0; j < sec->nb_entries; j++) {
+			size_t off = 0;
+			int a;
+
+			if (sec->used[j])
+				continue;
+			list[0] = '\0';
+			for (a = 0; a < sec->nb_asked && off < sizeof(list); a++)
+				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+						a ? ", " : "", sec->asked[a]);
+			rc = eng_sec_error(sec, sec->entries[j].name, "unknown key (known keys: %s)",
+					list);
+			goto out;
+		}
+	}
+	for (k = 0; k < RTE_DIM(eng_section_kinds); k++) {
+		if (eng_section_kinds[k]->check == NULL)
+			continue;
+		rc = eng_section_kinds[k]->check(cfg, err, errlen);
+		if (rc < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(sec);
+	free(sc.s);
+	if (cf != NULL)
+		rte_cfgfile_close(cf);
+	if (rc < 0)
+		eng_config_free(cfg);
+	return rc;
+}
+
+void
+eng_config_free(struct eng_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		free(cfg->tasks[i].conf);
+		cfg->tasks[i].conf = NULL;
+	}
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Lcores: each [lcore N] polls its tasks in order, one burst each, until the
+ * phase becomes STOP (run to completion, no locks, no allocation). The main
+ * lcore may host tasks too; it then also does the housekeeping (main.c)
+ * between bursts.
+ */
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "eng.h"
+
+static struct eng_runtime *lcore_rt;
+
+static const struct eng_lcore_conf *
+lcore_conf(const struct eng_config *cfg, unsigned int lcore_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_lcores; i++)
+		if (cfg->lcores[i].lcore_id == lcore_id)
+			return &cfg->lcores[i];
+	return NULL;
+}
+
+int
+eng_lcores_check(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, j, a;
+
+	for (i = 0; i < cfg->nb_lcores; i++) {
+		const struct eng_lcore_conf *lc = &cfg->lcores[i];
+		unsigned int sock;
+
+		if (!rte_lcore_is_enabled(lc->lcore_id)) {
+			ENG_LOG(ERR, lcore, "%s:%d: [lcore %u]: lcore %u is not enabled in EAL (check "
+					"-l / --lcores)",
+					cfg->file, lc->line, lc->lcore_id, lc->lcore_id);
+			return -EINVAL;
+		}
+		sock = rte_lcore_to_socket_id(lc->lcore_id);
+		for (j = 0; j < lc->nb_tasks; j++) {
+			const struct eng_task *t = &cfg->tasks[lc->task_idx[j]];
+
+			for (a = 0; a < t->nb_ports; a++) {
+				const struct eng_port *p = &rt->ports[t->ports[a].port_idx];
+
+				if ((int)sock != p->socket)
+					ENG_LOG(WARNING, lcore,
+							"lcore %u (socket %u) polls port %s on socket %d "
+							"(task %s): cross-socket traffic",
+							lc->lcore_id, sock,
+							cfg->ports[t->ports[a].port_idx].name,
+							p->socket, t->name);
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+lcore_loop(void *arg)
+{
+	struct eng_runtime *rt = lcore_rt;
+	const struct eng_lcore_conf *lc = arg;
+	struct eng_task *tasks[ENG_MAX_LCORE_TASKS];
+	unsigned int n = lc->nb_tasks, i;
+
+	for (i = 0; i < n; i++)
+		tasks[i] = &rt->cfg->tasks[lc->task_idx[i]];
+	ENG_LOG(DEBUG, lcore, "lcore %u: polling %u tasks", lc->lcore_id, n);
+	while (rt->phase != ENG_PHASE_STOP) {
+		uint64_t now = rte_rdtsc();
+
+		for (i = 0; i < n; i++)
+			tasks[i]->ops->poll(tasks[i], now);
+	}
+	return 0;
+}
+
+int
+eng_lcore_main_has_tasks(struct eng_runtime *rt)
+{
+	const struct eng_lcore_conf *lc = lcore_conf(rt->cfg, rte_get_main_lcore());
+
+	return lc != NULL && lc->nb_tasks > 0;
+}
+
+int
+eng_lcore_main_poll(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_lcore_conf *lc = lcore_conf(rt->cfg, rte_get_main_lcore());
+	unsigned int i;
+	int n = 0;
+
+	if (lc == NULL)
+		return 0;
+	for (i = 0; i < lc->nb_tasks; i++) {
+		struct eng_task *t = &rt->cfg->tasks[lc->task_idx[i]];
+
+		n += t->ops->poll(t, now);
+	}
+	return n;
+}
+
+int
+eng_lcores_launch(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i;
+	int rc;
+
+	lcore_rt = rt;
+	for (i = 0; i < cfg->nb_lcores; i++) {
+		const struct eng_lcore_conf *lc = &cfg->lcores[i];
+
+		if (lc->lcore_id == rte_get_main_lcore() || lc->nb_tasks == 0)
+			continue;
+		rc = rte_eal_remote_launch(lcore_loop, (void *)(uintptr_t)lc, lc->lcore_id);
+		if (rc != 0) {
+			ENG_LOG(ERR, lcore, "cannot launch lcore %u: %s", lc->lcore_id,
+					rte_strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int
+eng_lcores_wait(struct eng_runtime *rt)
+{
+	unsigned int id;
+	int rc = 0;
+
+	RTE_SET_USED(rt);
+	RTE_LCORE_FOREACH_WORKER(id) {
+		if (rte_eal_wait_lcore(id) < 0)
+			rc = -EIO;
+	}
+	return rc;
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfcp-engine: testpmd-style packet engine driven by an INI config.
+ *
+ *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
+ *                             [--summary-json FILE]
+ *
+ * Without EAL args the [eal] section of the config supplies them. Exit codes:
+ * see enum eng_exit in eng.h and doc/config.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "eng.h"
+
+#define ENG_MAX_EAL_ARGS 64
+
+static volatile sig_atomic_t eng_signal;
+
+static void
+on_signal(int sig)
+{
+	eng_signal = sig;
+}
+
+static void
+usage(const char *prog)
+{
+	fprintf(stderr,
+			"usage: %s [EAL args] -- --config FILE [--duration T] [--stats-period T]\n"
+			"                         [--summary-json FILE]\n"
+			"  --config FILE        INI config (doc/config.md); its [eal] section gives\n"
+			"                       the EAL args when none are on the command line\n"
+			"  --duration T         run time (10s, 1.5min; bare number = seconds; 0 = until\n"
+			"                       SIGINT/SIGTERM); overrides [engine] duration\n"
+			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
+			"  --summary-json FILE  write the final counters as JSON\n"
+			"exit codes: 0 ok, 1 config/usage error, 2 EAL error, 3 set-up error,\n"
+			"            4 runtime error\n",
+			prog);
+}
+
+struct app_opts {
+	const char *config;
+	const char *duration;
+	const char *stats_period;
+	const char *summary_json;
+};
+
+static int
+parse_app_args(int argc, char **argv, struct app_opts *o)
+{
+	static const struct option longopts[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"duration", required_argument, NULL, 'd'},
+		{"stats-period", required_argument, NULL, 's'},
+		{"summary-json", required_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'd':
+			o->duration = optarg;
+			break;
+		case 's':
+			o->stats_period = optarg;
+			break;
+		case 'j':
+			o->summary_json = optarg;
+			break;
+		case 'h':
+			usage(argv[0]);
+			exit(ENG_EXIT_OK);
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "dfcp-engine: unexpected argument \"%s\"\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->config == NULL) {
+		fprintf(stderr, "dfcp-engine: --config FILE is required\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+apply_overrides(struct eng_config *cfg, const struct app_opts *o)
+{
+	char e[CFG_ERR_LEN];
+
+	if (o->duration != NULL &&
+			cfg_parse_time(o->duration, 1000000000ull, 0, UINT64_MAX / 2, &cfg->duration_ns,
+					e, sizeof(e)) < 0) {
+		fprintf(stderr, "dfcp-engine: --duration: %s\n", e);
+		return -EINVAL;
+	}
+	if (o->stats_period != NULL &&
+			cfg_parse_time(o->stats_period, 1000000000ull, 0, 3600000000000ull,
+					&cfg->stats_period_ns, e, sizeof(e)) < 0) {
+		fprintf(stderr, "dfcp-engine: --stats-period: %s\n", e);
+		return -EINVAL;
+	}
+	if (o->summary_json != NULL)
+		snprintf(cfg->summary_json, sizeof(cfg->summary_json), "%s", o->summary_json);
+	return 0;
+}
+
+static int
+tasks_setup(struct eng_runtime *rt)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		struct eng_task *t = &rt->cfg->tasks[i];
+		int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
+
+		t->rt = rt;
+		rc = t->ops->setup(t, rt, socket);
+		if (rc < 0) {
+			ENG_LOG(ERR, task, "task %s (%s): set-up failed: %s", t->name, t->ops->name,
+					strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+static void
+tasks_teardown(struct eng_runtime *rt)
+{
+	unsigned int i;
+
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		struct eng_task *t = &rt->cfg->tasks[i];
+
+		if (t->priv != NULL)
+			t->ops->teardown(t);
+	}
+}
+
+/* Housekeeping on the main lcore until the run ends. */
+static void
+run(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	uint64_t hz = rt->hz, now, next_check, next_stats = UINT64_MAX, drain_end = 0;
+	uint64_t dur = (uint64_t)((unsigned __int128)cfg->duration_ns * hz / 1000000000u);
+	uint64_t period = (uint64_t)((unsigned __int128)cfg->stats_period_ns * hz / 1000000000u);
+	int main_tasks = eng_lcore_main_has_tasks(rt);
+
+	now = rte_rdtsc();
+	next_check = now;
+	if (period != 0)
+		next_stats = now + period;
+	for (;;) {
+		if (main_tasks)
+			eng_lcore_main_poll(rt, now);
+		else
+			usleep(1000);
+		now = rte_rdtsc();
+		if (now < next_check)
+			continue;
+		next_check = now + hz / 1000;
+		if (rt->phase == ENG_PHASE_RUN &&
+				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur))) {
+			if (eng_signal != 0)
+				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
+			rt->stop_tsc = now;
+			rt->phase = ENG_PHASE_DRAIN;
+			drain_end = now + (uint64_t)((unsigned __int128)cfg->drain_ns * hz /
+							  1000000000u);
+		}
+		if (rt->phase == ENG_PHASE_DRAIN && now >= drain_end) {
+			rt->phase = ENG_PHASE_STOP;
+			break;
+		}
+		if (rt->phase == ENG_PHASE_RUN && now >= next_stats) {
+			eng_stats_period(rt);
+			next_stats += period;
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct eng_config cfg; /* large: not on the stack */
+	static struct eng_runtime rt;
+	char *eal_argv[ENG_MAX_EAL_ARGS + 2];
+	char err[ENG_ERR_LEN];
+	struct app_opts opts = {0};
+	struct sigaction sa;
+	int i, dashdash = -1, eal_argc, rc, exit_code = ENG_EXIT_OK;
+	char **app_argv;
+	int app_argc;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			dashdash = i;
+			break;
+		}
+	/* app args: after "--", or all of them when there is no "--" */
+	app_argv = dashdash >= 0 ? &argv[dashdash] : argv;
+	app_argc = dashdash >= 0 ? argc - dashdash : argc;
+	app_argv[0] = argv[0];
+	if (parse_app_args(app_argc, app_argv, &opts) < 0) {
+		usage(argv[0]);
+		return ENG_EXIT_CONFIG;
+	}
+	/* Config first: its errors come before any EAL output. */
+	if (eng_config_load(&cfg, opts.config, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dfcp-engine: config error: %s\n", err);
+		return ENG_EXIT_CONFIG;
+	}
+	if (apply_overrides(&cfg, &opts) < 0)
+		return ENG_EXIT_CONFIG;
+
+	eal_argv[0] = argv[0];
+	eal_argc = 1;
+	if (dashdash > 1) {
+		for (i = 1; i < dashdash && eal_argc <= ENG_MAX_EAL_ARGS; i++)
+			eal_argv[eal_argc++] = argv[i];
+	} else if (cfg.has_eal) {
+		rc = cfg_split_words(cfg.eal_args, &eal_argv[1], ENG_MAX_EAL_ARGS);
+		if (rc < 0) {
+			fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: more than %d "
+					"arguments\n",
+					cfg.file, ENG_MAX_EAL_ARGS);
+			return ENG_EXIT_CONFIG;
+		}
+		eal_argc += rc;
+	}
+	eal_argv[eal_argc] = NULL;
+	rc = rte_eal_init(eal_argc, eal_argv);
+	if (rc < 0) {
+		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
+				rte_strerror(rte_errno));
+		return ENG_EXIT_EAL;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	rt.cfg = &cfg;
+	rt.hz = rte_get_tsc_hz();
+	exit_code = ENG_EXIT_SETUP;
+	if (eng_ports_probe(&rt) < 0 || eng_lcores_check(&rt) < 0 || eng_pools_create(&rt) < 0 ||
+			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0)
+		goto teardown;
+	eng_telemetry_register(&rt);
+
+	ENG_LOG(INFO, main, "running %u tasks on %u lcores, %u ports; duration %s", cfg.nb_tasks,
+			cfg.nb_lcores, cfg.nb_ports, cfg.duration_ns ? "set" : "until SIGINT/SIGTERM");
+	eng_stats_start(&rt);
+	rt.start_tsc = rte_rdtsc();
+	rt.phase = ENG_PHASE_RUN;
+	if (eng_lcores_launch(&rt) < 0) {
+		rt.phase = ENG_PHASE_STOP;
+		eng_lcores_wait(&rt);
+		goto teardown;
+	}
+	run(&rt);
+	exit_code = eng_lcores_wait(&rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
+
+	eng_stats_summary(&rt);
+	if (cfg.summary_json[0] != '\0' && eng_stats_json(&rt, cfg.summary_json) < 0)
+		exit_code = ENG_EXIT_RUNTIME;
+teardown:
+	eng_telemetry_stop();
+	rt.phase = ENG_PHASE_STOP;
+	tasks_teardown(&rt);
+	eng_ports_close(&rt);
+	eng_pools_free(&rt);
+	eng_config_free(&cfg);
+	rte_eal_cleanup();
+	return exit_code;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/cfg: parsers for configuration values, with full checking and units.
+ *
+ * No DPDK, no allocation, no global state. Every parser has the same shape:
+ *
+ *	int cfg_parse_X(const char *s, <limits>, <out>, char *err, size_t errlen);
+ *
+ * It returns 0 and writes *out on success, or a negative errno (-EINVAL for a
+ * malformed value, -ERANGE for a value outside the allowed range) and writes a
+ * one-line, human-readable reason into err (when err is not NULL). The reason
+ * says what was expected and quotes what was found, e.g.
+ *
+ *	expected a rate such as 1Gbit, 500Mbit or 10Gbps; unknown unit "Gbt" in "1Gbt"
+ *
+ * Callers (the engine's config loader) prefix it with file, section and key.
+ * Leading and trailing blanks are ignored; anything else that is not part of
+ * the value is an error (no bare atoi/strtol behaviour).
+ *
+ * Decimal values ("1.5s", "2.5Gbit", "0.1%") are computed exactly in integer
+ * arithmetic; a value that would need a fraction of the base unit (e.g.
+ * "1.5ns", "0.5B") is rejected rather than rounded.
+ */
+#ifndef CFG_H
+#define CFG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Recommended size of an error buffer. */
+#define CFG_ERR_LEN 256
+
+/** Fixed-point base of cfg_parse_ratio(): 1e9 means 100 % (parts per billion). */
+#define CFG_RATIO_ONE 1000000000u
+
+/**
+ * Unsigned integer in [min, max]. Decimal, or hexadecimal with 0x prefix.
+ * No sign, no unit, "_" not accepted.
+ */
+int cfg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		char *err, size_t errlen);
+
+/** Signed decimal integer in [min, max]; optional leading '-' or '+'. */
+int cfg_parse_i64(const char *s, int64_t min, int64_t max, int64_t *out,
+		char *err, size_t errlen);
+
+/** Convenience: unsigned integer in [min, max] that fits in 32 bits. */
+int cfg_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out,
+		char *err, size_t errlen);
+
+/**
+ * Boolean: on/off, yes/no, true/false, 1/0, enable(d)/disable(d);
+ * case-insensitive. *out is 1 or 0.
+ */
+int cfg_parse_bool(const char *s, int *out, char *err, size_t errlen);
+
+/**
+ * Rate in bits per second, in [min, max].
+ * Number (decimal fractions allowed) followed by an optional SI prefix
+ * (k/K = 1e3, M = 1e6, G = 1e9, T = 1e12; decimal, never 1024) and a unit:
+ *   bits:  "bit", "bit/s", "bps", "b/s"           (e.g. 1Gbit, 500Mbit, 10Gbps)
+ *   bytes: "B/s", "Bps", "Byte/s", "byte/s"       (x 8; e.g. 125MB/s = 1Gbit)
+ * A bare number means bits per second. Units are case-sensitive in b/B only
+ * ("Mbps" is bits, "MBps" bytes); prefixes are case-insensitive.
+ */
+int cfg_parse_rate(const char *s, uint64_t min, uint64_t max, uint64_t *out_bps,
+		char *err, size_t errlen);
+
+/**
+ * Duration in nanoseconds, in [min_ns, max_ns].
+ * Number (decimal fractions allowed) followed by a unit: ns, us (or µs),
+ * ms, s, min, h. A bare number is accepted only when default_unit_ns is not 0
+ * (it is then multiplied by it, e.g. 1000000000 for seconds).
+ */
+int cfg_parse_time(const char *s, uint64_t default_unit_ns, uint64_t min_ns,
+		uint64_t max_ns, uint64_t *out_ns, char *err, size_t errlen);
+
+/**
+ * Size in bytes, in [min, max].
+ * Number followed by an optional unit: B; kB/KB (1e3), MB, GB, TB (SI);
+ * KiB, MiB, GiB, TiB (1024-based). A bare number is bytes. Decimal
+ * fractions allowed when the result is a whole number of bytes ("1.5KiB").
+ */
+int cfg_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		char *err, size_t errlen);
+
+/**
+ * Ratio in parts per billion (CFG_RATIO_ONE = 1e9 = 100 %), e.g. for packet
+ * loss rates. "1.5%" -> 15000000; a bare number is a fraction in [0, 1]
+ * ("0.015" is the same value). Must lie in [min_ppb, max_ppb] (<= 1e9).
+ * Resolution: 1e-9 (finer input is rejected, not rounded).
+ */
+int cfg_parse_ratio(const char *s, uint32_t min_ppb, uint32_t max_ppb,
+		uint32_t *out_ppb, char *err, size_t errlen);
+
+/** Convert a ratio from cfg_parse_ratio() to a double in [0, 1] (set-up only). */
+static inline double
+cfg_ratio_to_double(uint32_t ppb)
+{
+	return (double)ppb / (double)CFG_RATIO_ONE;
+}
+
+/**
+ * IPv4 address in dotted-quad form ("10.0.0.1"), no leading zeros in an
+ * octet (avoids the octal ambiguity). *out is in host byte order.
+ */
+int cfg_parse_ipv4(const char *s, uint32_t *out, char *err, size_t errlen);
+
+/**
+ * IPv4 prefix "A.B.C.D/LEN" (LEN 0..32). A bare address means /32.
+ * When strict is non-zero, host bits below the prefix must be zero.
+ * *addr in host byte order.
+ */
+int cfg_parse_ipv4_prefix(const char *s, int strict, uint32_t *addr, uint8_t *len,
+		char *err, size_t errlen);
+
+/** MAC address "02:00:00:00:00:01" (':' or '-' separators, hex, case-insensitive). */
+int cfg_parse_mac(const char *s, uint8_t mac[6], char *err, size_t errlen);
+
+/**
+ * L4 port or port range: "80" or "1000-2000" (inclusive, lo <= hi,
+ * 0..65535).
+ */
+int cfg_parse_port_range(const char *s, uint16_t *lo, uint16_t *hi, char *err,
+		size_t errlen);
+
+/**
+ * Object name: 1..maxlen-1 characters of [A-Za-z0-9_.-], starting with a
+ * letter or digit. Used for section names such as [port p0].
+ */
+int cfg_check_name(const char *s, size_t maxlen, char *err, size_t errlen);
+
+/**
+ * Iterate over a comma-separated list ("a, b ,c"): copies the next item,
+ * trimmed, into buf and advances *cursor. Returns 1 when an item was
+ * produced, 0 at the end, -EINVAL for an empty item ("a,,b") or
+ * -ENAMETOOLONG when an item does not fit in buf (message in err).
+ */
+int cfg_list_next(const char **cursor, char *buf, size_t buflen, char *err,
+		size_t errlen);
+
+/**
+ * Split a whitespace-separated string (e.g. EAL arguments) in place into
+ * argv[]; at most max_args entries. Returns the count or -E2BIG.
+ * No quoting is supported.
+ */
+int cfg_split_words(char *s, char **argv, int max_args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CFG_H */

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* sched: the generic layer (queues, packet pool, limits, counters). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pktsched.h"
+#include "sched_priv.h"
+
+/* The scheduler table: adding one is a new file and one line here. */
+static const struct sched_ops *const sched_algos[] = {
+	&sched_wf2qp_ops,
+	&sched_drr_ops,
+	&sched_fifo_ops,
+};
+#define NB_ALGOS (sizeof(sched_algos) / sizeof(sched_algos[0]))
+
+const char *const sched_algo_names[] = { "wf2q+", "drr", "fifo", NULL };
+
+static const struct sched_ops *
+algo_find(const char *name)
+{
+	unsigned int i;
+
+	if (name == NULL)
+		return sched_algos[0];
+	for (i = 0; i < NB_ALGOS; i++)
+		if (strcmp(sched_algos[i]->name, name) == 0)
+			return sched_algos[i];
+	/* ipfw spells it "wf2q+"; accept "wf2qp" and "wf2q" too. */
+	if (strcmp(name, "wf2qp") == 0 || strcmp(name, "wf2q") == 0)
+		return &sched_wf2qp_ops;
+	return NULL;
+}
+
+int
+sched_algo_check(const char *name)
+{
+	return algo_find(name) != NULL ? 0 : -ENOENT;
+}
+
+struct sched *
+sched_create(const struct sched_conf *conf)
+{
+	const struct sched_ops *ops;
+	struct sched *s;
+	uint32_t i;
+	size_t psz;
+
+	if (conf == NULL || conf->nb_queues == 0 ||
+	    conf->nb_queues > SCHED_MAX_QUEUES)
+		return NULL;
+	ops = algo_find(conf->algo);
+	if (ops == NULL)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return NULL;
+	s->ops = ops;
+	s->conf = *conf;
+	s->conf.algo = ops->name;
+	if (s->conf.quantum == 0)
+		s->conf.quantum = SCHED_DEFAULT_QUANTUM;
+	if (s->conf.pool_pkts == 0) {
+		uint64_t p = (uint64_t)conf->nb_queues * 64;
+
+		s->conf.pool_pkts = p > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)p;
+	}
+	if (s->conf.pool_pkts == SCHED_NIL)
+		s->conf.pool_pkts--;
+	s->nb_queues = conf->nb_queues;
+	s->pool_pkts = s->conf.pool_pkts;
+	s->q = aligned_alloc(64, sizeof(*s->q) * s->nb_queues);
+	s->cold = calloc(s->nb_queues, sizeof(*s->cold));
+	s->node = malloc(sizeof(*s->node) * s->pool_pkts);
+	psz = ops->priv_size(&s->conf);
+	s->priv = psz ? aligned_alloc(64, (psz + 63) & ~(size_t)63) : NULL;
+	if (s->q == NULL || s->cold == NULL || s->node == NULL ||
+	    (psz && s->priv == NULL)) {
+		free(s->q);
+		free(s->cold);
+		free(s->node);
+		free(s->priv);
+		free(s);
+		return NULL;
+	}
+	if (psz)
+		memset(s->priv, 0, psz);
+	memset(s->q, 0, sizeof(*s->q) * s->nb_queues);
+	for (i = 0; i < s->nb_queues; i++) {
+		s->q[i].head = s->q[i].tail = SCHED_NIL;
+		s->q[i].limit_pkts = conf->limit_pkts;
+		s->q[i].limit_bytes = conf->limit_bytes;
+		s->cold[i].weight = 1;
+	}
+	for (i = 0; i < s->pool_pkts; i++)
+		s->node[i].next = i + 1 < s->pool_pkts ? i + 1 : SCHED_NIL;
+	s->free_head = 0;
+	if (ops->init(s) != 0) {
+		s->ops = NULL;
+		free(s->q);
+		free(s->cold);
+		free(s->node);
+		free(s->priv);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void
+sched_free(struct sched *s)
+{
+	if (s == NULL)
+		return;
+	if (s->ops->fini)
+		s->ops->fini(s);
+	free(s->q);
+	free(s->cold);
+	free(s->node);
+	free(s->priv);
+	free(s);
+}
+
+const char *
+sched_algo(const struct sched *s)
+{
+	return s->ops->name;
+}
+
+uint32_t
+sched_nb_queues(const struct sched *s)
+{
+	return s->nb_queues;
+}
+
+int
+sched_queue_set(struct sched *s, uint32_t q, uint32_t weight,
+		uint32_t limit_pkts, uint64_t limit_bytes)
+{
+	if (s == NULL || q >= s->nb_queues || weight == 0 ||
+	    weight > SCHED_WEIGHT_MAX)
+		return -EINVAL;
+	if (weight != s->cold[q].weight) {
+		if (s->ops->set_weight)
+			s->ops->set_weight(s, q, weight);
+		s->cold[q].weight = weight;
+	}
+	s->q[q].limit_pkts = limit_pkts;
+	s->q[q].limit_bytes = limit_bytes;
+	return 0;
+}
+
+int
+sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
+		uint64_t now)
+{
+	struct sched_queue *sq;
+	struct sched_node *nd;
+	uint32_t i;
+	int was_empty;
+
+	if (q >= s->nb_queues || len == 0 || len > SCHED_LEN_MAX)
+		return -EINVAL;
+	sq = &s->q[q];
+	if ((sq->limit_pkts && sq->npkts >= sq->limit_pkts) ||
+	    (sq->limit_bytes && sq->nbytes + len > sq->limit_bytes) ||
+	    s->free_head == SCHED_NIL) {
+		s->cold[q].drop_pkts++;
+		s->cold[q].drop_bytes += len;
+		return -ENOBUFS;
+	}
+	i = s->free_head;
+	nd = &s->node[i];
+	s->free_head = nd->next;
+	nd->pkt = pkt;
+	nd->len = len;
+	nd->next = SCHED_NIL;
+	was_empty = sq->npkts == 0;
+	if (was_empty)
+		sq->head = i;
+	else
+		s->node[sq->tail].next = i;
+	sq->tail = i;
+	sq->npkts++;
+	sq->nbytes += len;
+	sq->enq_pkts++;
+	sq->enq_bytes += len;
+	s->backlog_pkts++;
+	s->backlog_bytes += len;
+	s->ops->arrive(s, q, len, was_empty, now);
+	return 0;
+}
+
+unsigned int
+sched_dequeue_burst(struct sched *s, struct sched_pkt *out, unsigned int n,
+		uint64_t now)
+{
+	if (n == 0)
+		return 0;
+	/* Called empty too: tells the scheduler the link went idle. */
+	return s->ops->dequeue(s, out, n, now);
+}
+
+uint32_t
+sched_backlog_pkts(const struct sched *s)
+{
+	return s->backlog_pkts;
+}
+
+uint64_t
+sched_backlog_bytes(const struct sched *s)
+{
+	return s->backlog_bytes;
+}
+
+int
+sched_queue_stats(const struct sched *s, uint32_t q, struct sched_qstats *st)
+{
+	const struct sched_queue *sq;
+
+	if (s == NULL || st == NULL || q >= s->nb_queues)
+		return -EINVAL;
+	sq = &s->q[q];
+	st->enq_pkts = sq->enq_pkts;
+	st->enq_bytes = sq->enq_bytes;
+	st->deq_pkts = sq->deq_pkts;
+	st->deq_bytes = sq->deq_bytes;
+	st->drop_pkts = s->cold[q].drop_pkts;
+	st->drop_bytes = s->cold[q].drop_bytes;
+	st->qlen_pkts = sq->npkts;
+	st->qlen_bytes = sq->nbytes;
+	st->weight = s->cold[q].weight;
+	return 0;
+}
+
+double
+sched_jain(const double *x, unsigned int n)
+{
+	double sum = 0, sq = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	if (n == 0 || sq == 0)
+		return 1.0;
+	return sum * sum / (n * sq);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * sched internals shared by the generic layer and the schedulers.
+ *
+ * Adding a scheduler: write sched_<name>.c defining a `struct sched_ops`,
+ * declare it below and add it to sched_algos[] in sched.c.
+ */
+#ifndef SCHED_PRIV_H
+#define SCHED_PRIV_H
+
+#include <stdint.h>
+
+#include "pktsched.h"
+
+#define SCHED_NIL	UINT32_MAX
+
+/* A queued packet: one slot of the shared pool, linked per queue. */
+struct sched_node {
+	uint64_t pkt;
+	uint32_t len;
+	uint32_t next;
+};
+
+/* Hot per-queue state: one cache line. */
+struct sched_queue {
+	uint32_t head, tail;
+	uint32_t npkts, limit_pkts;
+	uint64_t nbytes, limit_bytes;
+	uint64_t enq_pkts, enq_bytes;
+	uint64_t deq_pkts, deq_bytes;
+} __attribute__((aligned(64)));
+
+/* Cold per-queue state. */
+struct sched_qcold {
+	uint64_t drop_pkts, drop_bytes;
+	uint32_t weight;
+	uint32_t pad;
+};
+
+struct sched_ops {
+	const char *name;
+	/* Bytes of private state for this configuration. */
+	size_t (*priv_size)(const struct sched_conf *c);
+	/* Initialise s->priv (zeroed, priv_size bytes). 0 or -errno. */
+	int (*init)(struct sched *s);
+	void (*fini)(struct sched *s);
+	/* Packet appended to queue q; was_empty: q had no packet before. */
+	void (*arrive)(struct sched *s, uint32_t q, uint32_t len, int was_empty,
+			uint64_t now);
+	/* Serve up to n packets with sched_pop(); returns the count. */
+	unsigned int (*dequeue)(struct sched *s, struct sched_pkt *out,
+			unsigned int n, uint64_t now);
+	/* Weight of q changes (called before cold[q].weight is updated). */
+	void (*set_weight)(struct sched *s, uint32_t q, uint32_t w);
+};
+
+struct sched {
+	const struct sched_ops *ops;
+	void *priv;
+	struct sched_queue *q;
+	struct sched_qcold *cold;
+	struct sched_node *node;
+	uint32_t free_head;
+	uint32_t nb_queues;
+	uint32_t pool_pkts;
+	uint32_t backlog_pkts;
+	uint64_t backlog_bytes;
+	struct sched_conf conf;
+};
+
+extern const struct sched_ops sched_wf2qp_ops;
+extern const struct sched_ops sched_drr_ops;
+extern const struct sched_ops sched_fifo_ops;
+
+/* Length of the head packet of queue q (which must not be empty). */
+static inline uint32_t
+sched_head_len(const struct sched *s, uint32_t q)
+{
+	return s->node[s->q[q].head].len;
+}
+
+/*
+ * Remove the head packet of queue q (not empty) into *out; returns the
+ * number of packets left in q.
+ */
+static inline uint32_t
+sched_pop(struct sched *s, uint32_t q, struct sched_pkt *out)
+{
+	struct sched_queue *sq = &s->q[q];
+	uint32_t i = sq->head;
+	struct sched_node *nd = &s->node[i];
+	uint32_t len = nd->len;
+
+	out->pkt = nd->pkt;
+	out->len = len;
+	out->queue = q;
+	sq->head = nd->next;
+	nd->next = s->free_head;
+	s->free_head = i;
+	sq->npkts--;
+	sq->nbytes -= len;
+	sq->deq_pkts++;
+	sq->deq_bytes += len;
+	s->backlog_pkts--;
+	s->backlog_bytes -= len;
+	if (sq->npkts == 0)
+		sq->tail = SCHED_NIL;
+	return sq->npkts;
+}
+
+#endif /* SCHED_PRIV_H */

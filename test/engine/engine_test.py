@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Whole-engine tests: engine_test.py CASE ENGINE SOURCE_ROOT.
+
+Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
+bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped).
+No timing assertions: counts and exit codes only.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+EAL = "-l 0-1 --no-huge -m 512 --no-pci --no-shconf"
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def run(engine, args, timeout=60):
+    print("$", engine, " ".join(args), flush=True)
+    p = subprocess.run([engine] + args, capture_output=True, text=True, timeout=timeout)
+    sys.stdout.write(p.stdout[-4000:])
+    sys.stdout.write(p.stderr[-4000:])
+    return p
+
+
+def load_summary(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"summary JSON {path}: {e}")
+
+
+def task(js, name):
+    for t in js["tasks"]:
+        if t["name"] == name:
+            return t
+    fail(f"task {name} missing from summary")
+
+
+def port(js, name):
+    for p in js["ports"]:
+        if p["name"] == name:
+            return p
+    fail(f"port {name} missing from summary")
+
+
+def check_txrx(js, tx, rx, exact=True):
+    t, r = task(js, tx), task(js, rx)
+    print(f"sent {t['tx_packets']} received {r['rx_packets']} valid {r['rx_valid']} "
+          f"bad {r['rx_bad']} lost {r['seq_lost']} reordered {r['seq_reordered']}")
+    if t["tx_packets"] == 0:
+        fail("nothing sent")
+    if r["rx_bad"] != 0 or r["seq_reordered"] != 0:
+        fail("verification errors")
+    if exact:
+        if r["rx_valid"] != t["tx_packets"] or r["rx_packets"] != t["tx_packets"]:
+            fail("received != sent")
+        if r["seq_lost"] != 0:
+            fail("sequence gaps")
+    else:
+        if r["rx_valid"] == 0 or r["rx_valid"] > t["tx_packets"]:
+            fail("received count implausible")
+    for p in js["ports"]:
+        if p["rx_errors"] or p["tx_errors"] or p["rx_nombuf"]:
+            fail(f"port {p['name']} reports errors: {p}")
+
+
+def case_smoke(engine, src, tmp):
+    out = os.path.join(tmp, "summary.json")
+    p = run(engine, EAL.split() + ["--", "--config", os.path.join(src, "configs/default.ini"),
+                                   "--duration", "2s", "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    if "== summary" not in p.stdout:
+        fail("no summary printed")
+    js = load_summary(out)
+    check_txrx(js, "tx0", "rx0")
+    if port(js, "p0")["tx_packets"] != task(js, "tx0")["tx_packets"]:
+        fail("port p0 tx_packets != task tx0 tx_packets")
+    if port(js, "p1")["rx_packets"] != task(js, "rx0")["rx_packets"]:
+        fail("port p1 rx_packets != task rx0 rx_packets")
+
+
+def case_io(engine, src, tmp):
+    out = os.path.join(tmp, "summary.json")
+    p = run(engine, ["--", "--config", os.path.join(src, "configs/io.ini"), "--duration", "1.5s",
+                     "--stats-period", "0", "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    js = load_summary(out)
+    check_txrx(js, "tx0", "rx0")
+    if task(js, "fwd")["tx_packets"] != task(js, "tx0")["tx_packets"]:
+        fail("io task did not forward every packet")
+
+
+def case_bad_config(engine, src, tmp):
+    cfg = os.path.join(tmp, "bad.ini")
+    with open(os.path.join(src, "configs/default.ini")) as f:
+        text = f.read()
+    with open(cfg, "w") as f:
+        f.write(text.replace("pkt_size = 64", "pkt_size = 64\nrate = 1Gbt"))
+    p = run(engine, ["--", "--config", cfg])
+    if p.returncode != 1:
+        fail(f"expected exit code 1 (config error), got {p.returncode}")
+    want = f"{cfg}:"
+    if want not in p.stderr or "[task tx0] rate:" not in p.stderr or '"Gbt"' not in p.stderr:
+        fail("message does not name file, section, key and the bad unit")
+    p = run(engine, ["--", "--config", os.path.join(tmp, "missing.ini")])
+    if p.returncode != 1 or "cannot open" not in p.stderr:
+        fail("missing config file not reported")
+    p = run(engine, ["--no-such-eal-option", "--", "--config",
+                     os.path.join(src, "configs/default.ini")])
+    if p.returncode != 2:
+        fail(f"expected exit code 2 (EAL error), got {p.returncode}")
+
+
+def case_sigint(engine, src, tmp):
+    out = os.path.join(tmp, "summary.json")
+    args = ["--", "--config", os.path.join(src, "configs/default.ini"), "--duration", "0",
+            "--stats-period", "0.2", "--summary-json", out]
+    print("$", engine, " ".join(args), flush=True)
+    p = subprocess.Popen([engine] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    # wait until the engine runs (first stats block), then interrupt it
+    deadline = time.time() + 60
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if "== stats" in line or time.time() > deadline:
+            break
+    p.send_signal(signal.SIGINT)
+    try:
+        rest, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("engine did not stop on SIGINT")
+    text = "".join(lines) + rest
+    sys.stdout.write(text[-3000:])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode} after SIGINT")
+    if "signal 2" not in text or "== summary" not in text:
+        fail("no clean summary after SIGINT")
+    check_txrx(load_summary(out), "tx0", "rx0")
+
+
+def sh(cmd, check=True):
+    print("#", cmd, flush=True)
+    return subprocess.run(cmd, shell=True, check=check)
+
+
+def case_af_packet(engine, src, tmp):
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        print("SKIP: needs root and iproute2")
+        sys.exit(SKIP)
+    ns = f"dfcp-test-{os.getpid()}"
+    if sh(f"ip netns add {ns}", check=False).returncode != 0:
+        print("SKIP: cannot create a network namespace")
+        sys.exit(SKIP)
+    try:
+        sh(f"ip -n {ns} link add veth0 type veth peer name veth1")
+        for cmd in ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                    "ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"):
+            sh(f"ip netns exec {ns} {cmd}", check=False)
+        out = os.path.join(tmp, "summary.json")
+        cfg = os.path.join(src, "configs/af_packet.ini")
+        p = subprocess.run(["ip", "netns", "exec", ns, engine, "--", "--config", cfg,
+                            "--duration", "2s", "--summary-json", out],
+                           capture_output=True, text=True, timeout=120)
+        sys.stdout.write(p.stdout[-4000:] + p.stderr[-4000:])
+        if p.returncode != 0:
+            fail(f"exit code {p.returncode}")
+        # the kernel may drop on a loaded host: loss allowed, corruption not
+        check_txrx(load_summary(out), "tx0", "rx0", exact=False)
+    finally:
+        sh(f"ip netns del {ns}", check=False)
+
+
+def main():
+    if len(sys.argv) != 4:
+        print(__doc__)
+        return 2
+    case, engine, src = sys.argv[1:]
+    cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
+             "sigint": case_sigint, "af_packet": case_af_packet}
+    with tempfile.TemporaryDirectory(prefix="dfcp-engine-test-") as tmp:
+        cases[case](engine, src, tmp)
+    print("PASS", case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
