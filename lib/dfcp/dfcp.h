@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfcp: the DFCP protocol core (Digital Fountain based Communication
+ * Protocol). Wire format, connection state machine, fountain-coded sender
+ * and receiver with full reliability, listener with bounded half-open
+ * connections, application source/sink helpers.
+ *
+ * No DPDK calls. Time is passed in (nanoseconds, any monotonic origin);
+ * packets are plain byte buffers owned by the caller. The engine drives a
+ * connection with three calls per burst:
+ *   dfcp_conn_rx()        for every received DFCP packet of the connection
+ *                         (or dfcp_ep_rx() to demultiplex on an endpoint),
+ *   dfcp_conn_tx_burst()  "give me up to n frames to send now",
+ *   dfcp_conn_next_deadline() to know when to call again when idle.
+ * Functions return 0 or a negative errno; burst calls return counts.
+ * See doc/protocol.md for the wire format and the rules.
+ */
+#ifndef DFCP_H
+#define DFCP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Wire format                                                          */
+/* ------------------------------------------------------------------ */
+
+#define DFCP_VERSION		1
+#define DFCP_ETH_LEN		14
+#define DFCP_IP_LEN		20
+#define DFCP_UDP_LEN		8
+#define DFCP_L2L4_LEN		(DFCP_ETH_LEN + DFCP_IP_LEN + DFCP_UDP_LEN)
+#define DFCP_COMMON_LEN		12	/* version, type, flags, two conn ids */
+#define DFCP_DATA_HDR_LEN	24	/* common + block, payload id, block len */
+#define DFCP_DATA_OFF		(DFCP_L2L4_LEN + DFCP_DATA_HDR_LEN) /* 66 */
+#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 48)	/* largest control frame */
+#define DFCP_ARP_LEN		42	/* Ethernet + ARP, before padding */
+#define DFCP_MIN_FRAME		60	/* frames are padded to this */
+
+#define DFCP_ETHERTYPE_IPV4	0x0800
+#define DFCP_ETHERTYPE_ARP	0x0806
+
+/* Defaults (the thesis): 64 KiB blocks of 1420-byte symbols, K = 47. */
+#define DFCP_DEFAULT_T		1420
+#define DFCP_DEFAULT_K		47
+#define DFCP_DEFAULT_REDUNDANCY	49
+#define DFCP_REDUNDANCY_AUTO	0
+
+/* Hard limits a peer may ask for (a listener may set tighter ones). */
+#define DFCP_MAX_T		9000
+#define DFCP_MIN_T		16
+#define DFCP_MAX_K		8192
+#define DFCP_MAX_WINDOW		65536
+#define DFCP_MAX_REDUNDANCY	65535
+#define DFCP_HS_RETRIES		5	/* SYN, SYNACK, FIN, FINACK: at most 5 */
+
+enum dfcp_type {
+	DFCP_T_SYN = 1,
+	DFCP_T_SYNACK = 2,
+	DFCP_T_ACK = 3,
+	DFCP_T_DATA = 4,
+	DFCP_T_BLOCK_ACK = 5,
+	DFCP_T_FIN = 6,
+	DFCP_T_FINACK = 7,
+	DFCP_T_RST = 8,
+	DFCP_T_MAX = 9,
+};
+
+/* Header flags (16 bits). */
+#define DFCP_F_LAST		0x0001	/* DATA: last packet of a send round */
+#define DFCP_F_ACKS		0x0010	/* SYN/SYNACK: block ACKs on */
+#define DFCP_F_ENC		0x0020	/* SYN/SYNACK: sender encodes every block */
+#define DFCP_F_DEC		0x0040	/* SYN/SYNACK: receiver decodes */
+#define DFCP_F_OPTS		(DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC)
+
+/* BLOCK-ACK status. */
+#define DFCP_BA_DECODED		1	/* block decoded (and held or delivered) */
+#define DFCP_BA_SHORT		2	/* not decodable yet: 'missing' more needed */
+
+/* RST reasons. */
+#define DFCP_RST_UNKNOWN	1	/* no such connection */
+#define DFCP_RST_PARAMS		2	/* SYN parameters out of limits */
+#define DFCP_RST_ABORT		3	/* local abort */
+#define DFCP_RST_FULL		4	/* no connection slot */
+
+/*
+ * Parse and validation errors. The parsers return 0 or the negative of one
+ * of these, so the engine counts drops per reason (dfcp_err_str()).
+ */
+enum dfcp_err {
+	DFCP_E_OK = 0,
+	DFCP_E_TRUNC_ETH,	/* shorter than an Ethernet header */
+	DFCP_E_ETHERTYPE,	/* not IPv4 (and not ARP for the ARP parser) */
+	DFCP_E_TRUNC_IP,	/* shorter than the IPv4 header */
+	DFCP_E_IP_HDR,		/* version != 4 or IHL != 5 (no options) */
+	DFCP_E_IP_LEN,		/* total length inconsistent with the frame */
+	DFCP_E_IP_CSUM,		/* bad IPv4 header checksum */
+	DFCP_E_IP_FRAG,		/* fragment */
+	DFCP_E_IP_PROTO,	/* not UDP */
+	DFCP_E_UDP_LEN,		/* UDP length inconsistent */
+	DFCP_E_UDP_CSUM,	/* bad UDP checksum */
+	DFCP_E_TRUNC_DFCP,	/* shorter than the DFCP common header */
+	DFCP_E_VERSION,		/* unknown DFCP version */
+	DFCP_E_TYPE,		/* unknown packet type */
+	DFCP_E_LEN,		/* length wrong for the packet type */
+	DFCP_E_PARAMS,		/* SYN/SYNACK parameters invalid / over limits */
+	DFCP_E_ESI,		/* ESI or block length out of range */
+	DFCP_E_SYMLEN,		/* DATA symbol length != connection T */
+	DFCP_E_CONN,		/* unknown connection id (answered by RST) */
+	DFCP_E_STATE,		/* packet not expected in this state */
+	DFCP_E_NOBUF,		/* DATA for a block with no free buffer */
+	DFCP_E_STALE,		/* DATA for a block already decoded/delivered */
+	DFCP_E_BACKLOG,		/* SYN dropped: half-open table full */
+	DFCP_E_ARP,		/* malformed ARP */
+	DFCP_E_ADDR,		/* not addressed to us (MAC/IP/port) */
+	DFCP_E_MAX
+};
+
+const char *dfcp_err_str(int err);	/* accepts err or -err */
+
+/* Negotiated connection parameters, carried by SYN and SYNACK. */
+struct dfcp_params {
+	uint32_t block_size;	/* bytes of data per block (<= K*T) */
+	uint16_t T;		/* symbol size, bytes */
+	uint16_t K;		/* source symbols per block */
+	uint32_t window;	/* blocks in flight / receiver block buffers */
+	uint16_t redundancy;	/* packets per block, 0 = auto */
+	uint16_t flags;		/* DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC */
+	/* the sender's limits: what it would accept in the SYNACK */
+	uint32_t max_window;
+	uint16_t max_K;
+	uint16_t max_T;
+};
+
+/* Parsed view of a DFCP packet (pointers into the frame). */
+struct dfcp_pkt {
+	/* L2-L4 */
+	uint8_t dst_mac[6], src_mac[6];
+	uint32_t src_ip, dst_ip;	/* host order */
+	uint16_t src_port, dst_port;	/* host order */
+	/* DFCP common */
+	uint8_t version;
+	uint8_t type;
+	uint16_t flags;
+	uint32_t dst_cid, src_cid;
+	/* per type */
+	union {
+		struct dfcp_params params;	/* SYN, SYNACK */
+		struct {			/* DATA */
+			uint32_t block;
+			uint32_t esi;
+			uint32_t block_len;
+			const uint8_t *sym;
+			uint32_t sym_len;
+		} data;
+		struct {			/* BLOCK-ACK */
+			uint32_t block;
+			uint32_t cum;		/* all blocks < cum delivered */
+			uint16_t status;	/* DFCP_BA_* */
+			uint16_t missing;
+			uint32_t rcvd;		/* distinct symbols held */
+			uint32_t esi_span;	/* highest ESI seen + 1 */
+			uint64_t bitmap;	/* bit i: block cum+1+i decoded */
+		} back;
+		struct {			/* FIN */
+			uint32_t nblocks;
+			uint64_t nbytes;
+		} fin;
+		struct {			/* ACK */
+			uint8_t acked;		/* type being acknowledged */
+		} ack;
+		struct {			/* RST */
+			uint16_t reason;
+		} rst;
+	} u;
+};
+
+/* Checksum modes for building. */
+enum dfcp_csum {
+	DFCP_CSUM_FULL = 0,	/* IPv4 and UDP checksums computed in software */
+	DFCP_CSUM_UDP_ZERO,	/* IPv4 computed, UDP checksum 0 (allowed for IPv4) */
+	DFCP_CSUM_OFFLOAD,	/* IPv4 0, UDP = pseudo-header sum (NIC completes) */
+};
+
+/* Rx checksum policy. */
+#define DFCP_RX_IP_CSUM_OK	0x1	/* NIC verified the IPv4 checksum */
+#define DFCP_RX_UDP_CSUM_OK	0x2	/* NIC verified the UDP checksum */
+
+/* Addressing of one side of a connection (host order for ip/port). */
+struct dfcp_addr {
+	uint8_t mac[6];
+	uint32_t ip;
+	uint16_t port;
+};
+
+/*
+ * Parse a whole frame (Ethernet/IPv4/UDP/DFCP) and validate everything that
+ * does not need connection state. rx_flags: DFCP_RX_*.
+ * Returns 0 or -DFCP_E_*.
+ */
+int dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
+		struct dfcp_pkt *pkt);
+
+/* Validate SYN/SYNACK parameters against limits. 0 or -DFCP_E_PARAMS. */
+int dfcp_params_check(const struct dfcp_params *p,
+		const struct dfcp_params *limits);
+
+/*
+ * Build a frame: L2-L4 headers from src/dst, then the DFCP header of pkt
+ * (pkt->type, flags, cids, per-type fields). For DATA, sym/sym_len are
+ * copied after the header unless sym == NULL (caller already wrote the
+ * symbol at offset DFCP_DATA_OFF). Returns the frame length, or -EMSGSIZE
+ * if cap is too small, -EINVAL on a bad type.
+ */
+int dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
+		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
+		enum dfcp_csum csum);
+
+/* Internet checksum helper (RFC 1071), returns the folded complement. */
+uint16_t dfcp_csum16(const void *buf, size_t len, uint32_t seed);
+
+/* ARP (Ethernet/IPv4 only). */
+#define DFCP_ARP_REQUEST	1
+#define DFCP_ARP_REPLY		2
+struct dfcp_arp {
+	uint16_t op;
+	uint8_t sha[6];
+	uint32_t spa;		/* host order */
+	uint8_t tha[6];
+	uint32_t tpa;		/* host order */
+};
+/* 0 or -DFCP_E_TRUNC_ETH / -DFCP_E_ETHERTYPE / -DFCP_E_ARP. */
+int dfcp_arp_parse(const void *frame, size_t len, struct dfcp_arp *arp);
+/* Build a request (tha ignored, broadcast) or reply; returns 60 or -EMSGSIZE. */
+int dfcp_arp_build(void *frame, size_t cap, const struct dfcp_arp *arp);
+/*
+ * If frame is an ARP request for my_ip, write the reply to out and return
+ * its length; 0 if not for us; negative -DFCP_E_* if malformed.
+ */
+int dfcp_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
+		uint32_t my_ip, void *out, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* Application side                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Source: fill buf with up to len bytes; return bytes written, 0 at end of
+ * data. Called by the sender whenever a block buffer frees.
+ */
+typedef size_t (*dfcp_source_fn)(void *ctx, uint64_t now, void *buf, size_t len);
+/*
+ * Sink: in-order delivery of bytes at stream offset off. data is NULL when
+ * decoding is off (only the length is known).
+ */
+typedef void (*dfcp_sink_fn)(void *ctx, uint64_t off, const void *data, size_t len);
+
+/* Verifiable pattern: byte at stream offset o is a function of (seed, o). */
+void dfcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len);
+/* Returns the offset of the first mismatch relative to buf, or len if all match. */
+size_t dfcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len);
+
+/* Pattern source: total bytes (0 = unlimited) and/or duration (0 = none). */
+struct dfcp_src_pattern {
+	uint32_t seed;
+	uint64_t total;		/* bytes; 0: no byte limit */
+	uint64_t duration_ns;	/* 0: no time limit */
+	uint64_t start_ns;	/* set on first call */
+	uint64_t off;		/* bytes produced */
+	int started;
+	int fd;			/* >= 0: read this file instead of the pattern */
+};
+void dfcp_src_pattern_init(struct dfcp_src_pattern *s, uint32_t seed,
+		uint64_t total, uint64_t duration_ns);
+size_t dfcp_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len);
+
+/* Counting / verifying sink. */
+struct dfcp_sink_count {
+	uint32_t seed;
+	int verify;		/* check the pattern */
+	int fd;			/* >= 0: also write the data to this file */
+	uint64_t bytes;		/* goodput bytes */
+	uint64_t next_off;	/* expected next offset */
+	uint64_t bad_bytes;	/* pattern mismatches (bytes in bad chunks) */
+	uint64_t order_errors;	/* deliveries out of order */
+};
+void dfcp_sink_count_init(struct dfcp_sink_count *s, uint32_t seed, int verify);
+void dfcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Connections                                                          */
+/* ------------------------------------------------------------------ */
+
+enum dfcp_state {
+	DFCP_CLOSED = 0,
+	DFCP_SYN_SENT,
+	DFCP_SYN_RECV,
+	DFCP_ESTABLISHED,
+	DFCP_FIN_WAIT1,
+	DFCP_FIN_WAIT2,
+	DFCP_CLOSE_WAIT,
+	DFCP_LAST_ACK,
+	DFCP_TIME_WAIT,
+	DFCP_STATE_MAX
+};
+const char *dfcp_state_str(enum dfcp_state s);
+
+/* Why a connection reached CLOSED. */
+enum dfcp_close_reason {
+	DFCP_CR_NONE = 0,
+	DFCP_CR_DONE,		/* orderly teardown completed */
+	DFCP_CR_SYN_TIMEOUT,	/* SYN or SYNACK retries exhausted */
+	DFCP_CR_FIN_TIMEOUT,	/* FIN/FINACK retries or FIN_WAIT2 timer */
+	DFCP_CR_RESET,		/* RST received */
+	DFCP_CR_ABORT,		/* local abort */
+};
+
+/* Per-connection configuration (the thesis's five parameters and more). */
+struct dfcp_conn_conf {
+	struct dfcp_addr local, remote;
+	uint16_t T;			/* symbol size (default 1420) */
+	uint16_t K;			/* symbols per block (default 47) */
+	uint32_t window;		/* blocks (default 128) */
+	uint16_t redundancy;		/* packets per block, 0 = auto (default 49) */
+	int acks;			/* block ACKs on (default 1) */
+	int encode;			/* encode every block (default 1) */
+	int decode;			/* receiver decodes (default 1) */
+	enum dfcp_csum csum;		/* tx checksum mode */
+	uint64_t hs_rto_ns;		/* SYN/SYNACK/FIN/FINACK timer (200 ms) */
+	uint64_t min_rto_ns;		/* lower bound of the block timer (1 ms) */
+	uint64_t time_wait_ns;		/* TIME_WAIT duration (1 s) */
+	/* application */
+	dfcp_source_fn source;
+	void *source_ctx;
+	dfcp_sink_fn sink;
+	void *sink_ctx;
+};
+void dfcp_conn_conf_default(struct dfcp_conn_conf *c);
+
+/* Per-flow statistics. */
+struct dfcp_stats {
+	uint64_t tx_pkts, tx_bytes;	/* frames and frame bytes sent */
+	uint64_t rx_pkts, rx_bytes;
+	uint64_t tx_data_pkts, rx_data_pkts;
+	uint64_t goodput_bytes;		/* bytes delivered to the sink / acked */
+	uint64_t blocks_sent;		/* blocks whose first round went out */
+	uint64_t blocks_acked;
+	uint64_t blocks_decoded;
+	uint64_t blocks_first_pass;	/* acked without any top-up */
+	uint64_t blocks_lost;		/* acks off: blocks never decoded */
+	uint64_t decode_failures;	/* decode attempts that needed more */
+	uint64_t topups;		/* fresh-repair rounds sent */
+	uint64_t topup_syms;		/* fresh repair symbols in top-ups */
+	uint64_t timeouts;		/* block timer expiries */
+	uint64_t short_reports;		/* BLOCK-ACK SHORT sent/received */
+	uint64_t retransmits;		/* SYN/SYNACK/FIN/FINACK/ACK resends */
+	uint32_t loss_ppm;		/* measured symbol loss, parts per million */
+	uint32_t redundancy;		/* packets per block in use */
+	uint32_t window_used;		/* blocks in flight / buffers in use */
+	uint32_t window;		/* negotiated window */
+	uint64_t srtt_ns;
+	uint64_t drops[DFCP_E_MAX];	/* received packets dropped, by reason */
+};
+
+struct dfcp_conn;
+
+/*
+ * Active open: allocate the sender (encoders are preallocated here), send
+ * a SYN on the first tx_burst. Data flows from the initiator to the
+ * responder. Returns NULL on bad configuration or allocation failure.
+ */
+struct dfcp_conn *dfcp_conn_connect(const struct dfcp_conn_conf *conf,
+		uint32_t local_cid, uint64_t now);
+void dfcp_conn_free(struct dfcp_conn *c);
+
+/* Feed one parsed packet addressed to this connection. 0 or -DFCP_E_*. */
+int dfcp_conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now);
+/*
+ * Write up to n frames into bufs[i] (each cap bytes, >= T + DFCP_DATA_OFF),
+ * frame lengths into lens[i]. Control packets first, then data.
+ * Runs the timers. Returns the number of frames written.
+ */
+unsigned int dfcp_conn_tx_burst(struct dfcp_conn *c, uint64_t now,
+		void *const *bufs, uint16_t *lens, size_t cap, unsigned int n);
+/* Earliest time the connection wants tx_burst called (UINT64_MAX: none). */
+uint64_t dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now);
+/* Start an orderly close (FIN) from this side; the sender does it itself at end of data. */
+int dfcp_conn_close(struct dfcp_conn *c, uint64_t now);
+/* Send RST and go to CLOSED. */
+void dfcp_conn_abort(struct dfcp_conn *c, uint64_t now);
+
+enum dfcp_state dfcp_conn_state(const struct dfcp_conn *c);
+enum dfcp_close_reason dfcp_conn_close_reason(const struct dfcp_conn *c);
+uint32_t dfcp_conn_local_cid(const struct dfcp_conn *c);
+uint32_t dfcp_conn_remote_cid(const struct dfcp_conn *c);
+int dfcp_conn_is_sender(const struct dfcp_conn *c);
+const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c);
+void dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Endpoint: one local address:port, listener and demultiplexer        */
+/* ------------------------------------------------------------------ */
+
+struct dfcp_ep_conf {
+	struct dfcp_addr local;
+	uint32_t max_conns;		/* connection table size (<= 65535) */
+	uint32_t max_half_open;		/* SYN_RECV entries at most */
+	struct dfcp_params limits;	/* largest window/K/T accepted */
+	int listen;			/* accept SYNs */
+	struct dfcp_conn_conf accept_conf; /* template for accepted conns */
+	enum dfcp_csum csum;
+	unsigned int rx_flags;		/* DFCP_RX_* */
+	/* called when an accepted connection becomes ESTABLISHED */
+	void (*on_accept)(void *ctx, struct dfcp_conn *c);
+	void *accept_ctx;
+};
+void dfcp_ep_conf_default(struct dfcp_ep_conf *c);
+
+struct dfcp_ep_stats {
+	uint64_t rx_pkts;
+	uint64_t rst_sent;
+	uint64_t syn_accepted;
+	uint64_t half_open;		/* current */
+	uint64_t conns;			/* current, all states */
+	uint64_t arp_replies;
+	uint64_t drops[DFCP_E_MAX];
+};
+
+struct dfcp_ep;
+struct dfcp_ep *dfcp_ep_create(const struct dfcp_ep_conf *conf);
+void dfcp_ep_free(struct dfcp_ep *ep);	/* frees every connection */
+/* Active open through the endpoint (allocates a cid). */
+struct dfcp_conn *dfcp_ep_connect(struct dfcp_ep *ep,
+		const struct dfcp_conn_conf *conf, uint64_t now);
+/* Feed one received frame (DFCP or ARP). 0 or -DFCP_E_* (dropped, counted). */
+int dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now);
+/* Pull frames from the endpoint (RSTs, ARP replies) and its connections. */
+unsigned int dfcp_ep_tx_burst(struct dfcp_ep *ep, uint64_t now,
+		void *const *bufs, uint16_t *lens, size_t cap, unsigned int n);
+uint64_t dfcp_ep_next_deadline(const struct dfcp_ep *ep, uint64_t now);
+/* Free connections that reached CLOSED; returns how many were freed. */
+unsigned int dfcp_ep_reap(struct dfcp_ep *ep);
+struct dfcp_conn *dfcp_ep_conn(struct dfcp_ep *ep, uint32_t cid);
+/* Iterate: returns the next connection with table index >= *pos, or NULL. */
+struct dfcp_conn *dfcp_ep_next_conn(struct dfcp_ep *ep, uint32_t *pos);
+void dfcp_ep_stats(const struct dfcp_ep *ep, struct dfcp_ep_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DFCP_H */
