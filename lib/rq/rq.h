@@ -108,6 +108,36 @@ int rq_oti_parse(const uint8_t in[RQ_OTI_LEN], struct rq_oti *oti);
 void rq_payload_id_write(uint8_t sbn, uint32_t esi, uint8_t out[RQ_PAYLOAD_ID_LEN]);
 void rq_payload_id_parse(const uint8_t in[RQ_PAYLOAD_ID_LEN], uint8_t *sbn, uint32_t *esi);
 
+/*
+ * --- object partitioning (RFC 6330 §4.3, §4.4.1.2): additions ---
+ * A source block of K symbols is held in "symbol layout" (symbol i at
+ * byte i*T) by the codec; on the wire and in the object it is N contiguous
+ * sub-blocks. The helpers convert between the two.
+ */
+#define RQ_MAX_F	946270874880ull	/* largest transfer length (§4.3) */
+#define RQ_OBJ_WS_DEFAULT	(16u << 20)	/* decoder working memory for rq_oti_derive */
+
+struct rq_part {
+	uint64_t IL, IS, JL, JS;	/* Partition[I, J] of §4.4.1.2 */
+};
+void rq_part_get(uint64_t I, uint64_t J, struct rq_part *pt);
+/*
+ * Fill *oti (Z, N) for an object of F bytes, symbol size T and alignment Al
+ * by §4.3 with working memory WS bytes (0: RQ_OBJ_WS_DEFAULT) and SS = 1.
+ * -EINVAL for impossible parameters, -EFBIG when the object needs Z > 255.
+ */
+int rq_oti_derive(uint64_t F, uint16_t T, uint8_t Al, uint64_t WS, struct rq_oti *oti);
+/* 0 if the OTI describes a valid object, else -EINVAL. */
+int rq_oti_check(const struct rq_oti *oti);
+/* Source block sbn: symbols K, byte offset in the object and length. */
+int rq_block_info(const struct rq_oti *oti, uint32_t sbn, uint32_t *K, uint64_t *off,
+		size_t *len);
+/* Sub-block layout (object bytes, K*T) <-> symbol layout (K*T). */
+int rq_block_to_symbols(const struct rq_oti *oti, uint32_t K, const void *block,
+		void *symbols);
+int rq_symbols_to_block(const struct rq_oti *oti, uint32_t K, const void *symbols,
+		void *block);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Symbol kernels. XOR of many sources into one destination, with run-time
+ * dispatch (AVX-512, AVX2, SSE2). ISA-L's xor_gen wants 32-byte aligned
+ * buffers and lengths; symbols in packet buffers are neither, so the XOR is
+ * ours. GF(256) products go through ISA-L (ec_encode_data).
+ */
+#include <string.h>
+
+#include <immintrin.h>
+
+#include "rq_priv.h"
+#include "rq_sym.h"
+
+static void
+xor_tail(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t o, size_t len)
+{
+	unsigned int i;
+
+	for (; o + 8 <= len; o += 8) {
+		uint64_t a, b;
+
+		memcpy(&a, tab[idx[0]] + o, 8);
+		for (i = 1; i < n; i++) {
+			memcpy(&b, tab[idx[i]] + o, 8);
+			a ^= b;
+		}
+		memcpy(dst + o, &a, 8);
+	}
+	for (; o < len; o++) {
+		uint8_t a = tab[idx[0]][o];
+
+		for (i = 1; i < n; i++)
+			a ^= tab[idx[i]][o];
+		dst[o] = a;
+	}
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static void
+xor_avx512(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	for (; o + 256 <= len; o += 256) {
+		const uint8_t *s = tab[idx[0]] + o;
+		__m512i a0 = _mm512_loadu_si512(s), a1 = _mm512_loadu_si512(s + 64);
+		__m512i a2 = _mm512_loadu_si512(s + 128), a3 = _mm512_loadu_si512(s + 192);
+
+		for (i = 1; i < n; i++) {
+			s = tab[idx[i]] + o;
+			a0 = _mm512_xor_si512(a0, _mm512_loadu_si512(s));
+			a1 = _mm512_xor_si512(a1, _mm512_loadu_si512(s + 64));
+			a2 = _mm512_xor_si512(a2, _mm512_loadu_si512(s + 128));
+			a3 = _mm512_xor_si512(a3, _mm512_loadu_si512(s + 192));
+		}
+		_mm512_storeu_si512(dst + o, a0);
+		_mm512_storeu_si512(dst + o + 64, a1);
+		_mm512_storeu_si512(dst + o + 128, a2);
+		_mm512_storeu_si512(dst + o + 192, a3);
+	}
+	for (; o + 64 <= len; o += 64) {
+		__m512i a = _mm512_loadu_si512(tab[idx[0]] + o);
+
+		for (i = 1; i < n; i++)
+			a = _mm512_xor_si512(a, _mm512_loadu_si512(tab[idx[i]] + o));
+		_mm512_storeu_si512(dst + o, a);
+	}
+	if (o < len) {
+		__mmask64 m = (__mmask64)-1 >> (64 - (len - o));
+		__m512i a = _mm512_maskz_loadu_epi8(m, tab[idx[0]] + o);
+
+		for (i = 1; i < n; i++)
+			a = _mm512_xor_si512(a, _mm512_maskz_loadu_epi8(m, tab[idx[i]] + o));
+		_mm512_mask_storeu_epi8(dst + o, m, a);
+	}
+}
+
+__attribute__((target("avx2")))
+static void
+xor_avx2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	for (; o + 128 <= len; o += 128) {
+		const uint8_t *s = tab[idx[0]] + o;
+		__m256i a0 = _mm256_loadu_si256((const __m256i *)s);
+		__m256i a1 = _mm256_loadu_si256((const __m256i *)(s + 32));
+		__m256i a2 = _mm256_loadu_si256((const __m256i *)(s + 64));
+		__m256i a3 = _mm256_loadu_si256((const __m256i *)(s + 96));
+
+		for (i = 1; i < n; i++) {
+			s = tab[idx[i]] + o;
+			a0 = _mm256_xor_si256(a0, _mm256_loadu_si256((const __m256i *)s));
+			a1 = _mm256_xor_si256(a1, _mm256_loadu_si256((const __m256i *)(s + 32)));
+			a2 = _mm256_xor_si256(a2, _mm256_loadu_si256((const __m256i *)(s + 64)));
+			a3 = _mm256_xor_si256(a3, _mm256_loadu_si256((const __m256i *)(s + 96)));
+		}
+		_mm256_storeu_si256((__m256i *)(dst + o), a0);
+		_mm256_storeu_si256((__m256i *)(dst + o + 32), a1);
+		_mm256_storeu_si256((__m256i *)(dst + o + 64), a2);
+		_mm256_storeu_si256((__m256i *)(dst + o + 96), a3);
+	}
+	for (; o + 32 <= len; o += 32) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)(tab[idx[0]] + o));
+
+		for (i = 1; i < n; i++)
+			a = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(tab[idx[i]] + o)));
+		_mm256_storeu_si256((__m256i *)(dst + o), a);
+	}
+	xor_tail(dst, tab, idx, n, o, len);
+}
+
+static void
+xor_sse2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	for (; o + 64 <= len; o += 64) {
+		const uint8_t *s = tab[idx[0]] + o;
+		__m128i a0 = _mm_loadu_si128((const __m128i *)s);
+		__m128i a1 = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i a2 = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i a3 = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		for (i = 1; i < n; i++) {
+			s = tab[idx[i]] + o;
+			a0 = _mm_xor_si128(a0, _mm_loadu_si128((const __m128i *)s));
+			a1 = _mm_xor_si128(a1, _mm_loadu_si128((const __m128i *)(s + 16)));
+			a2 = _mm_xor_si128(a2, _mm_loadu_si128((const __m128i *)(s + 32)));
+			a3 = _mm_xor_si128(a3, _mm_loadu_si128((const __m128i *)(s + 48)));
+		}
+		_mm_storeu_si128((__m128i *)(dst + o), a0);
+		_mm_storeu_si128((__m128i *)(dst + o + 16), a1);
+		_mm_storeu_si128((__m128i *)(dst + o + 32), a2);
+		_mm_storeu_si128((__m128i *)(dst + o + 48), a3);
+	}
+	xor_tail(dst, tab, idx, n, o, len);
+}
+
+typedef void (*xor_fn)(uint8_t *, uint8_t *const *, const uint32_t *, unsigned int, size_t);
+static xor_fn xor_impl = xor_sse2;
+
+__attribute__((constructor))
+static void
+rq_sym_init(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512bw"))
+		xor_impl = xor_avx512;
+	else if (__builtin_cpu_supports("avx2"))
+		xor_impl = xor_avx2;
+}
+
+void
+rq_xor_idx(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+{
+	if (n == 0)
+		memset(dst, 0, len);
+	else if (n == 1)
+		memmove(dst, tab[idx[0]], len);
+	else
+		xor_impl(dst, tab, idx, n, len);
+}
+
+void
+rq_xor_idx_ref(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t len)
+{
+	size_t o;
+	unsigned int i;
+
+	for (o = 0; o < len; o++) {
+		uint8_t a = 0;
+
+		for (i = 0; i < n; i++)
+			a ^= tab[idx[i]][o];
+		dst[o] = a;
+	}
+}
+
+void
+rq_dot_ref(size_t len, unsigned int k, unsigned int rows, const uint8_t *coef,
+		uint8_t *const *in, uint8_t *const *out)
+{
+	unsigned int r, j;
+	size_t o;
+
+	for (r = 0; r < rows; r++)
+		for (o = 0; o < len; o++) {
+			uint8_t a = 0;
+
+			for (j = 0; j < k; j++)
+				a ^= rq_gf_mul(coef[(size_t)r * k + j], in[j][o]);
+			out[r][o] = a;
+		}
+}
+
+/*
+ * HDPC rows through the structure G_HDPC = MT * GAMMA (RFC 6330 §5.3.3.3):
+ * y_m = alpha * y_{m-1} + x_m, out[h] = XOR of y_m over the two MT rows of
+ * column m (m < KS-1), plus alpha^h * y_{KS-1}. One pass, y in a register.
+ */
+static inline uint64_t
+mul2_u64(uint64_t w)
+{
+	uint64_t hi = w & 0x8080808080808080ull;
+
+	return ((w & 0x7f7f7f7f7f7f7f7full) << 1) ^ ((hi >> 7) * 0x1d);
+}
+
+static void
+hdpc_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t o, size_t len)
+{
+	uint64_t acc[16], y, x, z;
+	uint32_t m, h;
+	size_t n;
+
+	for (; o < len; o += n) {
+		uint8_t buf[8] = { 0 };
+
+		n = len - o < 8 ? len - o : 8;
+		y = 0;
+		memset(acc, 0, sizeof(acc));
+		for (m = 0; m < KS; m++) {
+			y = mul2_u64(y);
+			if (xin[m] != zero) {
+				memcpy(buf, tab[xin[m]] + o, n);
+				memcpy(&x, buf, 8);
+				y ^= x;
+			}
+			if (m + 1 < KS) {
+				acc[mt[2 * m]] ^= y;
+				acc[mt[2 * m + 1]] ^= y;
+			}
+		}
+		z = y;
+		for (h = 0; h < H; h++) {
+			acc[h] ^= z;
+			z = mul2_u64(z);
+			memcpy(buf, &acc[h], 8);
+			memcpy(out[h] + o, buf, n);
+		}
+	}
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static void
+hdpc_avx512(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
+{
+	const __m512i poly = _mm512_set1_epi8(0x1d);
+	__m512i acc[16];
+	uint32_t m, h;
+	size_t o;
+
+	for (o = 0; o < len; o += 64) {
+		__mmask64 lm = len - o >= 64 ? (__mmask64)-1 : (__mmask64)-1 >> (64 - (len - o));
+		__m512i y = _mm512_setzero_si512(), z;
+
+		for (h = 0; h < H; h++)
+			acc[h] = _mm512_setzero_si512();
+		for (m = 0; m < KS; m++) {
+			__mmask64 hb = _mm512_movepi8_mask(y);
+
+			y = _mm512_xor_si512(_mm512_add_epi8(y, y), _mm512_maskz_mov_epi8(hb, poly));
+			if (xin[m] != zero)
+				y = _mm512_xor_si512(y, _mm512_maskz_loadu_epi8(lm, tab[xin[m]] + o));
+			if (m + 1 < KS) {
+				acc[mt[2 * m]] = _mm512_xor_si512(acc[mt[2 * m]], y);
+				acc[mt[2 * m + 1]] = _mm512_xor_si512(acc[mt[2 * m + 1]], y);
+			}
+		}
+		z = y;
+		for (h = 0; h < H; h++) {
+			__mmask64 hb = _mm512_movepi8_mask(z);
+
+			_mm512_mask_storeu_epi8(out[h] + o, lm, _mm512_xor_si512(acc[h], z));
+			z = _mm512_xor_si512(_mm512_add_epi8(z, z), _mm512_maskz_mov_epi8(hb, poly));
+		}
+	}
+}
+
+static int have_avx512;
+
+__attribute__((constructor))
+static void
+rq_sym_init2(void)
+{
+	__builtin_cpu_init();
+	have_avx512 = __builtin_cpu_supports("avx512bw");
+}
+
+void
+rq_hdpc_apply(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
+{
+	if (have_avx512)
+		hdpc_avx512(tab, xin, zero, mt, KS, H, out, len);
+	else
+		hdpc_generic(tab, xin, zero, mt, KS, H, out, 0, len);
+}
+
+void
+rq_hdpc_apply_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero,
+		const uint8_t *mt, uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
+{
+	hdpc_generic(tab, xin, zero, mt, KS, H, out, 0, len);
+}

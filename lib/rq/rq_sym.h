@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef RQ_SYM_H
+#define RQ_SYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* dst = XOR of tab[idx[0..n-1]] (n == 0: zero). dst may not alias a source
+ * unless n == 1. */
+void rq_xor_idx(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t len);
+/* Bytewise reference of rq_xor_idx. */
+void rq_xor_idx_ref(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t len);
+/* out[r] = sum_j coef[r*k+j] * in[j] over GF(256), bytewise reference of
+ * ISA-L's ec_encode_data. */
+void rq_dot_ref(size_t len, unsigned int k, unsigned int rows, const uint8_t *coef,
+		uint8_t *const *in, uint8_t *const *out);
+
+#endif /* RQ_SYM_H */
+
+/*
+ * out[h] = sum_m G_HDPC[h][m] * x_m for h < H (H <= 16), x_m = tab[xin[m]]
+ * (xin[m] == zero: a zero symbol), using G_HDPC = MT * GAMMA; mt holds the
+ * two MT rows of each column m < KS-1. Dispatches to AVX-512 when present.
+ */
+void rq_hdpc_apply(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len);
+/* Portable 64-bit-word version (also the non-AVX-512 path). */
+void rq_hdpc_apply_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero,
+		const uint8_t *mt, uint32_t KS, uint32_t H, uint8_t *const *out, size_t len);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Decoding failure statistics against RFC 6330's promise (§5.4.1 / Annex):
+ * with K' received symbols <= 1/100, K'+1 <= 1/10^4, K'+2 <= 1/10^6.
+ * One decoder per K is reused (reset) for every trial, each with a random
+ * set of distinct ESIs (source and repair mixed, random order).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rq.h"
+#include "rq_test.h"
+
+static uint64_t seed = 0xfa11fa11beefull;
+
+/* Returns the number of trials that needed more than K+extra symbols. */
+static uint32_t
+trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
+{
+	uint32_t pool = 3 * K + 8, i, t, fails = 0, *esi = malloc(pool * sizeof(*esi));
+	uint8_t *sym = malloc((size_t)pool * T), *src = malloc((size_t)K * T);
+	uint8_t *out = malloc((size_t)K * T);
+	struct rq_enc *enc = rq_enc_create(K, T);
+	struct rq_dec *dec = rq_dec_create(K, T, pool);
+
+	CHECK(esi && sym && src && out && enc && dec, "alloc");
+	rqt_fill(src, (size_t)K * T, &seed);
+	rq_enc_block(enc, src, (size_t)K * T);
+	for (i = 0; i < pool; i++)
+		rq_enc_symbol(enc, i, sym + (size_t)i * T);
+	for (t = 0; t < n; t++) {
+		uint32_t have, e;
+		int rc;
+
+		for (i = 0; i < pool; i++)
+			esi[i] = i;
+		rqt_shuffle(esi, pool, &seed);
+		rq_dec_reset(dec);
+		for (have = 0; have < K + extra; have++)
+			rq_dec_add(dec, esi[have], sym + (size_t)esi[have] * T);
+		rc = rq_dec_decode(dec, out, (size_t)K * T);
+		if (rc == -EDOM) {
+			fails++;
+			/* more symbols must eventually decode */
+			while (rc == -EDOM && have < pool) {
+				e = esi[have++];
+				rq_dec_add(dec, e, sym + (size_t)e * T);
+				rc = rq_dec_decode(dec, out, (size_t)K * T);
+			}
+		}
+		CHECK(rc == 0, "K=%u trial %u rc=%d", K, t, rc);
+		CHECK(rc != 0 || memcmp(out, src, (size_t)K * T) == 0, "K=%u trial %u wrong data", K, t);
+	}
+	free(esi);
+	free(sym);
+	free(src);
+	free(out);
+	rq_enc_free(enc);
+	rq_dec_free(dec);
+	return fails;
+}
+
+int
+main(void)
+{
+	uint32_t n = RQT_SCALE(10000), f0, f1, f2;
+
+	f2 = trials(47, 8, 2, n);
+	f1 = trials(47, 8, 1, n);
+	f0 = trials(47, 8, 0, n);
+	printf("K=47, %u trials each: failures with K+2: %u, K+1: %u, K: %u\n", n, f2, f1, f0);
+	/* K+2: bound 1e-6 -> expect none; K+1: 1e-4 -> a handful at most; K: 1e-2 */
+	CHECK(f2 == 0, "K+2 failures %u", f2);
+	CHECK(f1 <= 1 + n / 2000, "K+1 failures %u of %u", f1, n);
+	CHECK(f0 <= n / 100 + n / 200 + 3, "K failures %u of %u (bound 1%% + margin)", f0, n);
+	/* a larger block, fewer trials */
+	f2 = trials(1000, 4, 2, RQT_SCALE(200));
+	f0 = trials(1000, 4, 0, RQT_SCALE(200));
+	printf("K=1000, %u trials each: failures with K+2: %u, K: %u\n", RQT_SCALE(200), f2, f0);
+	CHECK(f2 == 0, "K=1000 K+2 failures %u", f2);
+	CHECK(f0 <= 2 + RQT_SCALE(200) / 100 * 2, "K=1000 K failures %u", f0);
+	return rqt_failures ? 1 : 0;
+}
