@@ -26,7 +26,10 @@ struct rq_dec {
 	uint32_t *hash;		/* open addressing on ESI: slot or NONE */
 	uint32_t hmask;
 	uint32_t *isi, *dslot;	/* plan-build arguments */
+	struct rq_ws ws;	/* plan-build workspace, sized at creation */
 };
+
+static int ws_presize(struct rq_dec *dec);
 
 struct rq_dec *
 rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
@@ -71,8 +74,44 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 	memset(dec->store, 0, (size_t)nsym * T);
 	for (i = 0; i < nsym; i++)
 		dec->tab[i] = dec->store + (size_t)i * T;
+	if (ws_presize(dec)) {
+		rq_dec_free(dec);
+		return NULL;
+	}
 	rq_dec_reset(dec);
 	return dec;
+}
+
+/*
+ * Size the plan workspace once: build the plan of the systematic rows
+ * (the shape of a decode with nothing lost) to learn its size, then add
+ * room for the extra received rows and for more inactivations than that
+ * pattern needed, so that per-block builds never allocate.
+ */
+static int
+ws_presize(struct rq_dec *dec)
+{
+	const struct rq_params *p = &dec->kp->p;
+	struct rq_plan_stats st;
+	struct rq_plan *pl;
+	uint32_t i, u, extra;
+	int err;
+	size_t need;
+
+	for (i = 0; i < p->Kp; i++) {
+		dec->isi[i] = i;
+		dec->dslot[i] = i < dec->K ? i : RQ_ROW_ZERO;
+	}
+	pl = rq_plan_build_ws(dec->kp, dec->isi, dec->dslot, p->Kp, dec->cap, &dec->ws, &err);
+	if (pl == NULL)
+		return -ENOMEM;
+	rq_plan_get_stats(pl, &st);
+	u = st.inactive + st.inactive / 2 + 16;
+	extra = dec->cap - dec->K + 8;
+	need = dec->ws.used + dec->ws.used / 2 +
+		(size_t)extra * (2 * RQ_MAX_LT_COLS * 8 + 64 + 4 * (size_t)u) +
+		(size_t)u * u * 40 + (size_t)u * (u + p->H) * 2;
+	return rq_ws_reserve(&dec->ws, need);
 }
 
 void
@@ -87,6 +126,7 @@ rq_dec_free(struct rq_dec *dec)
 	free(dec->hash);
 	free(dec->isi);
 	free(dec->dslot);
+	rq_ws_free(&dec->ws);
 	free(dec);
 }
 
@@ -193,14 +233,21 @@ rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 			dec->isi[n] = i;
 			dec->dslot[n++] = RQ_ROW_ZERO;
 		}
-		plan = rq_plan_build(dec->kp, dec->isi, dec->dslot, n, dec->cap, &err);
+		plan = rq_plan_build_ws(dec->kp, dec->isi, dec->dslot, n, dec->cap, &dec->ws,
+			&err);
 		if (plan == NULL)
 			return err == -EAGAIN ? -EDOM : err;
 		rq_plan_run(plan, dec->T, dec->tab);
-		rq_plan_free(plan);
 	}
 	dec->decoded = 1;
 	for (i = 0; i < dec->K; i++)
 		put_symbol(dec, i, out, len);
 	return 0;
+}
+
+/* Plan workspace capacity, for tests (constant once presized). */
+size_t
+rq_dec_ws_cap(const struct rq_dec *dec)
+{
+	return dec->ws.cap;
 }

@@ -102,6 +102,23 @@ const struct rq_kp *rq_kp_get(uint32_t K);
 struct rq_plan *rq_plan_build(const struct rq_kp *kp, const uint32_t *isi,
 		const uint32_t *dslot, uint32_t n, uint32_t nin, int *err);
 void rq_plan_free(struct rq_plan *plan);
+
+/*
+ * Workspace for plan builds without allocation: every array of a build
+ * (and the plan itself) is carved from ws. When a build needs more than ws
+ * holds it grows ws once (realloc to the new high-water mark) and redoes
+ * the build; presize it with rq_ws_reserve so that never happens in
+ * steady state. A plan from rq_plan_build_ws lives in ws until the next
+ * build; rq_plan_free on it is a no-op.
+ */
+struct rq_ws {
+	uint8_t *base;
+	size_t cap, used;
+};
+struct rq_plan *rq_plan_build_ws(const struct rq_kp *kp, const uint32_t *isi,
+		const uint32_t *dslot, uint32_t n, uint32_t nin, struct rq_ws *ws, int *err);
+int rq_ws_reserve(struct rq_ws *ws, size_t bytes);
+void rq_ws_free(struct rq_ws *ws);
 uint32_t rq_plan_scratch(const struct rq_plan *plan);
 /* Replay on the symbols tab[0..nslots-1] (T bytes each); no allocation. */
 void rq_plan_run(const struct rq_plan *plan, size_t T, uint8_t *const *tab);

@@ -45,22 +45,15 @@ struct rq_plan {
 	uint32_t *u_in, *u_out;
 	uint8_t *u_tbl;
 	struct rq_plan_stats st;
+	size_t bytes;		/* of the whole block (header + arrays) */
+	int owned;		/* malloc'd block: rq_plan_free frees it */
 };
 
 void
 rq_plan_free(struct rq_plan *pl)
 {
-	if (pl == NULL)
-		return;
-	free(pl->x1);
-	free(pl->x2);
-	free(pl->src);
-	free(pl->hd_in);
-	free(pl->hd_out);
-	free(pl->u_in);
-	free(pl->u_out);
-	free(pl->u_tbl);
-	free(pl);
+	if (pl != NULL && pl->owned)
+		free(pl);
 }
 
 uint32_t
@@ -75,33 +68,110 @@ rq_plan_get_stats(const struct rq_plan *pl, struct rq_plan_stats *st)
 	*st = pl->st;
 }
 
+/*
+ * Bytes of one column stripe: the whole plan runs on bytes [o, o+stripe)
+ * of every symbol before moving on, so that the symbols' working set stays
+ * in L1/L2 for large blocks. RQ_STRIPE_WS is the target working set.
+ */
+#ifndef RQ_STRIPE_WS
+#define RQ_STRIPE_WS	(768u << 10)
+#endif
+#define RQ_STRIPE_MIN	256u
+
+static size_t
+stripe_len(const struct rq_plan *pl, size_t T)
+{
+	size_t ws = (size_t)pl->nslots * T, s;
+
+	if (ws <= RQ_STRIPE_WS || T <= RQ_STRIPE_MIN)
+		return T;
+	s = RQ_STRIPE_WS / pl->nslots / 64 * 64;
+	if (s < RQ_STRIPE_MIN)
+		s = RQ_STRIPE_MIN;
+	/* even stripes: no short last one */
+	s = (T + (T + s - 1) / s - 1) / ((T + s - 1) / s);
+	return (s + 63) / 64 * 64;
+}
+
 void
 rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 {
 	/* pointer workspace after the largest slot table (nin + 1 + 2L + H) */
 	uint8_t **ws = (uint8_t **)tab + pl->nin + 1 + 2 * pl->L + pl->H;
+	size_t o, len, sl = stripe_len(pl, T);
 	uint32_t i;
 
-	for (i = 0; i < pl->nx1; i++) {
-		const struct xop *x = &pl->x1[i];
+	for (o = 0; o < T; o += len) {
+		len = T - o < sl ? T - o : sl;
+		for (i = 0; i < pl->nx1; i++) {
+			const struct xop *x = &pl->x1[i];
 
-		rq_xor_idx(tab[x->dst], tab, pl->src + x->off, x->n, T);
-	}
-	if (pl->hd_mt != NULL) {
-		for (i = 0; i < pl->H; i++)
-			ws[i] = tab[pl->hd_out[i]];
-		rq_hdpc_apply(tab, pl->hd_in, pl->zero, pl->hd_mt, pl->KS, pl->H, ws, T);
-	}
-	for (i = 0; i < pl->nsel; i++)
-		ws[i] = tab[pl->u_in[i]];
-	for (i = 0; i < pl->u; i++)
-		ws[pl->nsel + i] = tab[pl->u_out[i]];
-	ec_encode_data((int)T, (int)pl->nsel, (int)pl->u, pl->u_tbl, ws, ws + pl->nsel);
-	for (i = 0; i < pl->nx2; i++) {
-		const struct xop *x = &pl->x2[i];
+			rq_xor_idx_at(tab[x->dst] + o, tab, pl->src + x->off, x->n, o, len);
+		}
+		if (pl->hd_mt != NULL) {
+			for (i = 0; i < pl->H; i++)
+				ws[i] = tab[pl->hd_out[i]];
+			rq_hdpc_apply_at(tab, pl->hd_in, pl->zero, pl->hd_mt, pl->KS, pl->H, ws,
+				o, len);
+		}
+		if (pl->u > 0) {
+			for (i = 0; i < pl->nsel; i++)
+				ws[i] = tab[pl->u_in[i]] + o;
+			for (i = 0; i < pl->u; i++)
+				ws[pl->nsel + i] = tab[pl->u_out[i]] + o;
+			ec_encode_data((int)len, (int)pl->nsel, (int)pl->u, pl->u_tbl, ws,
+				ws + pl->nsel);
+		}
+		for (i = 0; i < pl->nx2; i++) {
+			const struct xop *x = &pl->x2[i];
 
-		rq_xor_idx(tab[x->dst], tab, pl->src + x->off, x->n, T);
+			rq_xor_idx_at(tab[x->dst] + o, tab, pl->src + x->off, x->n, o, len);
+		}
 	}
+}
+
+/* --- workspace arena --- */
+
+/*
+ * Bump allocation from ws. Past the end it keeps counting (returns NULL),
+ * so that a stage can allocate everything first and then learn, from
+ * ws->used > ws->cap, how much a retry needs.
+ */
+static void *
+aalloc(struct rq_ws *ws, size_t n)
+{
+	void *p = NULL;
+
+	n = (n + 63) & ~(size_t)63;
+	if (ws->used + n <= ws->cap)
+		p = ws->base + ws->used;
+	ws->used += n;
+	return p;
+}
+
+void
+rq_ws_free(struct rq_ws *ws)
+{
+	free(ws->base);
+	ws->base = NULL;
+	ws->cap = ws->used = 0;
+}
+
+int
+rq_ws_reserve(struct rq_ws *ws, size_t n)
+{
+	uint8_t *b;
+
+	if (n <= ws->cap)
+		return 0;
+	n = (n + 4095) & ~(size_t)4095;
+	b = aligned_alloc(64, n);
+	if (b == NULL)
+		return -ENOMEM;
+	free(ws->base);
+	ws->base = b;
+	ws->cap = n;
+	return 0;
 }
 
 /* --- build --- */
@@ -109,6 +179,7 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 struct bld {
 	const struct rq_kp *kp;
 	const struct rq_params *p;
+	struct rq_ws *ws;
 	uint32_t nb;		/* binary rows: S LDPC + n LT */
 	uint32_t *roff, *rcol;	/* row -> columns */
 	uint32_t *rslot;	/* row -> input slot or RQ_ROW_ZERO */
@@ -122,11 +193,13 @@ struct bld {
 	uint32_t maxw;
 	uint32_t npiv, *piv_row, *piv_col;
 	uint32_t u, *ucol, *uidx;
-	/* output lists */
+	uint32_t *uf, *ufsz, *ufstamp, epoch;	/* union-find for the r = 2 choice */
+	uint64_t *rsum, *rsq;	/* sum of the active columns (and of their squares) */
+	/* output lists (sized by bounds) */
 	struct xop *x;
-	uint32_t nx, capx;
+	uint32_t nx;
 	uint32_t *src;
-	uint32_t nsrc, capsrc;
+	uint32_t nsrc;
 };
 
 #define NONE UINT32_MAX
@@ -169,105 +242,97 @@ col_leave(struct bld *b, uint32_t c)
 			continue;
 		bucket_del(b, r);
 		b->rdeg[r]--;
+		b->rsum[r] -= c;
+		b->rsq[r] -= (uint64_t)c * c;
 		bucket_add(b, r);
 	}
 }
 
-static int
-grow(void **p, uint32_t *cap, uint32_t need, size_t sz)
-{
-	uint32_t nc;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	nc = *cap ? *cap : 256;
-	while (nc < need)
-		nc *= 2;
-	q = realloc(*p, (size_t)nc * sz);
-	if (q == NULL)
-		return -ENOMEM;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
-static int
+static inline void
 src_push(struct bld *b, uint32_t s)
 {
-	if (grow((void **)&b->src, &b->capsrc, b->nsrc + 1, sizeof(*b->src)))
-		return -ENOMEM;
 	b->src[b->nsrc++] = s;
-	return 0;
 }
 
-static int
+static inline void
 xop_push(struct bld *b, uint32_t dst, uint32_t off)
 {
-	if (grow((void **)&b->x, &b->capx, b->nx + 1, sizeof(*b->x)))
-		return -ENOMEM;
 	b->x[b->nx].dst = dst;
 	b->x[b->nx].off = off;
 	b->x[b->nx].n = b->nsrc - off;
 	b->nx++;
-	return 0;
 }
 
+/* Stage A: the sparse binary rows, their transpose, the peeling state. */
 static int
-build_rows(struct bld *b, const uint32_t *isi, const uint32_t *dslot, uint32_t n)
+stage_a(struct bld *b, const uint32_t *isi, const uint32_t *dslot, uint32_t n)
 {
 	const struct rq_params *p = b->p;
 	const struct rq_kp *kp = b->kp;
-	uint32_t S = p->S, r, k, total, cols[RQ_MAX_LT_COLS];
+	struct rq_ws *ws = b->ws;
+	uint32_t S = p->S, L = p->L, r, k, c, total, maxw = RQ_MAX_LT_COLS;
+	size_t nnz = kp->ldpc_off[S] + (size_t)n * RQ_MAX_LT_COLS;
+
+	for (r = 0; r < S; r++)
+		if (kp->ldpc_off[r + 1] - kp->ldpc_off[r] > maxw)
+			maxw = kp->ldpc_off[r + 1] - kp->ldpc_off[r];
 
 	b->nb = S + n;
-	b->roff = malloc((b->nb + 1) * sizeof(uint32_t));
-	b->rslot = malloc(b->nb * sizeof(uint32_t));
-	total = kp->ldpc_off[S] + n * RQ_MAX_LT_COLS;
-	b->rcol = malloc((size_t)total * sizeof(uint32_t));
-	if (!b->roff || !b->rslot || !b->rcol)
-		return -ENOMEM;
+	b->roff = aalloc(ws, (b->nb + 1) * sizeof(uint32_t));
+	b->rslot = aalloc(ws, b->nb * sizeof(uint32_t));
+	b->rcol = aalloc(ws, nnz * sizeof(uint32_t));
+	b->crow = aalloc(ws, nnz * sizeof(uint32_t));
+	b->coff = aalloc(ws, (L + 1) * sizeof(uint32_t));
+	b->cstate = aalloc(ws, L);
+	b->colpiv = aalloc(ws, L * sizeof(uint32_t));
+	b->uidx = aalloc(ws, L * sizeof(uint32_t));
+	b->ucol = aalloc(ws, L * sizeof(uint32_t));
+	b->piv_row = aalloc(ws, L * sizeof(uint32_t));
+	b->piv_col = aalloc(ws, L * sizeof(uint32_t));
+	b->cdeg = aalloc(ws, L * sizeof(uint32_t));
+	b->uf = aalloc(ws, L * sizeof(uint32_t));
+	b->ufsz = aalloc(ws, L * sizeof(uint32_t));
+	b->ufstamp = aalloc(ws, L * sizeof(uint32_t));
+	b->rdeg = aalloc(ws, b->nb * sizeof(uint32_t));
+	b->bnext = aalloc(ws, b->nb * sizeof(uint32_t));
+	b->bprev = aalloc(ws, b->nb * sizeof(uint32_t));
+	b->rdone = aalloc(ws, b->nb);
+	b->rsum = aalloc(ws, b->nb * sizeof(uint64_t));
+	b->rsq = aalloc(ws, b->nb * sizeof(uint64_t));
+	b->bhead = aalloc(ws, (maxw + 1) * sizeof(uint32_t));
+	if (ws->used > ws->cap)
+		return -ENOBUFS;
+	/* rows */
 	memcpy(b->rcol, kp->ldpc_cols, kp->ldpc_off[S] * sizeof(uint32_t));
 	memcpy(b->roff, kp->ldpc_off, (S + 1) * sizeof(uint32_t));
 	for (r = 0; r < S; r++)
 		b->rslot[r] = RQ_ROW_ZERO;
 	total = kp->ldpc_off[S];
 	for (k = 0; k < n; k++) {
-		unsigned int m = rq_lt_cols(p, isi[k], cols), j;
+		unsigned int m = rq_lt_cols(p, isi[k], b->rcol + total);
 
-		memcpy(b->rcol + total, cols, m * sizeof(uint32_t));
 		total += m;
 		b->roff[S + k + 1] = total;
 		b->rslot[S + k] = dslot[k];
-		(void)j;
 	}
-	return 0;
-}
-
-static int
-build_cols(struct bld *b)
-{
-	uint32_t L = b->p->L, r, k;
-	uint32_t *fill;
-
-	b->coff = calloc(L + 1, sizeof(uint32_t));
-	b->crow = malloc(b->roff[b->nb] * sizeof(uint32_t));
-	fill = calloc(L, sizeof(uint32_t));
-	if (!b->coff || !b->crow || !fill) {
-		free(fill);
-		return -ENOMEM;
-	}
-	for (k = 0; k < b->roff[b->nb]; k++)
+	/* columns: counting sort into crow, cdeg used as fill counter */
+	memset(b->coff, 0, (L + 1) * sizeof(uint32_t));
+	for (k = 0; k < total; k++)
 		b->coff[b->rcol[k] + 1]++;
-	for (k = 0; k < L; k++)
-		b->coff[k + 1] += b->coff[k];
+	for (c = 0; c < L; c++) {
+		b->coff[c + 1] += b->coff[c];
+		b->cdeg[c] = 0;
+	}
 	for (r = 0; r < b->nb; r++)
 		for (k = b->roff[r]; k < b->roff[r + 1]; k++) {
-			uint32_t c = b->rcol[k];
-
-			b->crow[b->coff[c] + fill[c]++] = r;
+			c = b->rcol[k];
+			b->crow[b->coff[c] + b->cdeg[c]++] = r;
 		}
-	free(fill);
+	memset(b->cstate, 0, L);
+	memset(b->rdeg, 0, b->nb * sizeof(uint32_t));
+	memset(b->rdone, 0, b->nb);
+	memset(b->ufstamp, 0, L * sizeof(uint32_t));
+	b->epoch = 0;
 	return 0;
 }
 
@@ -279,32 +344,119 @@ inactivate(struct bld *b, uint32_t c)
 	b->ucol[b->u++] = c;
 }
 
-static int
+static uint32_t
+uf_find(struct bld *b, uint32_t c)
+{
+	if (b->ufstamp[c] != b->epoch) {
+		b->ufstamp[c] = b->epoch;
+		b->uf[c] = c;
+		b->ufsz[c] = 1;
+		return c;
+	}
+	while (b->uf[c] != c) {
+		b->uf[c] = b->uf[b->uf[c]];
+		c = b->uf[c];
+	}
+	return c;
+}
+
+/*
+ * The two active columns a < b of a row of degree 2, from s1 = a + b and
+ * s2 = a^2 + b^2: (b - a)^2 = 2 s2 - s1^2.
+ */
+static void
+row_two(const struct bld *b, uint32_t r, uint32_t *c0, uint32_t *c1)
+{
+	uint64_t s1 = b->rsum[r], d2 = 2 * b->rsq[r] - s1 * s1, d;
+
+	d = d2;
+	if (d2 > 1) {	/* Newton from a power of two above the root */
+		uint64_t x = 1ull << ((64 - __builtin_clzll(d2)) / 2 + 1), y;
+
+		for (;;) {
+			y = (x + d2 / x) / 2;
+			if (y >= x)
+				break;
+			x = y;
+		}
+		d = x;
+	}
+	*c0 = (uint32_t)((s1 - d) / 2);
+	*c1 = (uint32_t)((s1 + d) / 2);
+}
+
+/*
+ * No row has one active column: choose the column to inactivate
+ * (RFC 6330 §5.4.2.2). When the fewest active columns of a row is r = 2,
+ * the rows of degree 2 form a graph on the active columns; inactivating
+ * one column of its largest component lets the whole component peel, so
+ * take a column of that component (the one held by the most rows). For
+ * r > 2, inactivate the active column held by the most undone rows.
+ */
+static uint32_t
+choose_inactive(struct bld *b)
+{
+	const struct rq_params *p = b->p;
+	uint32_t r, c, c0, c1, best = NONE, bd = 0;
+
+	if (b->bhead[2] != NONE) {
+		uint32_t root = NONE, rs = 0;
+
+		b->epoch++;
+		for (r = b->bhead[2]; r != NONE; r = b->bnext[r]) {
+			uint32_t a, z;
+
+			row_two(b, r, &c0, &c1);
+			a = uf_find(b, c0);
+			z = uf_find(b, c1);
+			if (a != z) {
+				if (b->ufsz[a] < b->ufsz[z]) {
+					uint32_t t = a;
+
+					a = z;
+					z = t;
+				}
+				b->uf[z] = a;
+				b->ufsz[a] += b->ufsz[z];
+			}
+			if (b->ufsz[a] > rs) {
+				rs = b->ufsz[a];
+				root = a;
+			}
+		}
+		for (r = b->bhead[2]; r != NONE; r = b->bnext[r]) {
+			row_two(b, r, &c0, &c1);
+			if (uf_find(b, c0) != root)
+				continue;
+			if (b->cdeg[c0] > bd) {
+				bd = b->cdeg[c0];
+				best = c0;
+			}
+			if (b->cdeg[c1] > bd) {
+				bd = b->cdeg[c1];
+				best = c1;
+			}
+		}
+		return best;
+	}
+	for (c = 0; c < p->W; c++)
+		if (b->cstate[c] == 0 && b->cdeg[c] > bd) {
+			bd = b->cdeg[c];
+			best = c;
+		}
+	return best;
+}
+
+static void
 phase1(struct bld *b)
 {
 	const struct rq_params *p = b->p;
 	uint32_t L = p->L, r, c, k, d;
 
-	b->cstate = calloc(L, 1);
-	b->colpiv = malloc(L * sizeof(uint32_t));
-	b->uidx = malloc(L * sizeof(uint32_t));
-	b->ucol = malloc(L * sizeof(uint32_t));
-	b->piv_row = malloc(L * sizeof(uint32_t));
-	b->piv_col = malloc(L * sizeof(uint32_t));
-	b->rdeg = calloc(b->nb, sizeof(uint32_t));
-	b->cdeg = malloc(L * sizeof(uint32_t));
-	b->bnext = malloc(b->nb * sizeof(uint32_t));
-	b->bprev = malloc(b->nb * sizeof(uint32_t));
-	b->rdone = calloc(b->nb, 1);
 	b->maxw = 0;
 	for (r = 0; r < b->nb; r++)
 		if (b->roff[r + 1] - b->roff[r] > b->maxw)
 			b->maxw = b->roff[r + 1] - b->roff[r];
-	b->bhead = malloc((b->maxw + 1) * sizeof(uint32_t));
-	if (!b->cstate || !b->colpiv || !b->uidx || !b->ucol || !b->piv_row ||
-			!b->piv_col || !b->rdeg || !b->cdeg || !b->bnext || !b->bprev || !b->rdone ||
-			!b->bhead)
-		return -ENOMEM;
 	for (d = 0; d <= b->maxw; d++)
 		b->bhead[d] = NONE;
 	for (c = 0; c < L; c++) {
@@ -314,27 +466,24 @@ phase1(struct bld *b)
 	for (c = p->W; c < L; c++)
 		inactivate(b, c);
 	for (r = 0; r < b->nb; r++) {
-		for (k = b->roff[r]; k < b->roff[r + 1]; k++)
-			if (b->cstate[b->rcol[k]] == 0)
+		b->rsum[r] = 0;
+		b->rsq[r] = 0;
+		for (k = b->roff[r]; k < b->roff[r + 1]; k++) {
+			c = b->rcol[k];
+			if (b->cstate[c] == 0) {
 				b->rdeg[r]++;
+				b->rsum[r] += c;
+				b->rsq[r] += (uint64_t)c * c;
+			}
+		}
 		bucket_add(b, r);
 	}
 	for (;;) {
 		uint32_t keep = NONE;
 
 		if (b->bhead[1] == NONE) {
-			/*
-			 * No row with one active column: inactivate the active
-			 * column held by the most undone rows (it lowers the
-			 * most degrees), then peel again.
-			 */
-			uint32_t best = NONE, bd = 0;
+			uint32_t best = choose_inactive(b);
 
-			for (c = 0; c < p->W; c++)
-				if (b->cstate[c] == 0 && b->cdeg[c] > bd) {
-					bd = b->cdeg[c];
-					best = c;
-				}
 			if (best == NONE)
 				break;
 			inactivate(b, best);
@@ -344,12 +493,9 @@ phase1(struct bld *b)
 		r = b->bhead[1];
 		bucket_del(b, r);
 		b->rdone[r] = 1;
-		for (k = b->roff[r]; k < b->roff[r + 1]; k++) {
-			c = b->rcol[k];
-			b->cdeg[c]--;
-			if (b->cstate[c] == 0)
-				keep = c;
-		}
+		for (k = b->roff[r]; k < b->roff[r + 1]; k++)
+			b->cdeg[b->rcol[k]]--;
+		keep = (uint32_t)b->rsum[r];	/* its one active column */
 		b->cstate[keep] = 1;
 		b->colpiv[keep] = b->npiv;
 		b->piv_row[b->npiv] = r;
@@ -360,98 +506,70 @@ phase1(struct bld *b)
 	for (c = 0; c < L; c++)
 		if (b->cstate[c] == 0)
 			inactivate(b, c);
-	return 0;
 }
 
-static void
-bld_free(struct bld *b)
+static inline uint64_t
+mul2_u64(uint64_t w)
 {
-	free(b->roff);
-	free(b->rcol);
-	free(b->rslot);
-	free(b->coff);
-	free(b->crow);
-	free(b->cstate);
-	free(b->colpiv);
-	free(b->rdeg);
-	free(b->cdeg);
-	free(b->bnext);
-	free(b->bprev);
-	free(b->bhead);
-	free(b->rdone);
-	free(b->piv_row);
-	free(b->piv_col);
-	free(b->ucol);
-	free(b->uidx);
-	free(b->x);
-	free(b->src);
-}
+	uint64_t hi = w & 0x8080808080808080ull;
 
-/* dst ^= coef * src over GF(256), len bytes. */
-static void
-row_mad(uint8_t *dst, const uint8_t *src, uint8_t coef, uint32_t len)
-{
-	uint32_t i;
-
-	if (coef == 1) {
-		for (i = 0; i < len; i++)
-			dst[i] ^= src[i];
-		return;
-	}
-	{
-		uint32_t lc = rq_gf_log[coef];
-
-		for (i = 0; i < len; i++)
-			if (src[i])
-				dst[i] ^= rq_gf_exp[lc + rq_gf_log[src[i]]];
-	}
+	return ((w & 0x7f7f7f7f7f7f7f7full) << 1) ^ ((hi >> 7) * 0x1d);
 }
 
 static void
 row_scale(uint8_t *row, uint8_t coef, uint32_t len)
 {
-	uint32_t i, lc = rq_gf_log[coef];
+	const uint8_t *t = rq_gf_nib[coef];
+	uint32_t i;
 
 	for (i = 0; i < len; i++)
-		if (row[i])
-			row[i] = rq_gf_exp[lc + rq_gf_log[row[i]]];
+		row[i] = t[row[i] & 15] ^ t[16 + (row[i] >> 4)];
 }
 
-struct rq_plan *
-rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot,
-		uint32_t n, uint32_t nin, int *err)
+/* One build in ws; -ENOBUFS when ws is too small (ws->used says how much). */
+static int
+build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot, uint32_t n,
+		uint32_t nin, struct rq_ws *ws, struct rq_plan **out)
 {
 	const struct rq_params *p = &kp->p;
 	struct bld b;
-	struct rq_plan *pl = NULL;
+	struct rq_plan *pl;
 	uint32_t L = p->L, H = p->H, KS = p->Kp + p->S;
-	uint32_t nw, k, j, t, c, r, m2 = 0, nnp = 0, ZERO, CB, SB;
-	uint64_t *ub = NULL, *acc = NULL, *tmpb = NULL;
-	uint8_t *A2 = NULL, **A2r = NULL, *coef = NULL;
-	uint32_t *np_row = NULL, *dprime = NULL, *rowid = NULL;
-	int rc = -ENOMEM;
+	uint32_t nw, k, j, t, c, r, m2 = 0, nnp = 0, ZERO, CB, SB, A2w, nsel, s;
+	uint64_t *ub, *acc, *tmpb;
+	uint8_t *A2, **A2r, *coef;
+	uint32_t *np_row, *dprime, *rowid, *sel;
+	size_t nsrc_max, nnz;
+	int need_hd = 0, rc;
 
 	memset(&b, 0, sizeof(b));
 	b.kp = kp;
 	b.p = p;
-	if (n + p->S + H < L) {
-		rc = -EAGAIN;
-		goto out;
-	}
-	pl = calloc(1, sizeof(*pl));
-	if (pl == NULL)
-		goto out;
+	b.ws = ws;
+	ws->used = 0;
+	if (n + p->S + H < L)
+		return -EAGAIN;
+	pl = aalloc(ws, sizeof(*pl));
+	rc = stage_a(&b, isi, dslot, n);
+	if (rc || pl == NULL)
+		return rc ? rc : -ENOBUFS;
+	memset(pl, 0, sizeof(*pl));
 	pl->L = L;
 	pl->nin = nin;
 	pl->KS = KS;
 	pl->H = H;
-	if (build_rows(&b, isi, dslot, n) || build_cols(&b) || phase1(&b))
-		goto out;
+	phase1(&b);
 	pl->st.pivots = b.npiv;
 	pl->st.inactive = b.u;
+	for (r = 0; r < b.nb; r++)
+		if (!b.rdone[r])
+			nnp++;
+	m2 = nnp + H;
+	if (m2 < b.u)
+		return -EDOM;
 	/*
-	 * Slots: inputs [0,nin), C [nin, nin+L), scratch after, zero last.
-	 * Scratch: H HDPC rows, then at most u selected binary rows.
+	 * Slots: inputs [0,nin), zero at nin, C [nin+1, nin+1+L), scratch
+	 * after: H HDPC rows, then at most u selected binary rows.
 	 */
 	pl->nscratch = H + b.u;
 	ZERO = nin;
@@ -459,12 +577,32 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 	SB = nin + 1 + L;
 	pl->zero = ZERO;
 	pl->nslots = SB + pl->nscratch;
-	dprime = malloc(b.nb * sizeof(uint32_t));	/* row -> slot of D' */
+	/* stage B: everything else */
 	nw = (b.u + 63) / 64;
-	ub = calloc((size_t)b.nb * nw, sizeof(uint64_t));	/* U bits of every row */
-	tmpb = calloc(nw, sizeof(uint64_t));
-	if (!dprime || !ub || !tmpb)
-		goto out;
+	A2w = b.u + m2;
+	nnz = b.roff[b.nb];
+	nsrc_max = 2 * (nnz + b.nb) + 16;
+	dprime = aalloc(ws, b.nb * sizeof(uint32_t));	/* row -> slot of D' */
+	ub = aalloc(ws, (size_t)b.nb * nw * sizeof(uint64_t));	/* U bits of each row */
+	tmpb = aalloc(ws, (nw + 1) * sizeof(uint64_t));
+	acc = aalloc(ws, ((size_t)H + 1) * ((b.u + 7) / 8) * sizeof(uint64_t) + 64);
+	A2 = aalloc(ws, (size_t)m2 * A2w);
+	A2r = aalloc(ws, m2 * sizeof(*A2r));
+	np_row = aalloc(ws, m2 * sizeof(uint32_t));
+	rowid = aalloc(ws, m2 * sizeof(uint32_t));
+	sel = aalloc(ws, m2 * sizeof(uint32_t));
+	coef = aalloc(ws, (size_t)b.u * b.u + 1);
+	b.x = aalloc(ws, (2 * (size_t)b.npiv + m2) * sizeof(*b.x));
+	b.src = aalloc(ws, nsrc_max * sizeof(uint32_t));
+	pl->u_in = aalloc(ws, m2 * sizeof(uint32_t));
+	pl->u_out = aalloc(ws, (b.u + 1) * sizeof(uint32_t));
+	pl->hd_out = aalloc(ws, H * sizeof(uint32_t));
+	pl->hd_in = aalloc(ws, KS * sizeof(uint32_t));
+	pl->u_tbl = aalloc(ws, (size_t)32 * b.u * b.u + 1);
+	if (ws->used > ws->cap)
+		return -ENOBUFS;
+	memset(ub, 0, (size_t)b.nb * nw * sizeof(uint64_t));
+	memset(A2, 0, (size_t)m2 * A2w);
 	/* forward: reduced symbols and U parts of the pivot rows */
 	for (k = 0; k < b.npiv; k++) {
 		uint32_t off = b.nsrc;
@@ -472,8 +610,8 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 
 		r = b.piv_row[k];
 		bits = ub + (size_t)r * nw;
-		if (b.rslot[r] != RQ_ROW_ZERO && src_push(&b, b.rslot[r]))
-			goto out;
+		if (b.rslot[r] != RQ_ROW_ZERO)
+			src_push(&b, b.rslot[r]);
 		for (j = b.roff[r]; j < b.roff[r + 1]; j++) {
 			c = b.rcol[j];
 			if (c == b.piv_col[k])
@@ -482,13 +620,13 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 				bits[b.uidx[c] / 64] ^= 1ull << (b.uidx[c] % 64);
 			} else {
 				uint32_t pr = b.piv_row[b.colpiv[c]];
-				uint64_t *o = ub + (size_t)pr * nw;
+				const uint64_t *o = ub + (size_t)pr * nw;
 				uint32_t w;
 
 				for (w = 0; w < nw; w++)
 					bits[w] ^= o[w];
-				if (dprime[pr] != ZERO && src_push(&b, dprime[pr]))
-					goto out;
+				if (dprime[pr] != ZERO)
+					src_push(&b, dprime[pr]);
 			}
 		}
 		if (b.nsrc - off == 0) {
@@ -498,28 +636,12 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 			b.nsrc = off;
 		} else {
 			dprime[r] = CB + b.piv_col[k];
-			if (xop_push(&b, dprime[r], off))
-				goto out;
+			xop_push(&b, dprime[r], off);
 		}
 	}
 	/* the non-pivot binary rows and the HDPC rows form the phase-2 system */
-	for (r = 0; r < b.nb; r++)
-		if (!b.rdone[r])
-			nnp++;
-	m2 = nnp + H;
-	if (m2 < b.u) {
-		rc = -EDOM;
-		goto out;
-	}
-	A2 = calloc((size_t)m2 * (b.u + m2), 1);
-	A2r = malloc(m2 * sizeof(*A2r));
-	np_row = malloc(m2 * sizeof(uint32_t));
-	rowid = malloc(m2 * sizeof(uint32_t));
-	acc = calloc((size_t)8 * nw, sizeof(uint64_t));
-	if (!A2 || !A2r || !np_row || !rowid || !acc)
-		goto out;
 	for (t = 0; t < m2; t++) {
-		A2r[t] = A2 + (size_t)t * (b.u + m2);
+		A2r[t] = A2 + (size_t)t * A2w;
 		A2r[t][b.u + t] = 1;	/* identity: tracks the combination */
 		rowid[t] = t;
 	}
@@ -535,49 +657,79 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 			if (b.cstate[c] == 2) {
 				tmpb[b.uidx[c] / 64] ^= 1ull << (b.uidx[c] % 64);
 			} else {
-				uint64_t *o = ub + (size_t)b.piv_row[b.colpiv[c]] * nw;
+				const uint64_t *o = ub + (size_t)b.piv_row[b.colpiv[c]] * nw;
 
 				for (w = 0; w < nw; w++)
 					tmpb[w] ^= o[w];
 			}
 		}
-		for (j = 0; j < b.u; j++)
-			A2r[t][j] = (tmpb[j / 64] >> (j % 64)) & 1;
+		for (w = 0; w < nw; w++) {
+			uint64_t v = tmpb[w];
+
+			while (v) {
+				A2r[t][w * 64 + (uint32_t)__builtin_ctzll(v)] = 1;
+				v &= v - 1;
+			}
+		}
 		np_row[t++] = r;
 	}
-	for (k = 0; k < H; k++) {
-		const uint8_t *g = kp->hdpc + (size_t)k * KS;
-		uint8_t *row = A2r[nnp + k];
-		uint32_t w, bit;
+	/*
+	 * HDPC rows: U part of G_HDPC * (U parts of the columns), through
+	 * G_HDPC = MT * GAMMA as in rq_hdpc_apply but on byte vectors of
+	 * length u: y_m = alpha * y_{m-1} + x_m, acc[the two MT rows of m] ^= y_m,
+	 * then acc[h] ^= alpha^h * y_{KS-1}; x_m is the 0/1 U part of column m.
+	 */
+	{
+		uint32_t nw8 = (b.u + 7) / 8, w, h;
+		uint64_t *y = acc, *hacc = acc + nw8;
 
-		memset(acc, 0, 8 * nw * sizeof(uint64_t));
+		memset(acc, 0, (size_t)(H + 1) * nw8 * sizeof(uint64_t));
 		for (c = 0; c < KS; c++) {
-			uint8_t cf = g[c];
-			const uint64_t *o;
+			uint8_t *yb = (uint8_t *)y;
 
-			if (cf == 0)
-				continue;
+			for (w = 0; w < nw8; w++)
+				y[w] = mul2_u64(y[w]);
 			if (b.cstate[c] == 2) {
-				row[b.uidx[c]] ^= cf;
-				continue;
-			}
-			o = ub + (size_t)b.piv_row[b.colpiv[c]] * nw;
-			for (bit = 0; bit < 8; bit++)
-				if (cf >> bit & 1)
-					for (w = 0; w < nw; w++)
-						acc[bit * nw + w] ^= o[w];
-		}
-		for (j = 0; j < b.u; j++) {
-			uint8_t v = 0;
+				yb[b.uidx[c]] ^= 1;
+			} else {
+				const uint64_t *o = ub + (size_t)b.piv_row[b.colpiv[c]] * nw;
 
-			for (bit = 0; bit < 8; bit++)
-				v |= ((acc[bit * nw + j / 64] >> (j % 64)) & 1) << bit;
-			row[j] ^= v;
+				for (w = 0; w < nw; w++) {
+					uint64_t v = o[w];
+
+					while (v) {
+						yb[w * 64 + (uint32_t)__builtin_ctzll(v)] ^= 1;
+						v &= v - 1;
+					}
+				}
+			}
+			if (c + 1 < KS) {
+				uint64_t *a1 = hacc + (size_t)kp->hdpc_mt[2 * c] * nw8;
+				uint64_t *a2 = hacc + (size_t)kp->hdpc_mt[2 * c + 1] * nw8;
+
+				for (w = 0; w < nw8; w++) {
+					a1[w] ^= y[w];
+					a2[w] ^= y[w];
+				}
+			}
 		}
-		row[b.uidx[KS + k]] ^= 1;	/* I_H */
-		np_row[nnp + k] = NONE;
+		for (h = 0; h < H; h++) {
+			uint64_t *a = hacc + (size_t)h * nw8;
+
+			for (w = 0; w < nw8; w++) {
+				a[w] ^= y[w];
+				y[w] = mul2_u64(y[w]);
+			}
+			memcpy(A2r[nnp + h], a, b.u);
+			A2r[nnp + h][b.uidx[KS + h]] ^= 1;	/* I_H */
+			np_row[nnp + h] = NONE;
+		}
 	}
-	/* phase 2: Gauss-Jordan on the u columns */
+	/*
+	 * Phase 2: Gauss-Jordan on the u columns (matrix only). Binary rows
+	 * are preferred as pivots: their entries stay 0/1 longer, so more of
+	 * the row operations are plain XORs.
+	 */
 	for (t = 0; t < b.u; t++) {
 		uint32_t piv = NONE;
 		uint8_t *tp;
@@ -587,10 +739,8 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 				piv = r;
 				break;
 			}
-		if (piv == NONE) {
-			rc = -EDOM;
-			goto out;
-		}
+		if (piv == NONE)
+			return -EDOM;
 		if (piv != t) {
 			uint8_t *tmp = A2r[piv];
 			uint32_t ti = rowid[piv];
@@ -602,146 +752,185 @@ rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot
 		}
 		tp = A2r[t];
 		if (tp[t] != 1)
-			row_scale(tp + t, rq_gf_div(1, tp[t]), b.u + m2 - t);
+			row_scale(tp + t, rq_gf_div(1, tp[t]), A2w - t);
 		for (r = 0; r < m2; r++) {
 			uint8_t cf;
 
 			if (r == t || (cf = A2r[r][t]) == 0)
 				continue;
-			row_mad(A2r[r] + t, tp + t, cf, b.u + m2 - t);
+			rq_gf_row_mad(A2r[r] + t, tp + t, cf, A2w - t);
 		}
 	}
 	/* the inverse's support: which phase-2 rows feed the U symbols */
-	coef = calloc((size_t)b.u * m2, 1);
-	pl->u_in = malloc(m2 * sizeof(uint32_t));
-	pl->u_out = malloc(b.u * sizeof(uint32_t));
-	pl->hd_out = malloc(H * sizeof(uint32_t));
-	if (!coef || !pl->u_in || !pl->u_out || !pl->hd_out)
-		goto out;
-	{
-		uint32_t *sel = malloc(m2 * sizeof(uint32_t)), nsel = 0, s = H;
-		int need_hd = 0;
+	nsel = 0;
+	s = H;
+	for (j = 0; j < m2; j++) {
+		int used = 0;
 
-		if (sel == NULL)
-			goto out;
-		for (j = 0; j < m2; j++) {
-			int used = 0;
+		for (t = 0; t < b.u && !used; t++)
+			used = A2r[t][b.u + j] != 0;
+		sel[j] = NONE;
+		if (!used)
+			continue;
+		/* only the u pivot rows are ever added to others: nsel <= u */
+		if (nsel == b.u)
+			return -EDOM;	/* cannot happen */
+		sel[j] = nsel;
+		for (t = 0; t < b.u; t++)
+			coef[(size_t)t * b.u + nsel] = A2r[t][b.u + j];
+		/* D' of this row */
+		if (j >= nnp) {
+			need_hd = 1;
+			pl->u_in[nsel] = SB + (j - nnp);
+		} else {
+			uint32_t off = b.nsrc, w;
 
-			for (t = 0; t < b.u && !used; t++)
-				used = A2r[t][b.u + j] != 0;
-			sel[j] = NONE;
-			if (!used)
-				continue;
-			sel[j] = nsel;
-			for (t = 0; t < b.u; t++)
-				coef[(size_t)t * m2 + nsel] = A2r[t][b.u + j];
-			/* D' of this row */
-			if (j >= nnp) {
-				need_hd = 1;
-				pl->u_in[nsel] = SB + (j - nnp);
-			} else {
-				uint32_t off = b.nsrc, w;
-
-				r = np_row[j];
-				if (b.rslot[r] != RQ_ROW_ZERO && src_push(&b, b.rslot[r])) {
-					free(sel);
-					goto out;
-				}
-				for (w = b.roff[r]; w < b.roff[r + 1]; w++) {
-					c = b.rcol[w];
-					if (b.cstate[c] == 1 &&
-						dprime[b.piv_row[b.colpiv[c]]] != ZERO &&
-						src_push(&b, dprime[b.piv_row[b.colpiv[c]]])) {
-						free(sel);
-						goto out;
-					}
-				}
-				if (b.nsrc - off == 0) {
-					pl->u_in[nsel] = ZERO;
-				} else if (b.nsrc - off == 1) {
-					pl->u_in[nsel] = b.src[off];
-					b.nsrc = off;
-				} else {
-					pl->u_in[nsel] = SB + s++;
-					if (xop_push(&b, pl->u_in[nsel], off)) {
-						free(sel);
-						goto out;
-					}
-				}
+			r = np_row[j];
+			if (b.rslot[r] != RQ_ROW_ZERO)
+				src_push(&b, b.rslot[r]);
+			for (w = b.roff[r]; w < b.roff[r + 1]; w++) {
+				c = b.rcol[w];
+				if (b.cstate[c] == 1 && dprime[b.piv_row[b.colpiv[c]]] != ZERO)
+					src_push(&b, dprime[b.piv_row[b.colpiv[c]]]);
 			}
-			nsel++;
+			if (b.nsrc - off == 0) {
+				pl->u_in[nsel] = ZERO;
+			} else if (b.nsrc - off == 1) {
+				pl->u_in[nsel] = b.src[off];
+				b.nsrc = off;
+			} else {
+				pl->u_in[nsel] = SB + s++;
+				xop_push(&b, pl->u_in[nsel], off);
+			}
 		}
-		free(sel);
-		/* compact coef to u x nsel */
-		for (t = 0; t < b.u; t++)
-			memmove(coef + (size_t)t * nsel, coef + (size_t)t * m2, nsel);
-		pl->nsel = nsel;
-		pl->u = b.u;
-		pl->u_tbl = malloc((size_t)32 * b.u * nsel);
-		if (pl->u_tbl == NULL)
-			goto out;
-		ec_init_tables((int)nsel, (int)b.u, coef, pl->u_tbl);
-		for (t = 0; t < b.u; t++)
-			pl->u_out[t] = CB + b.ucol[t];
-		if (need_hd) {
-			pl->hd_in = malloc(KS * sizeof(uint32_t));
-			if (pl->hd_in == NULL)
-				goto out;
-			for (c = 0; c < KS; c++)
-				pl->hd_in[c] = b.cstate[c] == 1 ?
-					dprime[b.piv_row[b.colpiv[c]]] : ZERO;
-			for (k = 0; k < H; k++)
-				pl->hd_out[k] = SB + k;
-			pl->hd_mt = kp->hdpc_mt;
-			pl->st.hdpc_srcs = KS;
-		}
-		pl->st.u_srcs = nsel;
+		nsel++;
 	}
-	/* x1 done: keep it, start x2 (back substitution) */
+	/* compact coef to u x nsel */
+	for (t = 0; t < b.u; t++)
+		memmove(coef + (size_t)t * nsel, coef + (size_t)t * b.u, nsel);
+	pl->nsel = nsel;
+	pl->u = b.u;
+	rq_gf_init_tables(nsel, b.u, coef, pl->u_tbl);
+	for (t = 0; t < b.u; t++)
+		pl->u_out[t] = CB + b.ucol[t];
+	if (need_hd) {
+		for (c = 0; c < KS; c++)
+			pl->hd_in[c] = b.cstate[c] == 1 ? dprime[b.piv_row[b.colpiv[c]]] : ZERO;
+		for (k = 0; k < H; k++)
+			pl->hd_out[k] = SB + k;
+		pl->hd_mt = kp->hdpc_mt;
+		pl->st.hdpc_srcs = KS;
+	}
+	pl->st.u_srcs = nsel;
+	/* x1 done; x2 (back substitution) follows in the same array */
 	pl->nx1 = b.nx;
-	pl->x1 = b.x;
-	b.x = NULL;
-	b.nx = b.capx = 0;
 	for (k = 0; k < b.npiv; k++) {
 		uint32_t off = b.nsrc;
 
 		r = b.piv_row[k];
-		if (b.rslot[r] != RQ_ROW_ZERO && src_push(&b, b.rslot[r]))
-			goto out;
+		if (b.rslot[r] != RQ_ROW_ZERO)
+			src_push(&b, b.rslot[r]);
 		for (j = b.roff[r]; j < b.roff[r + 1]; j++) {
 			c = b.rcol[j];
-			if (c != b.piv_col[k] && src_push(&b, CB + c))
-				goto out;
+			if (c != b.piv_col[k])
+				src_push(&b, CB + c);
 		}
-		if (xop_push(&b, CB + b.piv_col[k], off))
-			goto out;
+		xop_push(&b, CB + b.piv_col[k], off);
 	}
-	pl->nx2 = b.nx;
-	pl->x2 = b.x;
-	b.x = NULL;
+	pl->x1 = b.x;
+	pl->nx2 = b.nx - pl->nx1;
+	pl->x2 = b.x + pl->nx1;
 	pl->src = b.src;
-	b.src = NULL;
-	for (k = 0; k < pl->nx1; k++)
-		pl->st.xor_srcs += pl->x1[k].n;
-	for (k = 0; k < pl->nx2; k++)
-		pl->st.xor_srcs += pl->x2[k].n;
-	pl->st.xor_ops = pl->nx1 + pl->nx2;
-	rc = 0;
-out:
-	free(ub);
-	free(acc);
-	free(tmpb);
-	free(A2);
-	free(A2r);
-	free(coef);
-	free(np_row);
-	free(dprime);
-	free(rowid);
-	bld_free(&b);
-	if (rc) {
-		rq_plan_free(pl);
-		pl = NULL;
+	for (k = 0; k < b.nx; k++)
+		pl->st.xor_srcs += b.x[k].n;
+	pl->st.xor_ops = b.nx;
+	pl->bytes = b.nsrc;	/* sources used; the compact copy sizes from it */
+	*out = pl;
+	return 0;
+}
+
+struct rq_plan *
+rq_plan_build_ws(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot,
+		uint32_t n, uint32_t nin, struct rq_ws *ws, int *err)
+{
+	struct rq_plan *pl = NULL;
+	int rc;
+
+	for (;;) {
+		rc = build(kp, isi, dslot, n, nin, ws, &pl);
+		if (rc != -ENOBUFS)
+			break;
+		/* a new high-water mark: grow once, with slack, and redo */
+		if (rq_ws_reserve(ws, ws->used + ws->used / 4 + 4096)) {
+			rc = -ENOMEM;
+			break;
+		}
 	}
+	if (err)
+		*err = rc;
+	return rc ? NULL : pl;
+}
+
+/* Copy a plan out of a workspace into one compact malloc'd block. */
+static struct rq_plan *
+plan_clone(const struct rq_plan *q)
+{
+	size_t nx = q->nx1 + q->nx2, nsrc = q->bytes, sz, o;
+	size_t tbl = (size_t)32 * q->u * q->nsel;
+	struct rq_plan *pl;
+	uint8_t *m;
+
+	sz = sizeof(*pl) + nx * sizeof(struct xop) + nsrc * sizeof(uint32_t) +
+		(q->KS + q->H + q->nsel + q->u) * sizeof(uint32_t) + tbl + 64;
+	m = malloc(sz);
+	if (m == NULL)
+		return NULL;
+	pl = (struct rq_plan *)m;
+	*pl = *q;
+	o = sizeof(*pl);
+	pl->x1 = (struct xop *)(m + o);
+	memcpy(pl->x1, q->x1, nx * sizeof(struct xop));
+	pl->x2 = pl->x1 + q->nx1;
+	o += nx * sizeof(struct xop);
+	pl->src = (uint32_t *)(m + o);
+	memcpy(pl->src, q->src, nsrc * sizeof(uint32_t));
+	o += nsrc * sizeof(uint32_t);
+	pl->hd_in = (uint32_t *)(m + o);
+	if (q->hd_mt != NULL)
+		memcpy(pl->hd_in, q->hd_in, q->KS * sizeof(uint32_t));
+	o += q->KS * sizeof(uint32_t);
+	pl->hd_out = (uint32_t *)(m + o);
+	if (q->hd_mt != NULL)
+		memcpy(pl->hd_out, q->hd_out, q->H * sizeof(uint32_t));
+	o += q->H * sizeof(uint32_t);
+	pl->u_in = (uint32_t *)(m + o);
+	memcpy(pl->u_in, q->u_in, q->nsel * sizeof(uint32_t));
+	o += q->nsel * sizeof(uint32_t);
+	pl->u_out = (uint32_t *)(m + o);
+	memcpy(pl->u_out, q->u_out, q->u * sizeof(uint32_t));
+	o += q->u * sizeof(uint32_t);
+	pl->u_tbl = m + o;
+	memcpy(pl->u_tbl, q->u_tbl, tbl);
+	pl->bytes = sz;
+	pl->owned = 1;
+	return pl;
+}
+
+struct rq_plan *
+rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot,
+		uint32_t n, uint32_t nin, int *err)
+{
+	struct rq_ws ws = { NULL, 0, 0 };
+	struct rq_plan *q, *pl = NULL;
+	int rc;
+
+	q = rq_plan_build_ws(kp, isi, dslot, n, nin, &ws, &rc);
+	if (q != NULL) {
+		pl = plan_clone(q);
+		if (pl == NULL)
+			rc = -ENOMEM;
+	}
+	rq_ws_free(&ws);
 	if (err)
 		*err = rc;
 	return pl;

@@ -14,43 +14,44 @@
 
 static void
 xor_tail(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
-		size_t o, size_t len)
+		size_t off, size_t o, size_t len)
 {
 	unsigned int i;
 
 	for (; o + 8 <= len; o += 8) {
 		uint64_t a, b;
 
-		memcpy(&a, tab[idx[0]] + o, 8);
+		memcpy(&a, tab[idx[0]] + off + o, 8);
 		for (i = 1; i < n; i++) {
-			memcpy(&b, tab[idx[i]] + o, 8);
+			memcpy(&b, tab[idx[i]] + off + o, 8);
 			a ^= b;
 		}
 		memcpy(dst + o, &a, 8);
 	}
 	for (; o < len; o++) {
-		uint8_t a = tab[idx[0]][o];
+		uint8_t a = tab[idx[0]][off + o];
 
 		for (i = 1; i < n; i++)
-			a ^= tab[idx[i]][o];
+			a ^= tab[idx[i]][off + o];
 		dst[o] = a;
 	}
 }
 
 __attribute__((target("avx512f,avx512bw")))
 static void
-xor_avx512(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+xor_avx512(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t off,
+		size_t len)
 {
 	size_t o = 0;
 	unsigned int i;
 
 	for (; o + 256 <= len; o += 256) {
-		const uint8_t *s = tab[idx[0]] + o;
+		const uint8_t *s = tab[idx[0]] + off + o;
 		__m512i a0 = _mm512_loadu_si512(s), a1 = _mm512_loadu_si512(s + 64);
 		__m512i a2 = _mm512_loadu_si512(s + 128), a3 = _mm512_loadu_si512(s + 192);
 
 		for (i = 1; i < n; i++) {
-			s = tab[idx[i]] + o;
+			s = tab[idx[i]] + off + o;
 			a0 = _mm512_xor_si512(a0, _mm512_loadu_si512(s));
 			a1 = _mm512_xor_si512(a1, _mm512_loadu_si512(s + 64));
 			a2 = _mm512_xor_si512(a2, _mm512_loadu_si512(s + 128));
@@ -62,38 +63,39 @@ xor_avx512(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int 
 		_mm512_storeu_si512(dst + o + 192, a3);
 	}
 	for (; o + 64 <= len; o += 64) {
-		__m512i a = _mm512_loadu_si512(tab[idx[0]] + o);
+		__m512i a = _mm512_loadu_si512(tab[idx[0]] + off + o);
 
 		for (i = 1; i < n; i++)
-			a = _mm512_xor_si512(a, _mm512_loadu_si512(tab[idx[i]] + o));
+			a = _mm512_xor_si512(a, _mm512_loadu_si512(tab[idx[i]] + off + o));
 		_mm512_storeu_si512(dst + o, a);
 	}
 	if (o < len) {
 		__mmask64 m = (__mmask64)-1 >> (64 - (len - o));
-		__m512i a = _mm512_maskz_loadu_epi8(m, tab[idx[0]] + o);
+		__m512i a = _mm512_maskz_loadu_epi8(m, tab[idx[0]] + off + o);
 
 		for (i = 1; i < n; i++)
-			a = _mm512_xor_si512(a, _mm512_maskz_loadu_epi8(m, tab[idx[i]] + o));
+			a = _mm512_xor_si512(a, _mm512_maskz_loadu_epi8(m, tab[idx[i]] + off + o));
 		_mm512_mask_storeu_epi8(dst + o, m, a);
 	}
 }
 
 __attribute__((target("avx2")))
 static void
-xor_avx2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+xor_avx2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t off,
+		size_t len)
 {
 	size_t o = 0;
 	unsigned int i;
 
 	for (; o + 128 <= len; o += 128) {
-		const uint8_t *s = tab[idx[0]] + o;
+		const uint8_t *s = tab[idx[0]] + off + o;
 		__m256i a0 = _mm256_loadu_si256((const __m256i *)s);
 		__m256i a1 = _mm256_loadu_si256((const __m256i *)(s + 32));
 		__m256i a2 = _mm256_loadu_si256((const __m256i *)(s + 64));
 		__m256i a3 = _mm256_loadu_si256((const __m256i *)(s + 96));
 
 		for (i = 1; i < n; i++) {
-			s = tab[idx[i]] + o;
+			s = tab[idx[i]] + off + o;
 			a0 = _mm256_xor_si256(a0, _mm256_loadu_si256((const __m256i *)s));
 			a1 = _mm256_xor_si256(a1, _mm256_loadu_si256((const __m256i *)(s + 32)));
 			a2 = _mm256_xor_si256(a2, _mm256_loadu_si256((const __m256i *)(s + 64)));
@@ -105,30 +107,31 @@ xor_avx2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
 		_mm256_storeu_si256((__m256i *)(dst + o + 96), a3);
 	}
 	for (; o + 32 <= len; o += 32) {
-		__m256i a = _mm256_loadu_si256((const __m256i *)(tab[idx[0]] + o));
+		__m256i a = _mm256_loadu_si256((const __m256i *)(tab[idx[0]] + off + o));
 
 		for (i = 1; i < n; i++)
-			a = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(tab[idx[i]] + o)));
+			a = _mm256_xor_si256(a, _mm256_loadu_si256((const __m256i *)(tab[idx[i]] + off + o)));
 		_mm256_storeu_si256((__m256i *)(dst + o), a);
 	}
-	xor_tail(dst, tab, idx, n, o, len);
+	xor_tail(dst, tab, idx, n, off, o, len);
 }
 
 static void
-xor_sse2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
+xor_sse2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t off,
+		size_t len)
 {
 	size_t o = 0;
 	unsigned int i;
 
 	for (; o + 64 <= len; o += 64) {
-		const uint8_t *s = tab[idx[0]] + o;
+		const uint8_t *s = tab[idx[0]] + off + o;
 		__m128i a0 = _mm_loadu_si128((const __m128i *)s);
 		__m128i a1 = _mm_loadu_si128((const __m128i *)(s + 16));
 		__m128i a2 = _mm_loadu_si128((const __m128i *)(s + 32));
 		__m128i a3 = _mm_loadu_si128((const __m128i *)(s + 48));
 
 		for (i = 1; i < n; i++) {
-			s = tab[idx[i]] + o;
+			s = tab[idx[i]] + off + o;
 			a0 = _mm_xor_si128(a0, _mm_loadu_si128((const __m128i *)s));
 			a1 = _mm_xor_si128(a1, _mm_loadu_si128((const __m128i *)(s + 16)));
 			a2 = _mm_xor_si128(a2, _mm_loadu_si128((const __m128i *)(s + 32)));
@@ -139,10 +142,11 @@ xor_sse2(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
 		_mm_storeu_si128((__m128i *)(dst + o + 32), a2);
 		_mm_storeu_si128((__m128i *)(dst + o + 48), a3);
 	}
-	xor_tail(dst, tab, idx, n, o, len);
+	xor_tail(dst, tab, idx, n, off, o, len);
 }
 
-typedef void (*xor_fn)(uint8_t *, uint8_t *const *, const uint32_t *, unsigned int, size_t);
+typedef void (*xor_fn)(uint8_t *, uint8_t *const *, const uint32_t *, unsigned int, size_t,
+		size_t);
 static xor_fn xor_impl = xor_sse2;
 
 __attribute__((constructor))
@@ -159,12 +163,19 @@ rq_sym_init(void)
 void
 rq_xor_idx(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t len)
 {
+	rq_xor_idx_at(dst, tab, idx, n, 0, len);
+}
+
+void
+rq_xor_idx_at(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t off, size_t len)
+{
 	if (n == 0)
 		memset(dst, 0, len);
 	else if (n == 1)
-		memmove(dst, tab[idx[0]], len);
+		memmove(dst, tab[idx[0]] + off, len);
 	else
-		xor_impl(dst, tab, idx, n, len);
+		xor_impl(dst, tab, idx, n, off, len);
 }
 
 void
@@ -252,14 +263,12 @@ hdpc_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint
 __attribute__((target("avx512f,avx512bw")))
 static void
 hdpc_avx512(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
-		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t o, size_t len)
 {
 	const __m512i poly = _mm512_set1_epi8(0x1d);
 	__m512i acc[16];
 	uint32_t m, h;
-	size_t o;
-
-	for (o = 0; o < len; o += 64) {
+	for (; o < len; o += 64) {
 		__mmask64 lm = len - o >= 64 ? (__mmask64)-1 : (__mmask64)-1 >> (64 - (len - o));
 		__m512i y = _mm512_setzero_si512(), z;
 
@@ -300,10 +309,17 @@ void
 rq_hdpc_apply(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
 		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
 {
+	rq_hdpc_apply_at(tab, xin, zero, mt, KS, H, out, 0, len);
+}
+
+void
+rq_hdpc_apply_at(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t off, size_t len)
+{
 	if (have_avx512)
-		hdpc_avx512(tab, xin, zero, mt, KS, H, out, len);
+		hdpc_avx512(tab, xin, zero, mt, KS, H, out, off, off + len);
 	else
-		hdpc_generic(tab, xin, zero, mt, KS, H, out, 0, len);
+		hdpc_generic(tab, xin, zero, mt, KS, H, out, off, off + len);
 }
 
 void
@@ -311,4 +327,110 @@ rq_hdpc_apply_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero,
 		const uint8_t *mt, uint32_t KS, uint32_t H, uint8_t *const *out, size_t len)
 {
 	hdpc_generic(tab, xin, zero, mt, KS, H, out, 0, len);
+}
+
+/* --- GF(256) row kernels (matrix work of the solver) --- */
+uint8_t rq_gf_nib[256][32];
+
+__attribute__((constructor))
+static void
+rq_gf_nib_init(void)
+{
+	unsigned int c, i;
+
+	for (c = 0; c < 256; c++)
+		for (i = 0; i < 16; i++) {
+			rq_gf_nib[c][i] = rq_gf_mul((uint8_t)c, (uint8_t)i);
+			rq_gf_nib[c][16 + i] = rq_gf_mul((uint8_t)c, (uint8_t)(i << 4));
+		}
+}
+
+void
+rq_gf_row_mad_ref(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		dst[i] ^= rq_gf_mul(c, src[i]);
+}
+
+__attribute__((target("avx512f,avx512bw")))
+static void
+row_mad_avx512(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	const __m512i lo = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)rq_gf_nib[c]));
+	const __m512i hi = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(rq_gf_nib[c] + 16)));
+	const __m512i m4 = _mm512_set1_epi8(0x0f);
+	size_t o = 0;
+
+	for (; o < len; o += 64) {
+		__mmask64 m = len - o >= 64 ? (__mmask64)-1 : (__mmask64)-1 >> (64 - (len - o));
+		__m512i s = _mm512_maskz_loadu_epi8(m, src + o);
+		__m512i p = _mm512_xor_si512(_mm512_shuffle_epi8(lo, _mm512_and_si512(s, m4)),
+			_mm512_shuffle_epi8(hi, _mm512_and_si512(_mm512_srli_epi64(s, 4), m4)));
+
+		_mm512_mask_storeu_epi8(dst + o, m,
+			_mm512_xor_si512(p, _mm512_maskz_loadu_epi8(m, dst + o)));
+	}
+}
+
+__attribute__((target("avx2")))
+static void
+row_mad_avx2(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	const __m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)rq_gf_nib[c]));
+	const __m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(rq_gf_nib[c] + 16)));
+	const __m256i m4 = _mm256_set1_epi8(0x0f);
+	size_t o = 0;
+
+	for (; o + 32 <= len; o += 32) {
+		__m256i s = _mm256_loadu_si256((const __m256i *)(src + o));
+		__m256i p = _mm256_xor_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(s, m4)),
+			_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi64(s, 4), m4)));
+
+		_mm256_storeu_si256((__m256i *)(dst + o),
+			_mm256_xor_si256(p, _mm256_loadu_si256((const __m256i *)(dst + o))));
+	}
+	for (; o < len; o++)
+		dst[o] ^= rq_gf_nib[c][src[o] & 15] ^ rq_gf_nib[c][16 + (src[o] >> 4)];
+}
+
+static void
+row_mad_scalar(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	size_t o;
+
+	for (o = 0; o < len; o++)
+		dst[o] ^= rq_gf_nib[c][src[o] & 15] ^ rq_gf_nib[c][16 + (src[o] >> 4)];
+}
+
+typedef void (*row_mad_fn)(uint8_t *, const uint8_t *, uint8_t, size_t);
+static row_mad_fn row_mad_impl = row_mad_scalar;
+
+__attribute__((constructor))
+static void
+rq_sym_init3(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512bw"))
+		row_mad_impl = row_mad_avx512;
+	else if (__builtin_cpu_supports("avx2"))
+		row_mad_impl = row_mad_avx2;
+}
+
+void
+rq_gf_row_mad(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	if (c == 0)
+		return;
+	row_mad_impl(dst, src, c, len);
+}
+
+void
+rq_gf_init_tables(unsigned int k, unsigned int rows, const uint8_t *a, uint8_t *tbl)
+{
+	size_t i, n = (size_t)k * rows;
+
+	for (i = 0; i < n; i++)
+		memcpy(tbl + 32 * i, rq_gf_nib[a[i]], 32);
 }

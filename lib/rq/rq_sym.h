@@ -9,6 +9,9 @@
  * unless n == 1. */
 void rq_xor_idx(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
 		size_t len);
+/* The same on bytes [off, off+len) of the sources, written to dst[0..len). */
+void rq_xor_idx_at(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t off, size_t len);
 /* Bytewise reference of rq_xor_idx. */
 void rq_xor_idx_ref(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
 		size_t len);
@@ -26,6 +29,22 @@ void rq_dot_ref(size_t len, unsigned int k, unsigned int rows, const uint8_t *co
  */
 void rq_hdpc_apply(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
 		uint32_t KS, uint32_t H, uint8_t *const *out, size_t len);
+/* The same on bytes [off, off+len) of the sources and outputs. */
+void rq_hdpc_apply_at(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+		uint32_t KS, uint32_t H, uint8_t *const *out, size_t off, size_t len);
 /* Portable 64-bit-word version (also the non-AVX-512 path). */
 void rq_hdpc_apply_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero,
 		const uint8_t *mt, uint32_t KS, uint32_t H, uint8_t *const *out, size_t len);
+
+/*
+ * GF(256) row kernels for the solver's matrix work (short rows, any length,
+ * any alignment): dst ^= c * src. rq_gf_nib[c] holds ISA-L's 32-byte
+ * multiplication table of c (products of the low nibbles, then of the high
+ * nibbles), so ec_init_tables' output can be copied from it.
+ */
+extern uint8_t rq_gf_nib[256][32];
+void rq_gf_row_mad(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
+/* Bytewise reference. */
+void rq_gf_row_mad_ref(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
+/* ec_init_tables(k, rows, a, tbl) from rq_gf_nib (same output). */
+void rq_gf_init_tables(unsigned int k, unsigned int rows, const uint8_t *a, uint8_t *tbl);

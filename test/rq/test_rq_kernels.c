@@ -77,6 +77,67 @@ test_dot(void)
 	free(tbl);
 }
 
+/* GF(256) row kernel and the ISA-L table copy against their references. */
+static void
+test_row_mad(void)
+{
+	enum { MAXL = 700 };
+	uint8_t *buf = malloc(4 * (MAXL + 64)), *src, *d1, *d2, a[12 * 7];
+	uint8_t *t1 = malloc(32 * sizeof(a)), *t2 = malloc(32 * sizeof(a));
+	unsigned int len, c, i;
+
+	rqt_fill(buf, 4 * (MAXL + 64), &seed);
+	src = buf + 1;
+	d1 = buf + (MAXL + 64) + 3;
+	d2 = buf + 2 * (MAXL + 64) + 7;
+	for (len = 0; len <= MAXL; len += (len < 200 ? 1 : 53))
+		for (c = 0; c < 256; c += (len < 70 ? 1 : 17)) {
+			rqt_fill(d1, len, &seed);
+			memcpy(d2, d1, len);
+			rq_gf_row_mad(d1, src, (uint8_t)c, len);
+			rq_gf_row_mad_ref(d2, src, (uint8_t)c, len);
+			CHECK(memcmp(d1, d2, len) == 0, "row_mad len=%u c=%u", len, c);
+		}
+	for (c = 0; c < 256; c++)
+		for (i = 0; i < 256; i++)
+			CHECK((rq_gf_nib[c][i & 15] ^ rq_gf_nib[c][16 + (i >> 4)]) ==
+				rq_gf_mul((uint8_t)c, (uint8_t)i), "nib c=%u i=%u", c, i);
+	rqt_fill(a, sizeof(a), &seed);
+	a[0] = 0;
+	a[1] = 1;
+	ec_init_tables(7, 12, a, t1);
+	rq_gf_init_tables(7, 12, a, t2);
+	CHECK(memcmp(t1, t2, 32 * sizeof(a)) == 0, "rq_gf_init_tables != ec_init_tables");
+	free(buf);
+	free(t1);
+	free(t2);
+}
+
+/* The offset forms (used by the striped plan replay) on sub-ranges. */
+static void
+test_at(void)
+{
+	enum { NS = 9, T = 1500 };
+	uint8_t *buf = malloc(NS * T), *tab[NS], d1[T], d2[T];
+	uint32_t idx[NS], n, i;
+	size_t off, len;
+
+	rqt_fill(buf, NS * T, &seed);
+	for (i = 0; i < NS; i++) {
+		tab[i] = buf + i * T;
+		idx[i] = (i * 5) % NS;
+	}
+	for (n = 0; n <= NS; n++)
+		for (off = 0; off < T; off += 311)
+			for (len = 1; off + len <= T; len += 257) {
+				rq_xor_idx(d1, tab, idx, n, T);
+				rq_xor_idx_at(d2, tab, idx, n, off, len);
+				CHECK(memcmp(d1 + off, d2, len) == 0, "xor_at n=%u off=%zu len=%zu",
+					n, off, len);
+			}
+	free(buf);
+}
+
 static void
 test_hdpc(uint32_t K, size_t T)
 {
@@ -109,6 +170,16 @@ test_hdpc(uint32_t K, size_t T)
 		free(in);
 	}
 	CHECK(memcmp(o1, o3, H * T) == 0, "hdpc (dispatched) K=%u T=%zu", K, T);
+	/* in stripes of 64 and of 100 bytes */
+	memset(o1, 0, H * T);
+	for (m = 0; m < T; m += 64)
+		rq_hdpc_apply_at(tab, xin, KS, kp->hdpc_mt, KS, H, out1, m, T - m < 64 ? T - m : 64);
+	CHECK(memcmp(o1, o3, H * T) == 0, "hdpc_at/64 K=%u T=%zu", K, T);
+	memset(o1, 0, H * T);
+	for (m = 0; m < T; m += 100)
+		rq_hdpc_apply_at(tab, xin, KS, kp->hdpc_mt, KS, H, out1, m,
+			T - m < 100 ? T - m : 100);
+	CHECK(memcmp(o1, o3, H * T) == 0, "hdpc_at/100 K=%u T=%zu", K, T);
 	CHECK(memcmp(o2, o3, H * T) == 0, "hdpc (generic) K=%u T=%zu", K, T);
 	free(x);
 	free(tab);
@@ -123,6 +194,8 @@ main(void)
 {
 	test_xor();
 	test_dot();
+	test_row_mad();
+	test_at();
 	test_hdpc(10, 1);
 	test_hdpc(47, 1420);
 	test_hdpc(47, 63);

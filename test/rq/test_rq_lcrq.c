@@ -103,5 +103,6 @@ main(void)
 	one(100, 64, 10);
 	one(101, 4, 10);
 	one(1000, 16, 100);
+	one(1000, 1420, 100);	/* striped plan replay */
 	return rqt_failures ? 1 : 0;
 }

@@ -13,6 +13,8 @@
 #include "rq.h"
 #include "rq_test.h"
 
+size_t rq_dec_ws_cap(const struct rq_dec *dec);
+
 static uint64_t seed = 0xfa11fa11beefull;
 
 /* Returns the number of trials that needed more than K+extra symbols. */
@@ -25,7 +27,10 @@ trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
 	struct rq_enc *enc = rq_enc_create(K, T);
 	struct rq_dec *dec = rq_dec_create(K, T, pool);
 
+	size_t ws0;
+
 	CHECK(esi && sym && src && out && enc && dec, "alloc");
+	ws0 = rq_dec_ws_cap(dec);
 	rqt_fill(src, (size_t)K * T, &seed);
 	rq_enc_block(enc, src, (size_t)K * T);
 	for (i = 0; i < pool; i++)
@@ -53,6 +58,9 @@ trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
 		CHECK(rc == 0, "K=%u trial %u rc=%d", K, t, rc);
 		CHECK(rc != 0 || memcmp(out, src, (size_t)K * T) == 0, "K=%u trial %u wrong data", K, t);
 	}
+	/* the plan workspace sized at creation was enough: no allocation */
+	CHECK(rq_dec_ws_cap(dec) == ws0, "K=%u decoder workspace grew %zu -> %zu", K, ws0,
+		rq_dec_ws_cap(dec));
 	free(esi);
 	free(sym);
 	free(src);
