@@ -173,6 +173,11 @@ pipe_create(const struct pipe_conf *c)
 		pipe_free(p);
 		return NULL;
 	}
+	/* The scheduler tracks GPS virtual time exactly when it knows the rate. */
+	if (c->bw_bps != 0 && sched_set_rate(p->s, c->bw_bps, c->overhead) != 0) {
+		pipe_free(p);
+		return NULL;
+	}
 	p->nb_queues = 1;	/* queue 0: the pipe's own queue */
 	p->unmatched = 0;
 	p->st.nb_queues = 1;

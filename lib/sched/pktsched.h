@@ -100,6 +100,20 @@ int sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 unsigned int sched_dequeue_burst(struct sched *s, struct sched_pkt *out,
 		unsigned int n, uint64_t now);
 
+/*
+ * Tell the scheduler the rate of the link it feeds (bit/s) and the bytes of
+ * per-packet overhead the link spends beyond len (framing; 0 = none), so
+ * that WF2Q+ tracks the fluid GPS reference in real time: arrivals are
+ * tagged with the GPS virtual time at their `now`, and a dequeue is taken
+ * to happen at max(now, the end of the previous packet's transmission).
+ * rate_bps 0 (the default) = rate unknown: the fluid reference is then
+ * advanced by the bytes dequeued, and an arrival is tagged with the virtual
+ * time of the last dequeue. Overhead counts as service in both cases.
+ * Call it while the scheduler is empty. 0, or -EINVAL. DRR and FIFO
+ * ignore it.
+ */
+int sched_set_rate(struct sched *s, uint64_t rate_bps, uint32_t overhead);
+
 /* Packets and bytes queued over all queues. */
 uint32_t sched_backlog_pkts(const struct sched *s);
 uint64_t sched_backlog_bytes(const struct sched *s);

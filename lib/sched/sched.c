@@ -152,6 +152,16 @@ sched_queue_set(struct sched *s, uint32_t q, uint32_t weight,
 }
 
 int
+sched_set_rate(struct sched *s, uint64_t rate_bps, uint32_t overhead)
+{
+	if (s == NULL || overhead > SCHED_LEN_MAX)
+		return -EINVAL;
+	if (s->ops->set_rate == NULL)
+		return 0;
+	return s->ops->set_rate(s, rate_bps, overhead);
+}
+
+int
 sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 		uint64_t now)
 {

@@ -14,12 +14,20 @@
 
 #define SCHED_NIL	UINT32_MAX
 
-/* A queued packet: one slot of the shared pool, linked per queue. */
+/*
+ * A queued packet: one slot of the shared pool, linked per queue. Lengths
+ * fit in 16 bits (SCHED_LEN_MAX); the upper 16 bits of len belong to the
+ * scheduler (WF2Q+ keeps a tag-slot reference there) and are masked off by
+ * sched_pop() and sched_head_len().
+ */
 struct sched_node {
 	uint64_t pkt;
 	uint32_t len;
 	uint32_t next;
 };
+
+#define SCHED_LEN_MASK	0xffffu
+#define SCHED_MARK_SHIFT	16
 
 /* Hot per-queue state: one cache line. */
 struct sched_queue {
@@ -52,6 +60,8 @@ struct sched_ops {
 			unsigned int n, uint64_t now);
 	/* Weight of q changes (called before cold[q].weight is updated). */
 	void (*set_weight)(struct sched *s, uint32_t q, uint32_t w);
+	/* Link rate (bit/s, 0 = unknown) and per-packet overhead; optional. */
+	int (*set_rate)(struct sched *s, uint64_t rate_bps, uint32_t overhead);
 };
 
 struct sched {
@@ -76,7 +86,7 @@ extern const struct sched_ops sched_fifo_ops;
 static inline uint32_t
 sched_head_len(const struct sched *s, uint32_t q)
 {
-	return s->node[s->q[q].head].len;
+	return s->node[s->q[q].head].len & SCHED_LEN_MASK;
 }
 
 /*
@@ -89,7 +99,7 @@ sched_pop(struct sched *s, uint32_t q, struct sched_pkt *out)
 	struct sched_queue *sq = &s->q[q];
 	uint32_t i = sq->head;
 	struct sched_node *nd = &s->node[i];
-	uint32_t len = nd->len;
+	uint32_t len = nd->len & SCHED_LEN_MASK;
 
 	out->pkt = nd->pkt;
 	out->len = len;

@@ -242,15 +242,26 @@ test_joinleave(void)
 }
 
 /*
- * WF2Q+ against a fluid GPS reference: random on/off arrivals into 8 queues
- * with random weights, sizes 64..1518, link of 1 byte per time unit. At
- * every packet completion, GPS service - packet service <= LMAX per queue.
+ * WF2Q+ against a fluid GPS reference. The same arrivals (integer ns) are
+ * fed to the scheduler and to a fluid GPS server of the same rate; the
+ * link sends one packet at a time and asks the scheduler for the next one
+ * the instant it frees up. At every packet completion t (the lag of a
+ * queue can only peak there: between completions its packet service is
+ * flat or rising at the full link rate) and for every queue i:
+ *   lag_i = W_i^GPS(0,t) - W_i^pkt(0,t)     (completed packets only)
+ * Bennett & Zhang / Parekh & Gallager: lag_i <= Lmax with the exact GPS
+ * virtual time. Also measured: the lead W^pkt - W^GPS, and the guaranteed-
+ * rate (B-WFI) bound: over any interval in which queue i is continuously
+ * backlogged in the packet system, service >= r_i * interval - Lmax with
+ * r_i = w_i / sum(all weights) * C.
  */
-enum { GQ = 8 };
+enum { GQ = 32 };
+
 struct gps {
 	double b[GQ], g[GQ];	/* fluid backlog, cumulative fluid service */
 	double w[GQ];
-	double t;
+	double t, bpt;		/* time (ns), link bytes per ns */
+	int n;
 };
 
 static void
@@ -262,19 +273,19 @@ gps_advance(struct gps *f, double t)
 	while (dt > 1e-12) {
 		double wsum = 0, tau = dt;
 
-		for (i = 0; i < GQ; i++)
+		for (i = 0; i < f->n; i++)
 			if (f->b[i] > 1e-9)
 				wsum += f->w[i];
 		if (wsum == 0)
 			break;
-		for (i = 0; i < GQ; i++)
-			if (f->b[i] > 1e-9 && f->b[i] * wsum / f->w[i] < tau)
-				tau = f->b[i] * wsum / f->w[i];
-		for (i = 0; i < GQ; i++)
+		for (i = 0; i < f->n; i++)
+			if (f->b[i] > 1e-9 && f->b[i] * wsum / (f->w[i] * f->bpt) < tau)
+				tau = f->b[i] * wsum / (f->w[i] * f->bpt);
+		for (i = 0; i < f->n; i++)
 			if (f->b[i] > 1e-9) {
-				double sv = tau * f->w[i] / wsum;
+				double sv = tau * f->bpt * f->w[i] / wsum;
 
-				if (sv > f->b[i])
+				if (sv > f->b[i] || f->b[i] - sv < 1e-9)
 					sv = f->b[i];
 				f->b[i] -= sv;
 				f->g[i] += sv;
@@ -284,97 +295,259 @@ gps_advance(struct gps *f, double t)
 	f->t = t;
 }
 
+enum { W_RAND20, W_EQUAL, W_ONEHEAVY, W_LOG1000 };
+enum { A_ONOFF, A_JOINLEAVE, A_BURSTS };
+
+struct gcase {
+	const char *name;
+	int nq, wmode, amode;
+	uint32_t nspb;		/* link ns per byte: rate = 8 Gbit/s / nspb */
+	int rate_known;		/* sched_set_rate() called */
+	uint64_t seed;
+	uint64_t pkts;		/* completions to simulate */
+};
+
+struct gres {
+	double lag, lead, bwfi;	/* worst of each, bytes */
+	uint64_t completions, drops;
+};
+
+/* Next arrival time of queue q after t (ns), by arrival mode. */
+static uint64_t
+gen_next(const struct gcase *c, double *on_until, double *rate, int q,
+		double t, uint32_t *burst)
+{
+	double nt;
+
+	*burst = 1;
+	switch (c->amode) {
+	case A_BURSTS:
+		/* Bursts of 1..24 packets at one instant, mean gap sized so
+		 * that the offered load is ~0.95. */
+		*burst = rnd_range(1, 24);
+		nt = t - log(1 - rnd_unit()) * (12.5 * 791.0 * c->nq / 0.95) *
+			c->nspb;
+		return (uint64_t)nt + 1;
+	case A_JOINLEAVE:
+	case A_ONOFF:
+	default:
+		/* On/off source: Poisson at rate[q] (packets/ns) while on
+		 * (mean 50000 byte times), off for a mean of 100000 (A_ONOFF);
+		 * A_JOINLEAVE: heavier per-queue loads (0.3..1.5 of the link
+		 * for 8 queues) and longer silences, so queues keep joining
+		 * and leaving a link that is overloaded at times. Loads scale
+		 * with 8 / nq (mean offered load ~0.9). */
+		nt = t - log(1 - rnd_unit()) / rate[q];
+		if (nt > on_until[q]) {
+			double off = -log(1 - rnd_unit()) *
+				(c->amode == A_ONOFF ? 100000.0 : 400000.0) * c->nspb;
+			double load = (c->amode == A_ONOFF ? 0.1 + rnd_unit() * 0.5 :
+				0.3 + rnd_unit() * 1.2) * 8.0 / c->nq;
+
+			nt = on_until[q] + off;
+			on_until[q] = nt - log(1 - rnd_unit()) * 50000.0 * c->nspb;
+			rate[q] = load / (791.0 * c->nspb);
+		}
+		return (uint64_t)nt + 1;
+	}
+}
+
 static void
-test_gps(void)
+gps_trial(const struct gcase *c, struct gres *r)
 {
 	struct gps f;
-	double next_arr[GQ], on_until[GQ], rate[GQ], worst = 0;
-	uint64_t served[GQ] = { 0 };
-	struct sched *s = mk("wf2q+", GQ, 1 << 16);
+	double on_until[GQ], rate[GQ], wall = 0;
+	double bw_mx[GQ];	/* max of W_pkt(s) - r_i s over backlog starts/own departures */
+	uint64_t next_arr[GQ], served[GQ] = { 0 }, t_free = 0, id = 0;
+	uint32_t backlog[GQ] = { 0 };	/* packets queued or in transmission */
+	struct sched *s = mk("wf2q+", (uint32_t)c->nq, 1 << 16);
 	struct sched_pkt cur;
-	double t_free = 0;
-	int busy = 0, i, round;
-	uint64_t id = 0, completions = 0;
+	int busy = 0, i;
 
+	rng_state = c->seed;
 	memset(&f, 0, sizeof(f));
-	for (i = 0; i < GQ; i++) {
-		f.w[i] = rnd_range(1, 20);
-		sched_queue_set(s, i, (uint32_t)f.w[i], 0, 0);
-		next_arr[i] = rnd_unit() * 5000;
-		on_until[i] = next_arr[i] + 50000;
-		rate[i] = (0.1 + rnd_unit() * 0.5) / 791.0;
+	memset(r, 0, sizeof(*r));
+	f.n = c->nq;
+	f.bpt = 1.0 / c->nspb;
+	if (c->rate_known)
+		CHECK(sched_set_rate(s, 8000000000ull / c->nspb, 0) == 0, "rate");
+	for (i = 0; i < c->nq; i++) {
+		uint32_t w;
+
+		switch (c->wmode) {
+		case W_EQUAL: w = 1; break;
+		case W_ONEHEAVY: w = i == 0 ? 1000 : 1; break;
+		case W_LOG1000: w = 1u << rnd_range(0, 10); break;
+		default: w = rnd_range(1, 20); break;
+		}
+		f.w[i] = w;
+		wall += w;
+		sched_queue_set(s, (uint32_t)i, w, 0, 0);
+		on_until[i] = rnd_unit() * 5000 * c->nspb;
+		rate[i] = 0;
+		next_arr[i] = (uint64_t)on_until[i];
+		on_until[i] += 50000.0 * c->nspb;
+		rate[i] = (0.1 + rnd_unit() * 0.5) * 8.0 / c->nq / (791.0 * c->nspb);
 	}
-	for (round = 0; round < 400000; round++) {
-		double t_arr = 1e300;
+	while (r->completions < c->pkts) {
+		uint64_t t_arr = UINT64_MAX;
 		int qa = -1;
 
-		for (i = 0; i < GQ; i++)
+		for (i = 0; i < c->nq; i++)
 			if (next_arr[i] < t_arr) {
 				t_arr = next_arr[i];
 				qa = i;
 			}
 		if (busy && t_free <= t_arr) {
 			/* Completion of the packet in transmission. */
-			gps_advance(&f, t_free);
-			served[cur.queue] += cur.len;
+			int q = (int)cur.queue;
+
+			gps_advance(&f, (double)t_free);
+			served[q] += cur.len;
 			busy = 0;
-			completions++;
-			for (i = 0; i < GQ; i++) {
+			r->completions++;
+			backlog[q]--;
+			{
+				double ri = f.w[q] / wall * f.bpt;
+				double x = served[q] - ri * (double)t_free;
+
+				if (backlog[q] && x > bw_mx[q])
+					bw_mx[q] = x;
+			}
+			for (i = 0; i < c->nq; i++) {
 				double lag = f.g[i] - served[i];
 
-				if (lag > worst) {
-					worst = lag;
-					if (getenv("GPS_DEBUG") && lag > LMAX) {
-						int j;
-
-						fprintf(stderr, "t=%.0f q=%d w=%.0f lag=%.0f fluid b:", t_free, i, f.w[i], lag);
-						for (j = 0; j < GQ; j++)
-							fprintf(stderr, " [w%.0f b%.0f g%.0f s%" PRIu64 "]", f.w[j], f.b[j], f.g[j], served[j]);
-						fprintf(stderr, "\n");
-					}
+				if (lag > r->lag) {
+					r->lag = lag;
+					if (getenv("GPS_DEBUG") && lag > LMAX)
+						fprintf(stderr, "%s: t=%" PRIu64 " q=%d w=%.0f lag=%.1f\n",
+							c->name, t_free, i, f.w[i], lag);
 				}
+				if (-lag > r->lead)
+					r->lead = -lag;
 			}
 		} else {
-			uint32_t len = rnd_range(LMIN, LMAX);
+			uint32_t k, burst;
+			uint64_t nt = gen_next(c, on_until, rate, qa, (double)t_arr, &burst);
 
-			gps_advance(&f, t_arr);
-			f.b[qa] += len;
-			CHECK(sched_enqueue(s, qa, id++, len, 0) == 0, "enqueue");
-			/* On/off source: Poisson at rate[q] while on (mean
-			 * 50000 byte times), then off (mean 100000). */
-			next_arr[qa] = t_arr - log(1 - rnd_unit()) / rate[qa];
-			if (next_arr[qa] > on_until[qa]) {
-				double off = -log(1 - rnd_unit()) * 100000;
+			gps_advance(&f, (double)t_arr);
+			for (k = 0; k < burst; k++) {
+				uint32_t len = rnd_range(LMIN, LMAX);
 
-				next_arr[qa] = on_until[qa] + off;
-				on_until[qa] = next_arr[qa] - log(1 - rnd_unit()) * 50000;
-				rate[qa] = (0.1 + rnd_unit() * 0.5) / 791.0;
+				if (sched_enqueue(s, (uint32_t)qa, id++, len, t_arr) != 0) {
+					r->drops++;	/* pool full: the test is overloaded */
+					continue;
+				}
+				f.b[qa] += len;
+				if (backlog[qa]++ == 0)
+					bw_mx[qa] = served[qa] - f.w[qa] / wall * f.bpt * (double)t_arr;
+			}
+			next_arr[qa] = nt;
+		}
+		if (!busy) {
+			uint64_t t = t_free > (uint64_t)f.t ? t_free : (uint64_t)f.t;
+
+			/* Guaranteed rate: worst shortfall of a backlogged
+			 * queue's service since any s in its current backlogged
+			 * period below r_i * (t - s). */
+			for (i = 0; i < c->nq; i++)
+				if (backlog[i]) {
+					double d = bw_mx[i] - (served[i] -
+						f.w[i] / wall * f.bpt * (double)t);
+
+					if (d > r->bwfi)
+						r->bwfi = d;
+				}
+			if (sched_dequeue_burst(s, &cur, 1, t) == 1) {
+				busy = 1;
+				t_free = t + (uint64_t)cur.len * c->nspb;
 			}
 		}
-		if (!busy && sched_dequeue_burst(s, &cur, 1, 0) == 1) {
-			busy = 1;
-			if (t_free < f.t)
-				t_free = f.t;
-			t_free += cur.len;
-		}
 	}
-	printf("gps: %" PRIu64 " completions, worst lag %.1f bytes (bound %u)\n",
-	       completions, worst, LMAX);
-	/*
-	 * The issue asks for <= LMAX. WF2Q+'s virtual time (len / sum_w at each
-	 * dequeue, V = max(V, min S)) only approximates GPS virtual time, and
-	 * on this trace the worst lag is 2501 bytes (1.65 LMAX), so the
-	 * assertion is 2 LMAX; see doc/scheduler.md, "Known gaps".
-	 */
-	CHECK(worst <= 2.0 * LMAX, "worst GPS lag %.3f > 2 * %u", worst, LMAX);
 	sched_free(s);
 }
 
-/* Plain O(N) WF2Q+ beside the heap one: same arithmetic, linear scans. */
+static void
+test_gps(void)
+{
+	static const struct gcase cases[] = {
+		{ "onoff-8-w20", 8, W_RAND20, A_ONOFF, 1, 1, 12345, 200000 },
+		{ "onoff-8-w20-s2", 8, W_RAND20, A_ONOFF, 1, 1, 777, 200000 },
+		{ "onoff-32-log", 32, W_LOG1000, A_ONOFF, 1, 1, 4242, 150000 },
+		{ "joinleave-8-w20", 8, W_RAND20, A_JOINLEAVE, 8, 1, 99, 200000 },
+		{ "joinleave-16-heavy", 16, W_ONEHEAVY, A_JOINLEAVE, 1, 1, 5, 150000 },
+		{ "joinleave-32-eq", 32, W_EQUAL, A_JOINLEAVE, 1, 1, 31337, 150000 },
+		{ "bursts-8-w20", 8, W_RAND20, A_BURSTS, 1, 1, 2024, 200000 },
+		{ "bursts-32-log", 32, W_LOG1000, A_BURSTS, 8, 1, 8, 150000 },
+	};
+	/* Without a link rate: the fluid clock is the bytes dequeued. */
+	static const struct gcase nor[] = {
+		{ "norate-onoff-8-w20", 8, W_RAND20, A_ONOFF, 1, 0, 12345, 200000 },
+		{ "norate-joinleave-8", 8, W_RAND20, A_JOINLEAVE, 1, 0, 99, 200000 },
+		{ "norate-bursts-32", 32, W_LOG1000, A_BURSTS, 1, 0, 8, 150000 },
+	};
+	double worst = 0, worst_nr = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gres r;
+
+		gps_trial(&cases[i], &r);
+		printf("gps %-20s %7" PRIu64 " pkts: lag %7.1f B (%.3f Lmax) "
+		       "lead %7.1f B, B-WFI %7.1f B\n", cases[i].name,
+		       r.completions, r.lag, r.lag / LMAX, r.lead, r.bwfi);
+		CHECK(r.drops == 0, "%s: %" PRIu64 " drops", cases[i].name, r.drops);
+		CHECK(r.lag <= LMAX + 0.01, "%s: GPS lag %.3f > Lmax", cases[i].name,
+		      r.lag);
+		/* WF2Q: W_pkt - W_GPS <= (1 - r_i/C) L_i,max <= Lmax. */
+		CHECK(r.lead <= LMAX + 0.01, "%s: lead %.3f > Lmax", cases[i].name,
+		      r.lead);
+		/*
+		 * Guaranteed rate: while queue i stays backlogged in GPS too,
+		 * service >= r_i * interval - Lmax - lead <= 2 Lmax follows
+		 * from the two bounds above; a packet backlog that outlasts
+		 * the GPS one is not covered by a theorem (measured up to
+		 * 1.74 Lmax, a weight-1000 queue against 15 of weight 1),
+		 * so 2 Lmax is a regression guard here. See doc/scheduler.md.
+		 */
+		CHECK(r.bwfi <= 2.0 * LMAX, "%s: B-WFI %.3f > 2 Lmax", cases[i].name,
+		      r.bwfi);
+		if (r.lag > worst)
+			worst = r.lag;
+	}
+	for (i = 0; i < sizeof(nor) / sizeof(nor[0]); i++) {
+		struct gres r;
+
+		gps_trial(&nor[i], &r);
+		printf("gps %-20s %7" PRIu64 " pkts: lag %7.1f B (%.3f Lmax) "
+		       "lead %7.1f B, B-WFI %7.1f B\n", nor[i].name,
+		       r.completions, r.lag, r.lag / LMAX, r.lead, r.bwfi);
+		CHECK(r.drops == 0, "%s: %" PRIu64 " drops", nor[i].name, r.drops);
+		/* Arrival instants inside a transmission are unknown here:
+		 * see doc/scheduler.md. */
+		CHECK(r.lag <= 2.0 * LMAX, "%s: GPS lag %.3f > 2 Lmax", nor[i].name,
+		      r.lag);
+		if (r.lag > worst_nr)
+			worst_nr = r.lag;
+	}
+	printf("gps: worst lag %.1f B = %.3f Lmax with the link rate, "
+	       "%.1f B = %.3f Lmax without\n", worst, worst / LMAX, worst_nr,
+	       worst_nr / LMAX);
+}
+
+/*
+ * Plain O(N) WF2Q+ beside the heap one: the same rule and arithmetic with
+ * linear scans and per-packet tags, no lazy keys, no tag slots. The GPS
+ * reference is advanced from one exact finish tag to the next (smallest gF
+ * of the queues backlogged in GPS); the served queue must be an eligible
+ * one (S <= V) with the smallest F.
+ */
+enum { RN = 16, RP = 64 };
 struct ref {
-	uint64_t S[64], F[64], V, sumw;
-	uint32_t w[64], npk[64], state[64];	/* 0 new, 1 active, 2 idle */
-	uint32_t lens[64][64], h[64];
+	uint64_t S[RN], F[RN], gF[RN], V, sumw, t_v, t_link, bpns;
+	uint32_t w[RN], npk[RN], ingps[RN], h[RN], busy;
+	uint32_t lens[RN][RP], hasmk[RN][RP];
+	uint64_t mk[RN][RP];
 };
 
 static uint64_t
@@ -389,95 +562,200 @@ lt(uint64_t a, uint64_t b)
 	return (int64_t)(a - b) < 0;
 }
 
-static void
-test_ref(void)
+static uint64_t
+ref_clk(const struct ref *r, uint64_t now)
 {
-	enum { N = 16 };
+	return (uint64_t)(((unsigned __int128)now * r->bpns) >> 8);
+}
+
+/* Queues whose last finish tag V has reached leave GPS. */
+static void
+ref_gps_leave(struct ref *r)
+{
+	int i;
+
+	for (i = 0; i < RN; i++)
+		if (r->ingps[i] && !lt(r->V, r->gF[i])) {
+			r->ingps[i] = 0;
+			r->sumw -= r->w[i];
+		}
+}
+
+/* Advance GPS by the work up to byte clock t: a step crosses the smallest
+ * last finish tag gF when V + work / sum_w >= gF; V stops there, the work
+ * to reach it is spent and the queue leaves. */
+static void
+ref_gps_to(struct ref *r, uint64_t t)
+{
+	uint64_t work;
+
+	if (!lt(r->t_v, t))
+		return;
+	work = t - r->t_v;
+	r->t_v = t;
+	for (;;) {
+		uint64_t k = 0, end;
+		int i, any = 0;
+
+		for (i = 0; i < RN; i++)
+			if (r->ingps[i] && (!any++ || lt(r->gF[i], k)))
+				k = r->gF[i];
+		if (!any)
+			return;
+		end = r->V + (uint64_t)(((unsigned __int128)work *
+			(UINT64_MAX / r->sumw)) >> 48);
+		if (lt(end, k)) {
+			r->V = end;
+			return;
+		}
+		if (lt(r->V, k)) {
+			unsigned __int128 need = ((unsigned __int128)(k - r->V) *
+				r->sumw) >> 16;
+
+			work = need < work ? work - (uint64_t)need : 0;
+			r->V = k;
+		}
+		ref_gps_leave(r);
+	}
+}
+
+static void
+ref_arrive(struct ref *r, int q, uint32_t len, uint64_t now)
+{
+	uint64_t S;
+	uint32_t slot = (r->h[q] + r->npk[q]) % RP;
+
+	if (!r->busy) {
+		r->busy = 1;
+		if (r->bpns)
+			r->t_v = ref_clk(r, now);
+		r->t_link = r->t_v;
+	} else if (r->bpns) {
+		ref_gps_to(r, ref_clk(r, now));
+	}
+	r->lens[q][slot] = len;
+	r->hasmk[q][slot] = 0;
+	if (r->ingps[q] && lt(r->V, r->gF[q])) {
+		S = r->gF[q];
+	} else {
+		S = r->V;
+		if (!r->ingps[q]) {
+			r->ingps[q] = 1;
+			r->sumw += r->w[q];
+		}
+		r->hasmk[q][slot] = 1;
+		r->mk[q][slot] = S;
+	}
+	r->gF[q] = S + ref_inc(len, r->w[q]);
+	if (r->npk[q]++ == 0) {
+		r->S[q] = S;
+		r->F[q] = r->gF[q];
+	}
+}
+
+static void
+run_ref(uint64_t rate_bps)
+{
 	struct ref r;
-	struct sched *s = mk("wf2q+", N, 4096);
-	uint64_t id = 0;
-	int step, i;
+	struct sched *s = mk("wf2q+", RN, 4096);
+	uint64_t id = 0, now = 1000000;
+	int step, i, jumps = 0;
 
 	memset(&r, 0, sizeof(r));
-	for (i = 0; i < N; i++) {
+	if (rate_bps) {
+		CHECK(sched_set_rate(s, rate_bps, 0) == 0, "rate");
+		r.bpns = (uint64_t)(((unsigned __int128)rate_bps << 32) / 8000000000u);
+	}
+	for (i = 0; i < RN; i++) {
 		r.w[i] = rnd_range(1, 1000);
 		sched_queue_set(s, i, r.w[i], 0, 0);
 	}
 	for (step = 0; step < 300000; step++) {
-		if (rnd_range(0, 99) < 52) {
-			uint32_t q = rnd_range(0, N - 1), len = rnd_range(LMIN, LMAX);
+		uint32_t u = rnd_range(0, 999);
 
-			if (r.npk[q] >= 60)
+		/* Real time moves on (rate mode): mostly within a packet
+		 * time, sometimes a long idle gap. */
+		now += u < 5 ? rnd_range(0, 10000000) : rnd_range(0, 1500);
+		if (u < 8) {
+			/* Weight change. */
+			int q = (int)rnd_range(0, RN - 1);
+			uint32_t nw = rnd_range(1, 1000);
+
+			sched_queue_set(s, q, nw, 0, 0);
+			if (r.ingps[q])
+				r.sumw = r.sumw - r.w[q] + nw;
+			r.w[q] = nw;
+		} else if (u < 530) {
+			int q = (int)rnd_range(0, RN - 1);
+			uint32_t len = rnd_range(LMIN, LMAX);
+
+			if (r.npk[q] >= RP - 4)
 				continue;
-			sched_enqueue(s, q, id++, len, 0);
-			r.lens[q][(r.h[q] + r.npk[q]) % 64] = len;
-			if (r.npk[q]++ == 0) {
-				int any = 0;
-
-				for (i = 0; i < N; i++)
-					any |= r.state[i] == 1 && i != (int)q;
-				if (r.state[q] == 2) {
-					r.S[q] = lt(r.F[q], r.V) ? r.V : r.F[q];
-				} else {
-					r.S[q] = r.V;
-					r.sumw += r.w[q];
-				}
-				r.state[q] = 1;
-				r.F[q] = r.S[q] + ref_inc(len, r.w[q]);
-				if (!any && lt(r.V, r.S[q]))
-					r.V = r.S[q];
-			}
+			CHECK(sched_enqueue(s, q, id++, len, now) == 0, "enqueue");
+			ref_arrive(&r, q, len, now);
 		} else {
 			struct sched_pkt o;
-			uint64_t minS = 0, minF = 0;
+			uint64_t minS = 0, minF = 0, t, tnow;
 			int anye = 0, anyb = 0, q;
+			uint32_t hd;
 
-			if (sched_dequeue_burst(s, &o, 1, 0) == 0) {
-				for (i = 0; i < N; i++)
+			if (sched_dequeue_burst(s, &o, 1, now) == 0) {
+				for (i = 0; i < RN; i++) {
 					CHECK(r.npk[i] == 0, "ref has packets");
+					r.ingps[i] = 0;
+				}
+				r.sumw = 0;
+				r.busy = 0;
+				r.t_v = r.t_link;
 				continue;
 			}
-			for (i = 0; i < N; i++)
-				if (r.state[i] == 1 && (!anyb++ || lt(r.S[i], minS)))
+			tnow = r.bpns ? ref_clk(&r, now) : r.t_link;
+			t = lt(r.t_link, tnow) ? tnow : r.t_link;
+			ref_gps_to(&r, t);
+			for (i = 0; i < RN; i++)
+				if (r.npk[i] && (!anyb++ || lt(r.S[i], minS)))
 					minS = r.S[i];
-			if (lt(r.V, minS)) {
-				int e = 0;
-
-				for (i = 0; i < N; i++)
-					e |= r.state[i] == 1 && !lt(r.V, r.S[i]);
-				if (!e)
-					r.V = minS;
+			for (i = 0; i < RN; i++)
+				anye |= r.npk[i] && !lt(r.V, r.S[i]);
+			if (!anye && lt(r.V, minS)) {
+				r.V = minS;	/* WF2Q+'s jump */
+				ref_gps_leave(&r);
+				jumps++;
 			}
-			for (i = 0; i < N; i++)
-				if (r.state[i] == 1 && !lt(r.V, r.S[i]) &&
+			anye = 0;
+			for (i = 0; i < RN; i++)
+				if (r.npk[i] && !lt(r.V, r.S[i]) &&
 				    (!anye++ || lt(r.F[i], minF)))
 					minF = r.F[i];
 			q = (int)o.queue;
-			CHECK(r.state[q] == 1 && !lt(r.V, r.S[q]) && r.F[q] == minF,
-			      "step %d: served queue %d not the eligible min F", step, q);
+			CHECK(r.npk[q] && !lt(r.V, r.S[q]) && r.F[q] == minF,
+			      "rate %" PRIu64 " step %d: served queue %d not the "
+			      "eligible min F", rate_bps, step, q);
 			CHECK(o.len == r.lens[q][r.h[q]], "len");
-			r.h[q] = (r.h[q] + 1) % 64;
-			r.npk[q]--;
-			r.V += (uint64_t)(((unsigned __int128)o.len * (UINT64_MAX / r.sumw)) >> 24);
+			r.t_link = t + ((uint64_t)o.len << 24);
+			r.h[q] = (r.h[q] + 1) % RP;
 			r.S[q] = r.F[q];
-			if (r.npk[q] == 0) {
-				r.state[q] = 2;
-			} else {
-				r.F[q] = r.S[q] + ref_inc(r.lens[q][r.h[q]], r.w[q]);
+			if (--r.npk[q]) {
+				hd = r.h[q];
+				if (r.hasmk[q][hd] && lt(r.S[q], r.mk[q][hd]))
+					r.S[q] = r.mk[q][hd];
+				r.F[q] = r.S[q] + ref_inc(r.lens[q][hd], r.w[q]);
 			}
-			anyb = 0;
-			for (i = 0; i < N; i++)
-				anyb |= r.state[i] == 1;
-			for (i = 0; i < N; i++)
-				if (r.state[i] == 2 && (!anyb || !lt(r.V, r.F[i]))) {
-					r.state[i] = 0;
-					r.sumw -= r.w[i];
-				}
 			if (failures > 5)
 				break;
 		}
 	}
+	printf("ref rate %" PRIu64 ": %d steps in lockstep, %d V jumps\n",
+	       rate_bps, step, jumps);
 	sched_free(s);
+}
+
+static void
+test_ref(void)
+{
+	run_ref(0);
+	run_ref(8000000000ull);
+	run_ref(1000000000ull);
 }
 
 static void
