@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * TCP wire format: Ethernet / IPv4 / TCP build and parse with options
+ * (MSS, window scale, SACK-permitted, SACK, timestamps), ARP.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "tcp.h"
+#include "tcp_priv.h"
+
+static const char *const err_names[TCP_E_MAX] = {
+	[TCP_E_OK] = "ok",
+	[TCP_E_TRUNC_ETH] = "truncated-eth",
+	[TCP_E_ETHERTYPE] = "ethertype",
+	[TCP_E_TRUNC_IP] = "truncated-ip",
+	[TCP_E_IP_HDR] = "ip-header",
+	[TCP_E_IP_LEN] = "ip-length",
+	[TCP_E_IP_CSUM] = "ip-checksum",
+	[TCP_E_IP_FRAG] = "ip-fragment",
+	[TCP_E_IP_PROTO] = "ip-proto",
+	[TCP_E_TRUNC_TCP] = "truncated-tcp",
+	[TCP_E_TCP_OFF] = "tcp-offset",
+	[TCP_E_TCP_CSUM] = "tcp-checksum",
+	[TCP_E_OPT] = "tcp-option",
+	[TCP_E_FLAGS] = "tcp-flags",
+	[TCP_E_ADDR] = "address",
+	[TCP_E_NO_CONN] = "no-conn",
+	[TCP_E_STATE] = "state",
+	[TCP_E_WINDOW] = "out-of-window",
+	[TCP_E_ACK] = "bad-ack",
+	[TCP_E_RST] = "rst-ignored",
+	[TCP_E_SYN] = "syn-challenged",
+	[TCP_E_FULL] = "table-full",
+	[TCP_E_PAWS] = "paws",
+	[TCP_E_ARP] = "arp",
+};
+
+const char *
+tcp_err_str(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= TCP_E_MAX)
+		return "?";
+	return err_names[err];
+}
+
+static const char *const state_names[TCP_STATE_MAX] = {
+	[TCP_CLOSED] = "CLOSED",
+	[TCP_LISTEN] = "LISTEN",
+	[TCP_SYN_SENT] = "SYN_SENT",
+	[TCP_SYN_RECV] = "SYN_RECV",
+	[TCP_ESTABLISHED] = "ESTABLISHED",
+	[TCP_FIN_WAIT1] = "FIN_WAIT1",
+	[TCP_FIN_WAIT2] = "FIN_WAIT2",
+	[TCP_CLOSE_WAIT] = "CLOSE_WAIT",
+	[TCP_CLOSING] = "CLOSING",
+	[TCP_LAST_ACK] = "LAST_ACK",
+	[TCP_TIME_WAIT] = "TIME_WAIT",
+};
+
+const char *
+tcp_state_str(enum tcp_state s)
+{
+	if ((unsigned int)s >= TCP_STATE_MAX)
+		return "?";
+	return state_names[s];
+}
+
+/* Native-order one's-complement sum, folded (not complemented). */
+static uint32_t
+csum_add(const uint8_t *p, size_t len, uint64_t sum)
+{
+	while (len >= 8) {
+		uint32_t a, b;
+
+		memcpy(&a, p, 4);
+		memcpy(&b, p + 4, 4);
+		sum += a;
+		sum += b;
+		p += 8;
+		len -= 8;
+	}
+	while (len >= 2) {
+		uint16_t a;
+
+		memcpy(&a, p, 2);
+		sum += a;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {
+		uint16_t a = 0;
+
+		memcpy(&a, p, 1);
+		sum += a;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint32_t)sum;
+}
+
+uint16_t
+tcp_csum16(const void *buf, size_t len, uint32_t seed)
+{
+	return (uint16_t)~csum_add(buf, len, seed);
+}
+
+static uint32_t
+pseudo_sum(const uint8_t *ip, uint16_t tcp_len)
+{
+	uint8_t ph[12];
+
+	memcpy(ph, ip + 12, 8);
+	ph[8] = 0;
+	ph[9] = 6;
+	tcp_wr16(ph + 10, tcp_len);
+	return csum_add(ph, sizeof(ph), 0);
+}
+
+static int
+parse_opts(const uint8_t *o, unsigned int olen, struct tcp_seg *s)
+{
+	unsigned int i = 0;
+
+	while (i < olen) {
+		uint8_t kind = o[i], len;
+
+		if (kind == 0)
+			break;
+		if (kind == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= olen)
+			return -TCP_E_OPT;
+		len = o[i + 1];
+		if (len < 2 || i + len > olen)
+			return -TCP_E_OPT;
+		switch (kind) {
+		case 2:
+			if (len != 4)
+				return -TCP_E_OPT;
+			s->opts |= TCP_O_MSS;
+			s->mss = tcp_rd16(o + i + 2);
+			break;
+		case 3:
+			if (len != 3)
+				return -TCP_E_OPT;
+			s->opts |= TCP_O_WS;
+			s->wscale = o[i + 2] > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : o[i + 2];
+			break;
+		case 4:
+			if (len != 2)
+				return -TCP_E_OPT;
+			s->opts |= TCP_O_SACKOK;
+			break;
+		case 5: {
+			unsigned int n = (len - 2u) / 8u;
+
+			if (len < 10 || (len - 2u) % 8u || n > TCP_MAX_SACK)
+				return -TCP_E_OPT;
+			s->opts |= TCP_O_SACK;
+			s->nsack = n;
+			for (unsigned int k = 0; k < n; k++) {
+				s->sack[k].start = tcp_rd32(o + i + 2 + 8 * k);
+				s->sack[k].end = tcp_rd32(o + i + 6 + 8 * k);
+			}
+			break;
+		}
+		case 8:
+			if (len != 10)
+				return -TCP_E_OPT;
+			s->opts |= TCP_O_TS;
+			s->tsval = tcp_rd32(o + i + 2);
+			s->tsecr = tcp_rd32(o + i + 6);
+			break;
+		default:
+			break;	/* unknown options are skipped */
+		}
+		i += len;
+	}
+	return 0;
+}
+
+int
+tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *s)
+{
+	const uint8_t *f = frame, *ip, *th;
+	unsigned int ihl, tot, tlen, off;
+	uint8_t fl;
+
+	memset(s, 0, sizeof(*s));
+	if (len < TCP_ETH_LEN)
+		return -TCP_E_TRUNC_ETH;
+	if (tcp_rd16(f + 12) != TCP_ETHERTYPE_IPV4)
+		return -TCP_E_ETHERTYPE;
+	if (len < TCP_ETH_LEN + TCP_IP_LEN)
+		return -TCP_E_TRUNC_IP;
+	ip = f + TCP_ETH_LEN;
+	ihl = (ip[0] & 0x0fu) * 4u;
+	if ((ip[0] >> 4) != 4 || ihl < TCP_IP_LEN || ihl > len - TCP_ETH_LEN)
+		return -TCP_E_IP_HDR;
+	tot = tcp_rd16(ip + 2);
+	if (tot < ihl || tot > len - TCP_ETH_LEN)
+		return -TCP_E_IP_LEN;
+	if (!(rx_flags & TCP_RX_IP_CSUM_OK) && tcp_csum16(ip, ihl, 0) != 0)
+		return -TCP_E_IP_CSUM;
+	if (tcp_rd16(ip + 6) & 0x3fff)
+		return -TCP_E_IP_FRAG;
+	if (ip[9] != 6)
+		return -TCP_E_IP_PROTO;
+	tlen = tot - ihl;
+	if (tlen < TCP_HDR_LEN)
+		return -TCP_E_TRUNC_TCP;
+	th = ip + ihl;
+	off = (th[12] >> 4) * 4u;
+	if (off < TCP_HDR_LEN || off > tlen)
+		return -TCP_E_TCP_OFF;
+	if (!(rx_flags & TCP_RX_L4_CSUM_OK) &&
+			tcp_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen)) != 0)
+		return -TCP_E_TCP_CSUM;
+	memcpy(s->dst_mac, f, 6);
+	memcpy(s->src_mac, f + 6, 6);
+	s->src_ip = tcp_rd32(ip + 12);
+	s->dst_ip = tcp_rd32(ip + 16);
+	s->src_port = tcp_rd16(th);
+	s->dst_port = tcp_rd16(th + 2);
+	s->seq = tcp_rd32(th + 4);
+	s->ack = tcp_rd32(th + 8);
+	s->rsv = th[12] & 0x0f;
+	fl = th[13];
+	s->flags = fl;
+	s->wnd = tcp_rd16(th + 14);
+	s->payload = th + off;
+	s->len = tlen - off;
+	s->frame_len = tot + TCP_ETH_LEN;
+	if ((fl & TCP_FL_SYN) && (fl & (TCP_FL_FIN | TCP_FL_RST)))
+		return -TCP_E_FLAGS;
+	if (s->src_port == 0 || s->dst_port == 0)
+		return -TCP_E_FLAGS;
+	return parse_opts(th + TCP_HDR_LEN, off - TCP_HDR_LEN, s);
+}
+
+static unsigned int
+opt_len(const struct tcp_seg *s)
+{
+	unsigned int n = 0;
+
+	if (s->opts & TCP_O_MSS)
+		n += 4;
+	if (s->opts & TCP_O_TS)
+		n += 12;
+	if ((s->opts & TCP_O_SACKOK) && !(s->opts & TCP_O_TS))
+		n += 4;
+	if (s->opts & TCP_O_WS)
+		n += 4;
+	if ((s->opts & TCP_O_SACK) && s->nsack)
+		n += 4 + 8u * s->nsack;
+	return n;
+}
+
+unsigned int
+tcp_hdr_len(const struct tcp_seg *s)
+{
+	return TCP_L2L4_LEN + opt_len(s);
+}
+
+static unsigned int
+write_opts(uint8_t *o, const struct tcp_seg *s)
+{
+	unsigned int i = 0;
+
+	if (s->opts & TCP_O_MSS) {
+		o[i++] = 2;
+		o[i++] = 4;
+		tcp_wr16(o + i, s->mss);
+		i += 2;
+	}
+	if (s->opts & TCP_O_TS) {
+		if (s->opts & TCP_O_SACKOK) {
+			o[i++] = 4;
+			o[i++] = 2;
+		} else {
+			o[i++] = 1;
+			o[i++] = 1;
+		}
+		o[i++] = 8;
+		o[i++] = 10;
+		tcp_wr32(o + i, s->tsval);
+		tcp_wr32(o + i + 4, s->tsecr);
+		i += 8;
+	} else if (s->opts & TCP_O_SACKOK) {
+		o[i++] = 1;
+		o[i++] = 1;
+		o[i++] = 4;
+		o[i++] = 2;
+	}
+	if (s->opts & TCP_O_WS) {
+		o[i++] = 1;
+		o[i++] = 3;
+		o[i++] = 3;
+		o[i++] = s->wscale;
+	}
+	if ((s->opts & TCP_O_SACK) && s->nsack) {
+		o[i++] = 1;
+		o[i++] = 1;
+		o[i++] = 5;
+		o[i++] = (uint8_t)(2 + 8 * s->nsack);
+		for (unsigned int k = 0; k < s->nsack; k++) {
+			tcp_wr32(o + i, s->sack[k].start);
+			tcp_wr32(o + i + 4, s->sack[k].end);
+			i += 8;
+		}
+	}
+	return i;
+}
+
+int
+tcp_wire_build(uint8_t *f, size_t cap, const struct tcp_seg *s, uint8_t ttl)
+{
+	unsigned int olen, hl, tlen, flen;
+	uint8_t *ip, *th;
+	uint16_t cs;
+
+	if (s->nsack > TCP_MAX_SACK || ((s->opts & TCP_O_TS) && s->nsack > 3))
+		return -EINVAL;
+	olen = opt_len(s);
+	if (olen > TCP_OPT_MAX)
+		return -EINVAL;
+	hl = TCP_L2L4_LEN + olen;
+	if ((size_t)hl + s->len > cap || (size_t)TCP_MIN_FRAME > cap)
+		return -EMSGSIZE;
+	if (TCP_IP_LEN + TCP_HDR_LEN + olen + s->len > 65535)
+		return -EMSGSIZE;
+	memcpy(f, s->dst_mac, 6);
+	memcpy(f + 6, s->src_mac, 6);
+	tcp_wr16(f + 12, TCP_ETHERTYPE_IPV4);
+	ip = f + TCP_ETH_LEN;
+	tlen = TCP_HDR_LEN + olen + s->len;
+	ip[0] = 0x45;
+	ip[1] = 0;
+	tcp_wr16(ip + 2, (uint16_t)(TCP_IP_LEN + tlen));
+	tcp_wr16(ip + 4, 0);
+	tcp_wr16(ip + 6, 0x4000);	/* DF */
+	ip[8] = ttl ? ttl : 64;
+	ip[9] = 6;
+	tcp_wr16(ip + 10, 0);
+	tcp_wr32(ip + 12, s->src_ip);
+	tcp_wr32(ip + 16, s->dst_ip);
+	cs = tcp_csum16(ip, TCP_IP_LEN, 0);
+	memcpy(ip + 10, &cs, 2);
+	th = ip + TCP_IP_LEN;
+	tcp_wr16(th, s->src_port);
+	tcp_wr16(th + 2, s->dst_port);
+	tcp_wr32(th + 4, s->seq);
+	tcp_wr32(th + 8, s->ack);
+	th[12] = (uint8_t)(((TCP_HDR_LEN + olen) / 4) << 4 | (s->rsv & 0x0f));
+	th[13] = s->flags;
+	tcp_wr16(th + 14, s->wnd);
+	tcp_wr16(th + 16, 0);
+	tcp_wr16(th + 18, 0);
+	write_opts(th + TCP_HDR_LEN, s);
+	if (s->len && s->payload != NULL)
+		memmove(f + hl, s->payload, s->len);
+	cs = tcp_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen));
+	memcpy(th + 16, &cs, 2);
+	flen = hl + s->len;
+	if (flen < TCP_MIN_FRAME) {
+		memset(f + flen, 0, TCP_MIN_FRAME - flen);
+		flen = TCP_MIN_FRAME;
+	}
+	return (int)flen;
+}
+
+int
+tcp_build(void *frame, size_t cap, const struct tcp_seg *s)
+{
+	return tcp_wire_build(frame, cap, s, 64);
+}
+
+int
+tcp_arp_parse(const void *frame, size_t len, struct tcp_arp *arp)
+{
+	const uint8_t *f = frame, *a;
+
+	if (len < TCP_ETH_LEN)
+		return -TCP_E_TRUNC_ETH;
+	if (tcp_rd16(f + 12) != TCP_ETHERTYPE_ARP)
+		return -TCP_E_ETHERTYPE;
+	if (len < TCP_ARP_LEN)
+		return -TCP_E_ARP;
+	a = f + TCP_ETH_LEN;
+	if (tcp_rd16(a) != 1 || tcp_rd16(a + 2) != TCP_ETHERTYPE_IPV4 ||
+			a[4] != 6 || a[5] != 4)
+		return -TCP_E_ARP;
+	arp->op = tcp_rd16(a + 6);
+	if (arp->op != TCP_ARP_REQUEST && arp->op != TCP_ARP_REPLY)
+		return -TCP_E_ARP;
+	memcpy(arp->sha, a + 8, 6);
+	arp->spa = tcp_rd32(a + 14);
+	memcpy(arp->tha, a + 18, 6);
+	arp->tpa = tcp_rd32(a + 24);
+	return 0;
+}
+
+int
+tcp_arp_build(void *frame, size_t cap, const struct tcp_arp *arp)
+{
+	uint8_t *f = frame, *a;
+
+	if (cap < TCP_MIN_FRAME)
+		return -EMSGSIZE;
+	memset(f, 0, TCP_MIN_FRAME);
+	if (arp->op == TCP_ARP_REQUEST)
+		memset(f, 0xff, 6);
+	else
+		memcpy(f, arp->tha, 6);
+	memcpy(f + 6, arp->sha, 6);
+	tcp_wr16(f + 12, TCP_ETHERTYPE_ARP);
+	a = f + TCP_ETH_LEN;
+	tcp_wr16(a, 1);
+	tcp_wr16(a + 2, TCP_ETHERTYPE_IPV4);
+	a[4] = 6;
+	a[5] = 4;
+	tcp_wr16(a + 6, arp->op);
+	memcpy(a + 8, arp->sha, 6);
+	tcp_wr32(a + 14, arp->spa);
+	if (arp->op == TCP_ARP_REPLY)
+		memcpy(a + 18, arp->tha, 6);
+	tcp_wr32(a + 24, arp->tpa);
+	return TCP_MIN_FRAME;
+}
