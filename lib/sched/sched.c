@@ -89,8 +89,8 @@ sched_create(const struct sched_conf *conf)
 	memset(s->q, 0, sizeof(*s->q) * s->nb_queues);
 	for (i = 0; i < s->nb_queues; i++) {
 		s->q[i].head = s->q[i].tail = SCHED_NIL;
-		s->q[i].limit_pkts = conf->limit_pkts;
-		s->q[i].limit_bytes = conf->limit_bytes;
+		s->q[i].lim_pkts = sched_lim_pkts(conf->limit_pkts);
+		s->q[i].lim_bytes = sched_lim_bytes(conf->limit_bytes);
 		s->cold[i].weight = 1;
 	}
 	for (i = 0; i < s->pool_pkts; i++)
@@ -146,8 +146,8 @@ sched_queue_set(struct sched *s, uint32_t q, uint32_t weight,
 			s->ops->set_weight(s, q, weight);
 		s->cold[q].weight = weight;
 	}
-	s->q[q].limit_pkts = limit_pkts;
-	s->q[q].limit_bytes = limit_bytes;
+	s->q[q].lim_pkts = sched_lim_pkts(limit_pkts);
+	s->q[q].lim_bytes = sched_lim_bytes(limit_bytes);
 	return 0;
 }
 
@@ -170,11 +170,11 @@ sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 	uint32_t i;
 	int was_empty;
 
-	if (q >= s->nb_queues || len == 0 || len > SCHED_LEN_MAX)
+	if (q >= s->nb_queues || len - 1 >= SCHED_LEN_MAX)
 		return -EINVAL;
 	sq = &s->q[q];
-	if ((sq->limit_pkts && sq->npkts >= sq->limit_pkts) ||
-	    (sq->limit_bytes && sq->nbytes + len > sq->limit_bytes) ||
+	/* nbytes + len cannot wrap: nbytes <= pool_pkts * SCHED_LEN_MAX. */
+	if (sq->npkts >= sq->lim_pkts || sq->nbytes + len > sq->lim_bytes ||
 	    s->free_head == SCHED_NIL) {
 		s->cold[q].drop_pkts++;
 		s->cold[q].drop_bytes += len;
@@ -194,12 +194,9 @@ sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 	sq->tail = i;
 	sq->npkts++;
 	sq->nbytes += len;
-	sq->enq_pkts++;
-	sq->enq_bytes += len;
 	s->backlog_pkts++;
 	s->backlog_bytes += len;
-	s->ops->arrive(s, q, len, was_empty, now);
-	return 0;
+	return s->ops->arrive(s, q, len, was_empty, now);
 }
 
 unsigned int
@@ -232,8 +229,8 @@ sched_queue_stats(const struct sched *s, uint32_t q, struct sched_qstats *st)
 	if (s == NULL || st == NULL || q >= s->nb_queues)
 		return -EINVAL;
 	sq = &s->q[q];
-	st->enq_pkts = sq->enq_pkts;
-	st->enq_bytes = sq->enq_bytes;
+	st->enq_pkts = sq->deq_pkts + sq->npkts;
+	st->enq_bytes = sq->deq_bytes + sq->nbytes;
 	st->deq_pkts = sq->deq_pkts;
 	st->deq_bytes = sq->deq_bytes;
 	st->drop_pkts = s->cold[q].drop_pkts;

@@ -49,7 +49,7 @@ drr_init(struct sched *s)
 	return 0;
 }
 
-static void
+static int
 drr_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 		uint64_t now)
 {
@@ -58,7 +58,7 @@ drr_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 	(void)len;
 	(void)now;
 	if (!was_empty)
-		return;
+		return 0;
 	d->q[q].deficit = d->q[q].quantum;
 	d->q[q].next = SCHED_NIL;
 	if (d->tail == SCHED_NIL)
@@ -66,6 +66,7 @@ drr_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 	else
 		d->q[d->tail].next = q;
 	d->tail = q;
+	return 0;
 }
 
 static unsigned int

@@ -31,7 +31,7 @@ fifo_init(struct sched *s)
 	return 0;
 }
 
-static void
+static int
 fifo_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 		uint64_t now)
 {
@@ -44,6 +44,7 @@ fifo_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 	if (i >= f->size)
 		f->wr = 1, i = 0;
 	f->ring[i] = q;
+	return 0;
 }
 
 static unsigned int

@@ -29,14 +29,29 @@ struct sched_node {
 #define SCHED_LEN_MASK	0xffffu
 #define SCHED_MARK_SHIFT	16
 
-/* Hot per-queue state: one cache line. */
+/*
+ * Hot per-queue state: one cache line. Limits are stored as effective
+ * bounds (0 = none becomes the type's maximum), so the enqueue check has
+ * no special case; the enqueued counters are deq + current occupancy.
+ */
 struct sched_queue {
 	uint32_t head, tail;
-	uint32_t npkts, limit_pkts;
-	uint64_t nbytes, limit_bytes;
-	uint64_t enq_pkts, enq_bytes;
+	uint32_t npkts, lim_pkts;
+	uint64_t nbytes, lim_bytes;
 	uint64_t deq_pkts, deq_bytes;
 } __attribute__((aligned(64)));
+
+static inline uint32_t
+sched_lim_pkts(uint32_t limit)
+{
+	return limit ? limit : UINT32_MAX;
+}
+
+static inline uint64_t
+sched_lim_bytes(uint64_t limit)
+{
+	return limit ? limit : UINT64_MAX;
+}
 
 /* Cold per-queue state. */
 struct sched_qcold {
@@ -52,8 +67,9 @@ struct sched_ops {
 	/* Initialise s->priv (zeroed, priv_size bytes). 0 or -errno. */
 	int (*init)(struct sched *s);
 	void (*fini)(struct sched *s);
-	/* Packet appended to queue q; was_empty: q had no packet before. */
-	void (*arrive)(struct sched *s, uint32_t q, uint32_t len, int was_empty,
+	/* Packet appended to queue q; was_empty: q had no packet before.
+	 * Returns 0 (so that sched_enqueue ends in a tail call). */
+	int (*arrive)(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 			uint64_t now);
 	/* Serve up to n packets with sched_pop(); returns the count. */
 	unsigned int (*dequeue)(struct sched *s, struct sched_pkt *out,

@@ -22,8 +22,10 @@
  *    dequeues advance it, by the bytes served.
  *
  *  - the packet system: the head packet of every backlogged queue carries
- *    its GPS tags S, F. elig holds those with S <= V keyed by F (the top
- *    is served), ne those with S > V keyed by S. A packet's S is the F of
+ *    its GPS tags S, F and sits in the run (a ring in which S and F are
+ *    both nondecreasing), elig (S <= V, keyed by F) or ne (S > V, keyed
+ *    by S); the eligible head with the smallest F is served (struct
+ *    wf2qp below). A packet's S is the F of
  *    the packet before it unless the queue was idle in GPS when it arrived;
  *    then its S = V(a) is kept in a tag slot referenced from the spare bits
  *    of the node's len.
@@ -44,30 +46,45 @@
 #define VT_SHIFT	40	/* fractional bits of virtual time */
 #define CLK_SHIFT	24	/* fractional bits of the byte clock */
 #define MARK_MAX	65535u	/* tag slots (16-bit references, 0 = none) */
+#define PF_DIST		8	/* prefetch distance along the run, services */
 
 struct wq {
 	uint64_t F;		/* finish tag of the head packet */
 	uint64_t gF;		/* GPS finish tag of the last arrival */
 	uint64_t inv_w;		/* floor((2^64 - 1) / w) */
 	uint32_t w;
-	uint32_t in_gps;	/* in the gps heap (backlogged in GPS) */
+	uint32_t in_gps;	/* in the gps set (backlogged in GPS) */
 };
 
 /*
- * The GPS finish tags: a heap plus a ring of entries in nondecreasing key
- * order. A key that is not below the ring's last one is appended there
- * (O(1), sequential memory: raised keys mostly come in order); others go
- * to the heap. The minimum is the smaller of the two heads.
+ * Head packets of the backlogged queues (the packet system):
+ *   run:  a ring of (S, F, queue) in which S and F are both nondecreasing.
+ *         Its eligible entries (S <= V) are a prefix and the first has
+ *         the smallest F among them, so the ring's head is the only
+ *         candidate it holds. A queue's new head is appended when its tags
+ *         are not below the last entry's (with equal weights and sizes
+ *         always, and often otherwise), in O(1) and without moving it from
+ *         ne to elig when it becomes eligible;
+ *   elig: the others with S <= V, a heap keyed by F;
+ *   ne:   the others with S > V, a heap keyed by S.
+ * The queue served is the one with the smallest F of elig's top and the
+ * run's head when eligible (ties go to the run).
+ * gps: queues backlogged in GPS, keyed by a lower bound of gF (raised
+ * lazily when V reaches it), a heap plus a sorted ring (sched_heap.h).
+ * inv_sum equals inv_of(sum_w) between calls (sum_dirty only inside one).
  */
-struct gset {
-	struct sheap h;
-	struct sheap_ent *ring;
-	uint32_t rhead, rn, cap;
+struct runent {
+	uint64_t S, F;
+	uint32_t id;
+	uint32_t pad;
 };
 
 struct wf2qp {
 	struct sheap elig, ne;
-	struct gset gps;
+	struct rheap gps;
+	struct runent *run;
+	uint32_t rhead, rn, rmask, nact; /* nact: queues with packets */
+	uint64_t rlS, rlF;	/* tags of the run's last entry */
 	uint64_t V;
 	uint64_t sum_w;
 	uint64_t inv_sum;
@@ -104,50 +121,12 @@ clk_of(const struct wf2qp *w, uint64_t now)
 	return (uint64_t)(((unsigned __int128)now * w->bpns) >> (32 - CLK_SHIFT));
 }
 
-static inline uint32_t
-gset_n(const struct gset *g)
+/* Virtual time the fluid server covers with `work` at the current sum_w. */
+static inline uint64_t
+gps_dv(const struct wf2qp *w, uint64_t work)
 {
-	return g->h.n + g->rn;
-}
-
-/* The entry with the smallest key (set not empty). */
-static inline struct sheap_ent *
-gset_top(struct gset *g)
-{
-	struct sheap_ent *r = &g->ring[g->rhead];
-
-	if (g->rn == 0 || (g->h.n && vt_lt(g->h.a[0].key, r->key)))
-		return &g->h.a[0];
-	return r;
-}
-
-static inline void
-gset_push(struct gset *g, uint64_t key, uint32_t id)
-{
-	if (g->rn == 0 || vt_le(g->ring[(g->rhead + g->rn - 1) % g->cap].key, key)) {
-		uint32_t i = g->rhead + g->rn;
-
-		if (i >= g->cap)
-			i -= g->cap;
-		g->ring[i].key = key;
-		g->ring[i].id = id;
-		g->rn++;
-	} else {
-		sheap_push(&g->h, key, id);
-	}
-}
-
-/* Remove the top (as returned by gset_top). */
-static inline void
-gset_pop(struct gset *g, const struct sheap_ent *top)
-{
-	if (top == &g->h.a[0]) {
-		sheap_pop(&g->h);
-	} else {
-		if (++g->rhead == g->cap)
-			g->rhead = 0;
-		g->rn--;
-	}
+	return (uint64_t)(((unsigned __int128)work * w->inv_sum) >>
+		(64 + CLK_SHIFT - VT_SHIFT));
 }
 
 static size_t
@@ -159,6 +138,18 @@ wf2qp_priv_size(const struct sched_conf *c)
 		(size_t)marks * sizeof(uint64_t);
 }
 
+static void
+wf2qp_fini(struct sched *s)
+{
+	struct wf2qp *w = s->priv;
+
+	sheap_fini(&w->elig);
+	sheap_fini(&w->ne);
+	rheap_fini(&w->gps);
+	free(w->run);
+	w->run = NULL;
+}
+
 static int
 wf2qp_init(struct sched *s)
 {
@@ -167,8 +158,6 @@ wf2qp_init(struct sched *s)
 
 	w->q = (struct wq *)(w + 1);
 	w->mark = (uint64_t *)(w->q + n);
-	w->gps.cap = n;
-	w->gps.ring = malloc(sizeof(*w->gps.ring) * n);
 	w->mark_cap = s->pool_pkts < MARK_MAX ? s->pool_pkts : MARK_MAX;
 	for (i = 0; i < w->mark_cap; i++)
 		w->mark[i] = i + 1;
@@ -177,26 +166,16 @@ wf2qp_init(struct sched *s)
 		w->q[i].w = 1;
 		w->q[i].inv_w = inv_of(1);
 	}
-	if (sheap_init(&w->elig, n, 0) || sheap_init(&w->ne, n, 0) ||
-	    sheap_init(&w->gps.h, n, 0) || w->gps.ring == NULL) {
-		sheap_fini(&w->elig);
-		sheap_fini(&w->ne);
-		sheap_fini(&w->gps.h);
-		free(w->gps.ring);
+	for (w->rmask = 1; w->rmask < n; w->rmask <<= 1)
+		;
+	w->run = malloc(sizeof(*w->run) * w->rmask);
+	w->rmask--;
+	if (w->run == NULL || sheap_init(&w->elig, n) || sheap_init(&w->ne, n) ||
+	    rheap_init(&w->gps, n)) {
+		wf2qp_fini(s);
 		return -ENOMEM;
 	}
 	return 0;
-}
-
-static void
-wf2qp_fini(struct sched *s)
-{
-	struct wf2qp *w = s->priv;
-
-	sheap_fini(&w->elig);
-	sheap_fini(&w->ne);
-	sheap_fini(&w->gps.h);
-	free(w->gps.ring);
 }
 
 /* The top of gps has a key <= V: its queue leaves GPS, or (stale key)
@@ -207,9 +186,9 @@ gps_top_reached(struct wf2qp *w, struct sheap_ent *top)
 	uint32_t id = top->id;
 	struct wq *wq = &w->q[id];
 
-	gset_pop(&w->gps, top);
+	rheap_pop(&w->gps, top);
 	if (vt_lt(w->V, wq->gF)) {
-		gset_push(&w->gps, wq->gF, id);
+		rheap_push(&w->gps, wq->gF, id);
 	} else {
 		wq->in_gps = 0;
 		w->sum_w -= wq->w;
@@ -232,26 +211,25 @@ sum_fresh(struct wf2qp *w)
  * sum_w there (V is set to that tag exactly, and the work to get there is
  * spent). Idle time (GPS empty) is dropped. A step crosses a tag when
  * V + work/sum_w >= tag; stale (too low) keys met on the way are raised
- * first, so the result does not depend on them.
+ * first, so the result does not depend on them. (gps_to's fast path is
+ * this loop's first iteration when no tag is crossed.)
  */
 static void
 gps_run(struct wf2qp *w, uint64_t work)
 {
-	while (gset_n(&w->gps)) {
+	while (rheap_n(&w->gps)) {
 		struct sheap_ent *top;
-		uint64_t dv, key, end;
+		uint64_t key, end;
 
 		sum_fresh(w);
-		dv = (uint64_t)(((unsigned __int128)work * w->inv_sum) >>
-			(64 + CLK_SHIFT - VT_SHIFT));
-		end = w->V + dv;
-		top = gset_top(&w->gps);
+		end = w->V + gps_dv(w, work);
+		top = rheap_top(&w->gps);
 		while (vt_le(top->key, end) && w->q[top->id].gF != top->key) {
 			uint32_t id = top->id;
 
-			gset_pop(&w->gps, top);
-			gset_push(&w->gps, w->q[id].gF, id);
-			top = gset_top(&w->gps);
+			rheap_pop(&w->gps, top);
+			rheap_push(&w->gps, w->q[id].gF, id);
+			top = rheap_top(&w->gps);
 		}
 		key = top->key;
 		if (vt_lt(end, key)) {
@@ -268,14 +246,15 @@ gps_run(struct wf2qp *w, uint64_t work)
 		}
 		gps_top_reached(w, top);
 	}
+	sum_fresh(w);
 }
 
 /* V jumped (no eligible packet): queues whose tags it passed leave GPS. */
 static void
 gps_skip(struct wf2qp *w)
 {
-	while (gset_n(&w->gps) && vt_le(gset_top(&w->gps)->key, w->V))
-		gps_top_reached(w, gset_top(&w->gps));
+	while (rheap_n(&w->gps) && vt_le(rheap_top(&w->gps)->key, w->V))
+		gps_top_reached(w, rheap_top(&w->gps));
 	sum_fresh(w);
 }
 
@@ -283,38 +262,70 @@ gps_skip(struct wf2qp *w)
 static void
 gps_flush(struct wf2qp *w)
 {
+	struct rheap *g = &w->gps;
 	uint32_t i;
 
-	for (i = 0; i < w->gps.h.n; i++)
-		w->q[w->gps.h.a[i].id].in_gps = 0;
-	for (i = 0; i < w->gps.rn; i++)
-		w->q[w->gps.ring[(w->gps.rhead + i) % w->gps.cap].id].in_gps = 0;
-	w->gps.h.n = 0;
-	w->gps.rn = 0;
-	w->gps.rhead = 0;
+	for (i = 0; i < g->h.n; i++)
+		w->q[g->h.a[i].id].in_gps = 0;
+	for (i = 0; i < g->rn; i++)
+		w->q[g->ring[(g->rhead + i) & g->rmask].id].in_gps = 0;
+	rheap_clear(g);
 	w->sum_w = 0;
 	w->inv_sum = 0;
 	w->sum_dirty = 0;
 }
 
+/* Advance the fluid system to byte clock t. */
 static inline void
 gps_to(struct wf2qp *w, uint64_t t)
 {
-	if (vt_lt(w->t_v, t)) {
-		gps_run(w, t - w->t_v);
-		w->t_v = t;
+	uint64_t work;
+
+	if (!vt_lt(w->t_v, t))
+		return;
+	work = t - w->t_v;
+	w->t_v = t;
+	if (__builtin_expect(rheap_n(&w->gps) != 0, 1)) {
+		/* Fast path: no GPS finish tag (or stale key) is reached. */
+		uint64_t end = w->V + gps_dv(w, work);
+
+		if (__builtin_expect(vt_lt(end, rheap_top(&w->gps)->key), 1)) {
+			w->V = end;
+			return;
+		}
+		gps_run(w, work);
 	}
 }
 
-static void
-wf2qp_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
+/* Queue q's head packet, tags S and F, goes to the run, elig or ne. */
+static inline void
+head_place(struct wf2qp *w, uint32_t q, uint64_t S, uint64_t F)
+{
+	if (w->rn == 0 || (vt_le(w->rlS, S) && vt_le(w->rlF, F))) {
+		struct runent *e = &w->run[(w->rhead + w->rn) & w->rmask];
+
+		e->S = S;
+		e->F = F;
+		e->id = q;
+		w->rn++;
+		w->rlS = S;
+		w->rlF = F;
+	} else if (vt_le(S, w->V)) {
+		sheap_push(&w->elig, F, q);
+	} else {
+		sheap_push(&w->ne, S, q);
+	}
+}
+
+static int __attribute__((noinline))
+wf2qp_arrive_slow(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 		uint64_t now)
 {
 	struct wf2qp *w = s->priv;
 	struct wq *wq = &w->q[q];
 	uint64_t S, F;
 
-	if (!w->busy) {
+	if (__builtin_expect(!w->busy, 0)) {
 		/* First packet of a busy period: the link starts now. */
 		w->busy = 1;
 		if (w->bpns)
@@ -323,7 +334,8 @@ wf2qp_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 	} else if (w->bpns) {
 		gps_to(w, clk_of(w, now));
 	}
-	if (wq->in_gps && vt_lt(w->V, wq->gF)) {
+	if (__builtin_expect(wq->in_gps && vt_lt(w->V, wq->gF), 1)) {
+		/* Backlogged in GPS: the common case, O(1). */
 		S = wq->gF;
 		F = S + vt_inc(len + w->ovh, wq->inv_w);
 	} else {
@@ -332,8 +344,8 @@ wf2qp_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 		if (!wq->in_gps) {
 			wq->in_gps = 1;
 			w->sum_w += wq->w;
-			w->sum_dirty = 1;
-			gset_push(&w->gps, F, q);
+			w->inv_sum = inv_of(w->sum_w);
+			rheap_push(&w->gps, F, q);
 		}
 		if (!was_empty && w->mark_free < w->mark_cap) {
 			/* Restarts in GPS behind older packets: keep its S. */
@@ -345,14 +357,119 @@ wf2qp_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 		}
 	}
 	wq->gF = F;
-	sum_fresh(w);
 	if (!was_empty)
-		return;
+		return 0;
+	w->nact++;
 	wq->F = F;
-	if (vt_le(S, w->V))
-		sheap_push(&w->elig, F, q);
-	else
-		sheap_push(&w->ne, S, q);
+	head_place(w, q, S, F);
+	return 0;
+}
+
+static int
+wf2qp_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
+		uint64_t now)
+{
+	struct wf2qp *w = s->priv;
+	struct wq *wq = &w->q[q];
+
+	/*
+	 * The common case: a packet joins a queue that has packets and is
+	 * backlogged in GPS, no link rate: its GPS tags follow the previous
+	 * arrival's, O(1). (busy is set while a queue has packets.)
+	 */
+	if (__builtin_expect(!was_empty && !w->bpns && wq->in_gps &&
+	    vt_lt(w->V, wq->gF), 1)) {
+		wq->gF += vt_inc(len + w->ovh, wq->inv_w);
+		return 0;
+	}
+	return wf2qp_arrive_slow(s, q, len, was_empty, now);
+}
+
+/* The new tags of served queue q (still backlogged) from its new head. */
+static inline void
+head_tags(struct sched *s, struct wf2qp *w, uint32_t q, uint64_t *Sp,
+		uint64_t *Fp)
+{
+	struct wq *wq = &w->q[q];
+	struct sched_node *hd = &s->node[s->q[q].head];
+	uint32_t m = hd->len >> SCHED_MARK_SHIFT;
+	uint32_t L = hd->len & SCHED_LEN_MASK;
+	uint64_t S = wq->F;
+
+	if (__builtin_expect(m != 0, 0)) {
+		hd->len = L;
+		S = vt_max(S, w->mark[m - 1]);
+		w->mark[m - 1] = w->mark_free;
+		w->mark_free = m - 1;
+	}
+	*Sp = S;
+	*Fp = wq->F = S + vt_inc(L + w->ovh, wq->inv_w);
+}
+
+/*
+ * Choose the queue to serve (some queue has packets): the eligible head
+ * with the smallest F. *from_run tells where it is. If nothing is eligible
+ * (V behind the exact GPS time), WF2Q+'s V = min S first.
+ */
+static inline uint32_t
+head_choose(struct wf2qp *w, int *from_run)
+{
+	for (;;) {
+		struct runent *re = &w->run[w->rhead];
+
+		while (w->ne.n && vt_le(w->ne.a[0].key, w->V)) {
+			uint32_t id = w->ne.a[0].id;
+
+			sheap_pop(&w->ne);
+			sheap_push(&w->elig, w->q[id].F, id);
+		}
+		if (__builtin_expect(w->rn != 0, 1) && vt_le(re->S, w->V)) {
+			if (w->elig.n == 0 || !vt_lt(w->elig.a[0].key, re->F)) {
+				*from_run = 1;
+				return re->id;
+			}
+			*from_run = 0;
+			return w->elig.a[0].id;
+		}
+		if (w->elig.n) {
+			*from_run = 0;
+			return w->elig.a[0].id;
+		}
+		/* Nothing eligible: V = min S. */
+		if (w->rn && (w->ne.n == 0 || vt_lt(re->S, w->ne.a[0].key)))
+			w->V = re->S;
+		else
+			w->V = w->ne.a[0].key;
+		gps_skip(w);
+	}
+}
+
+static inline void
+head_remove(struct wf2qp *w, int from_run)
+{
+	if (from_run) {
+		w->rhead = (w->rhead + 1) & w->rmask;
+		w->rn--;
+	} else {
+		sheap_pop(&w->elig);
+	}
+}
+
+/* Served queue q (still backlogged) gets its new head's tags and goes back. */
+static inline void
+head_requeue(struct sched *s, struct wf2qp *w, uint32_t q, int from_run)
+{
+	uint64_t S, F;
+
+	head_tags(s, w, q, &S, &F);
+	if (!from_run && vt_le(S, w->V) &&
+	    (w->rn == 0 || vt_lt(S, w->rlS) || vt_lt(F, w->rlF))) {
+		/* Stays in elig. */
+		sheap_replace_top(&w->elig, F);
+		return;
+	}
+	head_remove(w, from_run);
+	head_place(w, q, S, F);
 }
 
 static unsigned int
@@ -360,63 +477,61 @@ wf2qp_dequeue(struct sched *s, struct sched_pkt *out, unsigned int n,
 		uint64_t now)
 {
 	struct wf2qp *w = s->priv;
-	uint64_t tnow;
+	uint64_t tnow, t;
 	unsigned int k;
 
-	if (w->elig.n == 0 && w->ne.n == 0) {
+	if (w->nact == 0) {
 		gps_flush(w);
 		w->busy = 0;
 		w->t_v = w->t_link;
 		return 0;
 	}
 	tnow = w->bpns ? clk_of(w, now) : w->t_link;
-	for (k = 0; k < n; k++) {
-		struct sched_node *hd;
-		struct wq *wq;
-		uint32_t q, left, m, L;
-		uint64_t t, S;
+	/* The decision is taken when the link frees up. */
+	t = vt_lt(w->t_link, tnow) ? tnow : w->t_link;
+	gps_to(w, t);
+	for (k = 0;;) {
+		uint32_t q, left;
+		int from_run;
 
-		if (w->elig.n == 0 && w->ne.n == 0)
-			break;
-		/* The decision is taken when the link frees up. */
-		t = vt_lt(w->t_link, tnow) ? tnow : w->t_link;
-		gps_to(w, t);
-		if (w->elig.n == 0 && vt_lt(w->V, sheap_top(&w->ne)->key)) {
-			/* V is behind the exact GPS time: WF2Q+'s jump. */
-			w->V = sheap_top(&w->ne)->key;
-			gps_skip(w);
-		}
-		while (w->ne.n && vt_le(sheap_top(&w->ne)->key, w->V)) {
-			uint32_t id = sheap_top(&w->ne)->id;
+		q = head_choose(w, &from_run);
+		if (w->rn > PF_DIST) {
+			/* The run is the likely order of the next services:
+			 * prefetch their queue state and head packets. */
+			uint32_t p = w->run[(w->rhead + PF_DIST) & w->rmask].id;
 
-			sheap_pop(&w->ne);
-			sheap_push(&w->elig, w->q[id].F, id);
+			__builtin_prefetch(&s->q[p], 1);
+			__builtin_prefetch(&w->q[p], 1);
+			p = w->run[(w->rhead + PF_DIST / 2) & w->rmask].id;
+			__builtin_prefetch(&s->node[s->q[p].head], 1);
 		}
-		q = sheap_top(&w->elig)->id;
-		wq = &w->q[q];
 		left = sched_pop(s, q, &out[k]);
 		w->t_link = t + ((uint64_t)(out[k].len + w->ovh) << CLK_SHIFT);
+		if (++k == n) {
+			/* The next decision's time is known at the next call. */
+			if (left == 0) {
+				head_remove(w, from_run);
+				w->nact--;
+			} else {
+				head_requeue(s, w, q, from_run);
+			}
+			break;
+		}
 		if (left == 0) {
-			sheap_pop(&w->elig);
-			continue;
+			head_remove(w, from_run);
+			if (--w->nact == 0)
+				break;
 		}
-		hd = &s->node[s->q[q].head];
-		m = hd->len >> SCHED_MARK_SHIFT;
-		L = hd->len & SCHED_LEN_MASK;
-		S = wq->F;
-		if (m) {
-			hd->len = L;
-			S = vt_max(S, w->mark[m - 1]);
-			w->mark[m - 1] = w->mark_free;
-			w->mark_free = m - 1;
-		}
-		wq->F = S + vt_inc(L + w->ovh, wq->inv_w);
-		if (vt_le(S, w->V)) {
-			sheap_replace_top(&w->elig, wq->F);
-		} else {
-			sheap_pop(&w->elig);
-			sheap_push(&w->ne, S, q);
-		}
+		/*
+		 * The next decision, within this call, is at t: advance the
+		 * fluid system there now (it does not depend on the served
+		 * queue's packet tags), so that the served queue goes
+		 * straight back among the eligible ones when it is.
+		 */
+		t = vt_lt(w->t_link, tnow) ? tnow : w->t_link;
+		gps_to(w, t);
+		if (left)
+			head_requeue(s, w, q, from_run);
 	}
 	return k;
 }
@@ -430,6 +545,7 @@ wf2qp_set_weight(struct sched *s, uint32_t q, uint32_t nw)
 	if (wq->in_gps) {
 		w->sum_w = w->sum_w - wq->w + nw;
 		w->inv_sum = inv_of(w->sum_w);
+		w->sum_dirty = 0;
 	}
 	wq->w = nw;
 	wq->inv_w = inv_of(nw);

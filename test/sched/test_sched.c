@@ -654,7 +654,7 @@ ref_arrive(struct ref *r, int q, uint32_t len, uint64_t now)
 }
 
 static void
-run_ref(uint64_t rate_bps)
+run_ref(uint64_t rate_bps, unsigned int burst_max)
 {
 	struct ref r;
 	struct sched *s = mk("wf2q+", RN, 4096);
@@ -694,12 +694,13 @@ run_ref(uint64_t rate_bps)
 			CHECK(sched_enqueue(s, q, id++, len, now) == 0, "enqueue");
 			ref_arrive(&r, q, len, now);
 		} else {
-			struct sched_pkt o;
-			uint64_t minS = 0, minF = 0, t, tnow;
-			int anye = 0, anyb = 0, q;
+			struct sched_pkt ob[8];
+			unsigned int nb = burst_max > 1 ? rnd_range(1, burst_max) : 1;
+			unsigned int got = sched_dequeue_burst(s, ob, nb, now), j;
+			uint64_t tnow;
 			uint32_t hd;
 
-			if (sched_dequeue_burst(s, &o, 1, now) == 0) {
+			if (got == 0) {
 				for (i = 0; i < RN; i++) {
 					CHECK(r.npk[i] == 0, "ref has packets");
 					r.ingps[i] = 0;
@@ -710,52 +711,70 @@ run_ref(uint64_t rate_bps)
 				continue;
 			}
 			tnow = r.bpns ? ref_clk(&r, now) : r.t_link;
-			t = lt(r.t_link, tnow) ? tnow : r.t_link;
-			ref_gps_to(&r, t);
-			for (i = 0; i < RN; i++)
-				if (r.npk[i] && (!anyb++ || lt(r.S[i], minS)))
-					minS = r.S[i];
-			for (i = 0; i < RN; i++)
-				anye |= r.npk[i] && !lt(r.V, r.S[i]);
-			if (!anye && lt(r.V, minS)) {
-				r.V = minS;	/* WF2Q+'s jump */
-				ref_gps_leave(&r);
-				jumps++;
+			/* A burst of n = n decisions, each when the link frees
+			 * up, with no arrival in between. */
+			for (j = 0; j < got; j++) {
+				struct sched_pkt o = ob[j];
+				uint64_t minS = 0, minF = 0, t;
+				int anye = 0, anyb = 0, q;
+
+				t = lt(r.t_link, tnow) ? tnow : r.t_link;
+				ref_gps_to(&r, t);
+				for (i = 0; i < RN; i++)
+					if (r.npk[i] && (!anyb++ || lt(r.S[i], minS)))
+						minS = r.S[i];
+				CHECK(anyb, "burst of %u returned %u, ref empty", nb, got);
+				for (i = 0; i < RN; i++)
+					anye |= r.npk[i] && !lt(r.V, r.S[i]);
+				if (!anye && lt(r.V, minS)) {
+					r.V = minS;	/* WF2Q+'s jump */
+					ref_gps_leave(&r);
+					jumps++;
+				}
+				anye = 0;
+				for (i = 0; i < RN; i++)
+					if (r.npk[i] && !lt(r.V, r.S[i]) &&
+					    (!anye++ || lt(r.F[i], minF)))
+						minF = r.F[i];
+				q = (int)o.queue;
+				CHECK(r.npk[q] && !lt(r.V, r.S[q]) && r.F[q] == minF,
+				      "rate %" PRIu64 " step %d (%u of %u): served queue %d "
+				      "not the eligible min F", rate_bps, step, j, got, q);
+				CHECK(o.len == r.lens[q][r.h[q]], "len");
+				r.t_link = t + ((uint64_t)o.len << 24);
+				r.h[q] = (r.h[q] + 1) % RP;
+				r.S[q] = r.F[q];
+				if (--r.npk[q]) {
+					hd = r.h[q];
+					if (r.hasmk[q][hd] && lt(r.S[q], r.mk[q][hd]))
+						r.S[q] = r.mk[q][hd];
+					r.F[q] = r.S[q] + ref_inc(r.lens[q][hd], r.w[q]);
+				}
 			}
-			anye = 0;
-			for (i = 0; i < RN; i++)
-				if (r.npk[i] && !lt(r.V, r.S[i]) &&
-				    (!anye++ || lt(r.F[i], minF)))
-					minF = r.F[i];
-			q = (int)o.queue;
-			CHECK(r.npk[q] && !lt(r.V, r.S[q]) && r.F[q] == minF,
-			      "rate %" PRIu64 " step %d: served queue %d not the "
-			      "eligible min F", rate_bps, step, q);
-			CHECK(o.len == r.lens[q][r.h[q]], "len");
-			r.t_link = t + ((uint64_t)o.len << 24);
-			r.h[q] = (r.h[q] + 1) % RP;
-			r.S[q] = r.F[q];
-			if (--r.npk[q]) {
-				hd = r.h[q];
-				if (r.hasmk[q][hd] && lt(r.S[q], r.mk[q][hd]))
-					r.S[q] = r.mk[q][hd];
-				r.F[q] = r.S[q] + ref_inc(r.lens[q][hd], r.w[q]);
-			}
+			if (got < nb)
+				for (i = 0; i < RN; i++)
+					CHECK(r.npk[i] == 0, "short burst %u of %u, ref has "
+					      "packets", got, nb);
 			if (failures > 5)
 				break;
 		}
 	}
-	printf("ref rate %" PRIu64 ": %d steps in lockstep, %d V jumps\n",
-	       rate_bps, step, jumps);
+	printf("ref rate %" PRIu64 " bursts <= %u: %d steps in lockstep, "
+	       "%d V jumps\n", rate_bps, burst_max, step, jumps);
 	sched_free(s);
 }
 
 static void
 test_ref(void)
 {
-	run_ref(0);
-	run_ref(8000000000ull);
-	run_ref(1000000000ull);
+	run_ref(0, 1);
+	run_ref(8000000000ull, 1);
+	run_ref(1000000000ull, 1);
+	/* Bursts: decisions after the first of a call use the fluid
+	 * system advanced within the call. */
+	run_ref(0, 8);
+	run_ref(8000000000ull, 8);
+	run_ref(1000000000ull, 8);
 }
 
 static void
