@@ -3,7 +3,8 @@
  * dfcp-bench codec: one-core RaptorQ throughput.
  *
  *   dfcp-bench codec --k K --symbol-size T [--loss PCT] [--overhead N]
- *                    [--seconds S] [--peer lcrq] [--json]
+ *                    [--seconds S] [--peer lcrq] [--json] [--path gen|plan]
+ *                    [--cpu-time]
  *
  * encode: load a block (intermediate symbols) and generate the repair
  * symbols the block needs at this loss (lost + overhead), Gbit/s of source
@@ -26,6 +27,7 @@
 #endif
 
 #include "rq.h"
+#include "rq_priv.h"
 #include "bench.h"
 
 #define NPAT 64
@@ -37,6 +39,7 @@ struct cfg {
 	double loss, seconds;
 	uint32_t overhead;
 	int json, peer_lcrq;
+	int path;	/* -1 default, 0 plan, 1 generator matrix (K' <= RQ_GEN_MAX_KP) */
 };
 
 struct work {
@@ -46,12 +49,15 @@ struct work {
 	uint8_t **srcp;
 };
 
+/* --cpu-time: this thread's CPU time instead of wall time (a shared machine) */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
 static double
 now_s(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(bench_clock, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -203,10 +209,16 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: dfcp-bench codec --k K --symbol-size T [--loss PCT] [--overhead N]\n"
-		"                        [--seconds S] [--peer lcrq] [--json]\n"
+		"                        [--seconds S] [--peer lcrq] [--json] [--path gen|plan]\n"
+		"                        [--cpu-time]\n"
 		"  --loss PCT     lost source symbols, replaced by repair (default 10)\n"
 		"  --overhead N   repair symbols beyond the lost ones (default 2)\n"
-		"  --seconds S    time per measurement (default 2)\n");
+		"  --seconds S    time per measurement (default 2)\n"
+		"  --path P       gen | plan: force the small-block generator path or the\n"
+		"                 plan path (default: gen when K' <= %u)\n"
+		"  --cpu-time     time with the thread's CPU clock instead of wall time\n"
+		"                 (time slices lost to other processes do not count)\n",
+		RQ_GEN_MAX_KP);
 }
 
 int
@@ -220,10 +232,13 @@ bench_codec_main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' },
 		{ "peer", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "path", required_argument, NULL, 'P' },
+		{ "cpu-time", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2 };
+	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2,
+		.path = -1 };
 	struct work w;
 	struct ours o;
 	double e, d;
@@ -246,6 +261,14 @@ bench_codec_main(int argc, char **argv)
 			c.peer_lcrq = 1;
 			break;
 		case 'j': c.json = 1; break;
+		case 'C': bench_clock = CLOCK_THREAD_CPUTIME_ID; break;
+		case 'P':
+			if (strcmp(optarg, "gen") != 0 && strcmp(optarg, "plan") != 0) {
+				fprintf(stderr, "codec: --path gen or plan\n");
+				return 2;
+			}
+			c.path = strcmp(optarg, "gen") == 0;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
@@ -284,6 +307,12 @@ bench_codec_main(int argc, char **argv)
 	o.dec = rq_dec_create(c.K, c.T, c.K + w.nrep);
 	if (!o.enc || !o.dec) {
 		fprintf(stderr, "codec: cannot create the codec for K=%u T=%u\n", c.K, c.T);
+		return 1;
+	}
+	if (c.path >= 0 && (rq_enc_set_gen(o.enc, c.path) != c.path ||
+			rq_dec_set_gen(o.dec, c.path) != c.path)) {
+		fprintf(stderr, "codec: no generator path for K=%u (K' > %u)\n", c.K,
+			RQ_GEN_MAX_KP);
 		return 1;
 	}
 	e = measure(ours_encode, &o, &w, c.seconds, &err);

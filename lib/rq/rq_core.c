@@ -8,6 +8,7 @@
 #include <isa-l/erasure_code.h>
 
 #include "rq_priv.h"
+#include "rq_sym.h"
 
 static const uint32_t deg_f[31] = {
 	0, 5243, 529531, 704294, 791675, 844104, 879057, 904023, 922747, 937311,
@@ -235,7 +236,53 @@ kp_free(struct rq_kp *kp)
 	free(kp->ldpc_off);
 	free(kp->ldpc_cols);
 	rq_plan_free(kp->enc_plan);
+	free(kp->gm);
+	free(kp->gm_tab);
 	free(kp);
+}
+
+/*
+ * Generator matrix: the encoding plan is linear and works bytewise, so
+ * replaying it on symbols of K' bytes with D[i] = the i-th unit vector
+ * leaves M[l][i] in byte i of C[l].
+ */
+static int
+kp_gen_build(struct rq_kp *kp)
+{
+	uint32_t Kp = kp->p.Kp, L = kp->p.L, nsym, i;
+	uint8_t *mem, **tab;
+	int rc = -ENOMEM;
+
+	nsym = Kp + 1 + L + rq_plan_scratch(kp->enc_plan);
+	mem = calloc(nsym, Kp);
+	tab = calloc((size_t)nsym + 6 * L, sizeof(*tab));
+	kp->gm = malloc((size_t)L * Kp);
+	kp->gm_tab = malloc(L * sizeof(*kp->gm_tab));
+	if (mem == NULL || tab == NULL || kp->gm == NULL || kp->gm_tab == NULL)
+		goto out;
+	for (i = 0; i < nsym; i++)
+		tab[i] = mem + (size_t)i * Kp;
+	for (i = 0; i < Kp; i++)
+		tab[i][i] = 1;
+	rq_plan_run(kp->enc_plan, Kp, tab);
+	for (i = 0; i < L; i++) {
+		kp->gm_tab[i] = kp->gm + (size_t)i * Kp;
+		memcpy(kp->gm_tab[i], tab[Kp + 1 + i], Kp);
+	}
+	rc = 0;
+out:
+	free(mem);
+	free(tab);
+	return rc;
+}
+
+void
+rq_gen_row(const struct rq_kp *kp, uint32_t X, uint8_t *g)
+{
+	uint32_t cols[RQ_MAX_LT_COLS];
+	unsigned int m = rq_lt_cols(&kp->p, X, cols);
+
+	rq_xor_idx(g, kp->gm_tab, cols, m, kp->p.Kp);
 }
 
 static struct rq_kp *
@@ -268,6 +315,8 @@ kp_build(uint32_t Kp)
 		isi[i] = i;
 	kp->enc_plan = rq_plan_build(kp, isi, isi, Kp, Kp, &err);
 	if (kp->enc_plan == NULL)
+		goto fail;
+	if (Kp <= RQ_GEN_MAX_KP && kp_gen_build(kp) != 0)
 		goto fail;
 	free(isi);
 	return kp;

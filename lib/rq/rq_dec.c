@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Decoder: store received symbols; when all source symbols are there, copy;
- * otherwise build a plan for this loss pattern (inactivation solve, matrix
- * only), replay it, and regenerate the missing source symbols.
+ * Decoder: store received symbols; when all source symbols are there, copy.
+ * Small blocks (K' <= RQ_GEN_MAX_KP): the e lost source symbols solve an
+ * e x e GF(256) system built from the generator rows of the received repair
+ * symbols (see gen_decode). Otherwise build a plan for this loss pattern
+ * (inactivation solve, matrix only), replay it, and regenerate the missing
+ * source symbols.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +30,14 @@ struct rq_dec {
 	uint32_t hmask;
 	uint32_t *isi, *dslot;	/* plan-build arguments */
 	struct rq_ws ws;	/* plan-build workspace, sized at creation */
+	/* generator path (kp->gm != NULL), all sized at creation */
+	int gen;
+	uint8_t *grow;		/* K rows of K': generator rows of the chosen repairs */
+	uint8_t *bas, *aug;	/* K x K: reduced rows on the lost columns, combinations */
+	uint8_t *z;		/* K x K: product coefficients */
+	uint8_t *tbls;		/* 32 * K * RQ_GEN_CHUNK */
+	uint8_t **inp, **outp;	/* K each */
+	uint32_t *lost, *recv, *pc, *chosen;	/* K each */
 };
 
 static int ws_presize(struct rq_dec *dec);
@@ -70,6 +81,28 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 			!dec->isi || !dec->dslot) {
 		rq_dec_free(dec);
 		return NULL;
+	}
+	if (kp->gm != NULL) {
+		size_t kk = (size_t)K * K;
+
+		dec->gen = 1;
+		dec->grow = malloc((size_t)K * kp->p.Kp);
+		dec->bas = malloc(kk);
+		dec->aug = malloc(kk);
+		dec->z = malloc(kk);
+		dec->tbls = aligned_alloc(64, (size_t)32 * K * RQ_GEN_CHUNK);
+		dec->inp = malloc(K * sizeof(*dec->inp));
+		dec->outp = malloc(K * sizeof(*dec->outp));
+		dec->lost = malloc(K * sizeof(uint32_t));
+		dec->recv = malloc(K * sizeof(uint32_t));
+		dec->pc = malloc(K * sizeof(uint32_t));
+		dec->chosen = malloc(K * sizeof(uint32_t));
+		if (!dec->grow || !dec->bas || !dec->aug || !dec->z || !dec->tbls ||
+				!dec->inp || !dec->outp || !dec->lost || !dec->recv ||
+				!dec->pc || !dec->chosen) {
+			rq_dec_free(dec);
+			return NULL;
+		}
 	}
 	memset(dec->store, 0, (size_t)nsym * T);
 	for (i = 0; i < nsym; i++)
@@ -126,6 +159,17 @@ rq_dec_free(struct rq_dec *dec)
 	free(dec->hash);
 	free(dec->isi);
 	free(dec->dslot);
+	free(dec->grow);
+	free(dec->bas);
+	free(dec->aug);
+	free(dec->z);
+	free(dec->tbls);
+	free(dec->inp);
+	free(dec->outp);
+	free(dec->lost);
+	free(dec->recv);
+	free(dec->pc);
+	free(dec->chosen);
 	rq_ws_free(&dec->ws);
 	free(dec);
 }
@@ -207,6 +251,127 @@ put_symbol(const struct rq_dec *dec, uint32_t i, uint8_t *out, size_t len)
 		memcpy(out + off, tmp, n);
 }
 
+static void
+row_scale(uint8_t *r, uint8_t c, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		r[i] = rq_gf_mul(r[i], c);
+}
+
+/*
+ * Generator path. The systematic rows and the LDPC/HDPC constraints fix C
+ * as M * D (D: the K' systematic symbols, padding zero), so a received
+ * symbol of ISI X says g_X * D = sym. With the K - e received source
+ * symbols known, the lost ones satisfy, for every received repair j,
+ *   g_j[lost] * D[lost] = y_j := sym_j + g_j[recv] * D[recv].
+ * The received set determines the block iff these rows have rank e: the
+ * same condition as for the full constraint matrix, so the decoder fails
+ * exactly when the plan-based one would (-EDOM).
+ *
+ * Repair rows are taken in arrival order and reduced incrementally
+ * (Gauss-Jordan on the lost columns; aug tracks each basis row as a
+ * combination of the chosen rows); dependent ones are skipped. Once e are
+ * chosen, D[lost[pc_k]] = sum_m aug[k][m] y_m, i.e. one product with
+ * coefficients z = aug * [g[recv] | I] over the K inputs (received sources,
+ * then the chosen repairs).
+ */
+static int
+gen_decode(struct rq_dec *dec)
+{
+	const struct rq_kp *kp = dec->kp;
+	uint32_t K = dec->K, Kp = kp->p.Kp, e = 0, nr = 0, nb = 0, s, i, k, m;
+
+	for (i = 0; i < K; i++) {
+		if (dec->srcslot[i] == NONE)
+			dec->lost[e++] = i;
+		else
+			dec->recv[nr++] = i;
+	}
+	for (s = 0; s < dec->count && nb < e; s++) {
+		uint32_t esi = dec->esi[s], j;
+		uint8_t *g = dec->grow + (size_t)nb * Kp;
+		uint8_t *v = dec->bas + (size_t)nb * e, *w = dec->aug + (size_t)nb * e;
+		uint8_t inv;
+
+		if (esi < K)
+			continue;
+		rq_gen_row(kp, esi + Kp - K, g);
+		for (j = 0; j < e; j++)
+			v[j] = g[dec->lost[j]];
+		memset(w, 0, e);
+		w[nb] = 1;
+		for (k = 0; k < nb; k++) {
+			uint8_t f = v[dec->pc[k]];
+
+			if (f) {
+				rq_gf_row_mad(v, dec->bas + (size_t)k * e, f, e);
+				rq_gf_row_mad(w, dec->aug + (size_t)k * e, f, nb + 1);
+			}
+		}
+		for (j = 0; j < e && v[j] == 0; j++)
+			;
+		if (j == e)
+			continue;	/* dependent on the rows chosen so far */
+		inv = rq_gf_div(1, v[j]);
+		row_scale(v, inv, e);
+		row_scale(w, inv, nb + 1);
+		for (k = 0; k < nb; k++) {
+			uint8_t *b = dec->bas + (size_t)k * e, f = b[j];
+
+			if (f) {
+				rq_gf_row_mad(b, v, f, e);
+				rq_gf_row_mad(dec->aug + (size_t)k * e, w, f, nb + 1);
+			}
+		}
+		dec->pc[nb] = j;
+		dec->chosen[nb++] = s;
+	}
+	if (nb < e)
+		return -EDOM;
+	/* z[k] = sum_m aug[k][m] * g_m[recv] | aug[k] */
+	for (m = 0; m < e; m++) {	/* gather g_m[recv] into bas (free now) */
+		const uint8_t *g = dec->grow + (size_t)m * Kp;
+		uint8_t *b = dec->bas + (size_t)m * K;
+
+		for (i = 0; i < nr; i++)
+			b[i] = g[dec->recv[i]];
+	}
+	for (k = 0; k < e; k++) {
+		uint8_t *zr = dec->z + (size_t)k * K, *a = dec->aug + (size_t)k * e;
+
+		memset(zr, 0, nr);
+		for (m = 0; m < e; m++)
+			rq_gf_row_mad(zr, dec->bas + (size_t)m * K, a[m], nr);
+		memcpy(zr + nr, a, e);
+	}
+	for (i = 0; i < nr; i++)
+		dec->inp[i] = dec->tab[dec->srcslot[dec->recv[i]]];
+	for (m = 0; m < e; m++)
+		dec->inp[nr + m] = dec->tab[dec->chosen[m]];
+	/* outputs: the slots after the zero slot (the C area, unused here) */
+	for (k = 0; k < e; k++)
+		dec->outp[k] = dec->tab[dec->cap + 1 + k];
+	for (k = 0; k < e; k += RQ_GEN_CHUNK) {
+		uint32_t n = e - k < RQ_GEN_CHUNK ? e - k : RQ_GEN_CHUNK;
+
+		rq_gf_dot_tables(K, n, dec->z + (size_t)k * K, dec->tbls);
+		rq_gf_dot(dec->T, K, n, dec->tbls, dec->inp, dec->outp + k);
+	}
+	for (k = 0; k < e; k++)
+		dec->srcslot[dec->lost[dec->pc[k]]] = dec->cap + 1 + k;
+	return 0;
+}
+
+/* Test hook: 0 forces the plan path, 1 the generator path (when K' allows). */
+int
+rq_dec_set_gen(struct rq_dec *dec, int on)
+{
+	dec->gen = on && dec->grow != NULL;
+	return dec->gen;
+}
+
 int
 rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 {
@@ -223,6 +388,12 @@ rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 	if (!dec->decoded && dec->nsrc < dec->K) {
 		if (dec->count < dec->K)
 			return -EAGAIN;
+		if (dec->gen) {
+			err = gen_decode(dec);
+			if (err)
+				return err;
+			goto done;
+		}
 		for (i = 0; i < dec->count; i++) {
 			uint32_t e = dec->esi[i];
 
@@ -239,6 +410,7 @@ rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 			return err == -EAGAIN ? -EDOM : err;
 		rq_plan_run(plan, dec->T, dec->tab);
 	}
+done:
 	dec->decoded = 1;
 	for (i = 0; i < dec->K; i++)
 		put_symbol(dec, i, out, len);

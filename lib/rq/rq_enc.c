@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Encoder: replay the cached per-K' plan on each block. */
+/*
+ * Encoder. Small blocks (K' <= RQ_GEN_ENC_MAX_KP): the block is copied and each
+ * repair symbol is one GF(256) dot product of the K source symbols with its
+ * generator row (rq_gf_dot: GFNI or ISA-L; bursts share one product). Larger
+ * blocks: replay the cached per-K' plan to get the intermediate symbols C,
+ * then one multi-source XOR of C per repair symbol.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,11 +17,17 @@ struct rq_enc {
 	uint32_t K;
 	uint16_t T;
 	int loaded;
+	int gen;		/* generator-matrix path */
+	int cvalid;		/* C computed for the loaded block */
 	const struct rq_kp *kp;
 	const struct rq_plan *plan;
 	uint8_t *mem;		/* D (K' symbols) | zero | C (L) | scratch */
 	uint8_t **tab;		/* plan slots + workspace */
 	uint8_t **ctab;		/* tab + K' + 1: C[i] == ctab[i] */
+	uint8_t *grow;		/* gen: RQ_GEN_CHUNK generator rows of K' bytes */
+	uint8_t *coef;		/* gen: RQ_GEN_CHUNK x K coefficients */
+	uint8_t *tbls;		/* gen: ISA-L tables, 32 * K * RQ_GEN_CHUNK */
+	uint8_t **outp;		/* gen: RQ_GEN_CHUNK output pointers */
 };
 
 struct rq_enc *
@@ -41,15 +53,25 @@ rq_enc_create(uint32_t K, uint16_t T)
 	nsym = kp->p.Kp + L + rq_plan_scratch(enc->plan) + 1;
 	enc->mem = aligned_alloc(64, ((size_t)nsym * T + 63) / 64 * 64);
 	enc->tab = calloc((size_t)nsym + 6 * L, sizeof(uint8_t *));
-	if (enc->mem == NULL || enc->tab == NULL) {
-		rq_enc_free(enc);
-		return NULL;
+	if (enc->mem == NULL || enc->tab == NULL)
+		goto fail;
+	if (kp->gm != NULL) {
+		enc->gen = kp->p.Kp <= RQ_GEN_ENC_MAX_KP;
+		enc->grow = malloc((size_t)RQ_GEN_CHUNK * kp->p.Kp);
+		enc->coef = malloc((size_t)RQ_GEN_CHUNK * K);
+		enc->tbls = aligned_alloc(64, (size_t)32 * K * RQ_GEN_CHUNK);
+		enc->outp = calloc(RQ_GEN_CHUNK, sizeof(*enc->outp));
+		if (!enc->grow || !enc->coef || !enc->tbls || !enc->outp)
+			goto fail;
 	}
 	memset(enc->mem, 0, (size_t)nsym * T);
 	for (i = 0; i < nsym; i++)
 		enc->tab[i] = enc->mem + (size_t)i * T;
 	enc->ctab = enc->tab + kp->p.Kp + 1;
 	return enc;
+fail:
+	rq_enc_free(enc);
+	return NULL;
 }
 
 void
@@ -59,7 +81,20 @@ rq_enc_free(struct rq_enc *enc)
 		return;
 	free(enc->mem);
 	free(enc->tab);
+	free(enc->grow);
+	free(enc->coef);
+	free(enc->tbls);
+	free(enc->outp);
 	free(enc);
+}
+
+/* Test hook: 0 forces the plan path, 1 the generator path (when K' allows). */
+int
+rq_enc_set_gen(struct rq_enc *enc, int on)
+{
+	enc->gen = on && enc->grow != NULL;
+	enc->loaded = 0;
+	return enc->gen;
 }
 
 int
@@ -76,9 +111,32 @@ rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 		memcpy(enc->mem, src, len);
 	if (len < blk)
 		memset(enc->mem + len, 0, blk - len);
-	rq_plan_run(enc->plan, enc->T, enc->tab);
+	enc->cvalid = 0;
+	if (!enc->gen) {
+		rq_plan_run(enc->plan, enc->T, enc->tab);
+		enc->cvalid = 1;
+	}
 	enc->loaded = 1;
 	return 0;
+}
+
+/* Generator path: out[i] = repair symbol of ESI esi[i] (all >= K), n <= chunk. */
+static void
+gen_repair(const struct rq_enc *enc, const uint32_t *esi, void *const *out, unsigned int n)
+{
+	const struct rq_kp *kp = enc->kp;
+	uint32_t Kp = kp->p.Kp, K = enc->K;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *g = enc->grow + (size_t)i * Kp;
+
+		rq_gen_row(kp, esi[i] + Kp - K, g);
+		memcpy(enc->coef + (size_t)i * K, g, K);
+		enc->outp[i] = out[i];
+	}
+	rq_gf_dot_tables(K, n, enc->coef, enc->tbls);
+	rq_gf_dot(enc->T, K, n, enc->tbls, enc->tab, enc->outp);
 }
 
 int
@@ -95,6 +153,10 @@ rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out)
 		memcpy(out, enc->mem + (size_t)esi * enc->T, enc->T);
 		return 0;
 	}
+	if (enc->gen) {
+		gen_repair(enc, &esi, &out, 1);
+		return 0;
+	}
 	m = rq_lt_cols(&enc->kp->p, esi + enc->kp->p.Kp - enc->K, cols);
 	rq_xor_idx(out, enc->ctab, cols, m, enc->T);
 	return 0;
@@ -104,22 +166,49 @@ int
 rq_enc_symbols(const struct rq_enc *enc, const uint32_t *esi, void *const *out,
 		unsigned int n)
 {
-	unsigned int i;
+	uint32_t besi[RQ_GEN_CHUNK];
+	void *bout[RQ_GEN_CHUNK];
+	unsigned int i, nb = 0;
 	int rc;
 
 	if (esi == NULL || out == NULL)
 		return -EINVAL;
+	if (n > 0 && (enc == NULL || !enc->loaded))
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
-		rc = rq_enc_symbol(enc, esi[i], out[i]);
-		if (rc < 0)
-			return rc;
+		if (out[i] == NULL)
+			return -EINVAL;
+		if (esi[i] > RQ_MAX_ESI)
+			return -ERANGE;
 	}
+	for (i = 0; i < n; i++) {
+		if (!enc->gen || esi[i] < enc->K) {
+			rc = rq_enc_symbol(enc, esi[i], out[i]);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		besi[nb] = esi[i];
+		bout[nb++] = out[i];
+		if (nb == RQ_GEN_CHUNK) {
+			gen_repair(enc, besi, bout, nb);
+			nb = 0;
+		}
+	}
+	if (nb)
+		gen_repair(enc, besi, bout, nb);
 	return (int)n;
 }
 
-/* Intermediate symbols of the loaded block, for tests. */
+/* Intermediate symbols of the loaded block, for tests (computed on demand). */
 const uint8_t *
-rq_enc_intermediate(const struct rq_enc *enc)
+rq_enc_intermediate(struct rq_enc *enc)
 {
-	return enc->loaded ? enc->ctab[0] : NULL;
+	if (!enc->loaded)
+		return NULL;
+	if (!enc->cvalid) {
+		rq_plan_run(enc->plan, enc->T, enc->tab);
+		enc->cvalid = 1;
+	}
+	return enc->ctab[0];
 }

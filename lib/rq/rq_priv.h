@@ -79,7 +79,39 @@ struct rq_kp {
 	uint32_t *ldpc_off;		/* S+1 offsets into ldpc_cols */
 	uint32_t *ldpc_cols;
 	struct rq_plan *enc_plan;	/* solve of the K' systematic rows */
+	/*
+	 * Generator matrix (K' <= RQ_GEN_MAX_KP, else NULL): C = M * D for the
+	 * K' systematic symbols D; row l of M (K' bytes) is gm_tab[l]. The
+	 * encoding symbol of ISI X is g_X * D with g_X = XOR of the rows of
+	 * M at the columns of X's LT row (rq_gen_row).
+	 */
+	uint8_t *gm;
+	uint8_t **gm_tab;
 };
+
+/*
+ * Largest K' with a generator matrix: the decoder's fast path (measured
+ * crossover with the plan-based decoder near K = 600 at T = 1420). The
+ * encoder uses it by default only up to RQ_GEN_ENC_MAX_KP: one dot product
+ * of all K source symbols per repair symbol loses to the plan replay plus
+ * XORs above K ~ 140 (doc/raptorq.md).
+ */
+#define RQ_GEN_MAX_KP 512
+#define RQ_GEN_ENC_MAX_KP 128
+/* Output rows per ISA-L product in the fast paths (table memory: 32*K*this). */
+#define RQ_GEN_CHUNK 32
+
+/* g (K' bytes) = coefficients of ISI X over the K' systematic symbols. */
+void rq_gen_row(const struct rq_kp *kp, uint32_t X, uint8_t *g);
+/*
+ * Tests and benchmark: force the plan path (on = 0) or the generator path
+ * (on = 1, only when K' <= RQ_GEN_MAX_KP). Returns the path now in use. The
+ * encoder must be loaded again afterwards.
+ */
+struct rq_enc;
+struct rq_dec;
+int rq_enc_set_gen(struct rq_enc *enc, int on);
+int rq_dec_set_gen(struct rq_dec *dec, int on);
 
 /* Cached, thread-safe; NULL on allocation failure or a bad K. */
 const struct rq_kp *rq_kp_get(uint32_t K);

@@ -48,3 +48,15 @@ void rq_gf_row_mad(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
 void rq_gf_row_mad_ref(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
 /* ec_init_tables(k, rows, a, tbl) from rq_gf_nib (same output). */
 void rq_gf_init_tables(unsigned int k, unsigned int rows, const uint8_t *a, uint8_t *tbl);
+
+/*
+ * Dense GF(256) products for the small-block paths: out[r] = sum_j
+ * coef[r*k+j] * in[j], r < rows, len bytes. rq_gf_dot_tables fills tbl
+ * (32*k*rows bytes, 64-byte aligned) from coef; rq_gf_dot runs our GFNI +
+ * AVX-512 kernel when the CPU has it, else ISA-L ec_encode_data.
+ */
+void rq_gf_dot_tables(unsigned int k, unsigned int rows, const uint8_t *coef, uint8_t *tbl);
+void rq_gf_dot(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
+		uint8_t *const *in, uint8_t *const *out);
+/* Tests: use the GFNI kernel (if the CPU has it) or not; returns whether it is used. */
+int rq_gf_dot_set_gfni(int on);

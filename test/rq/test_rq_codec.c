@@ -13,11 +13,15 @@
 
 #include "rq.h"
 #include "rq_priv.h"
+#include "rq_sym.h"
 #include "rq_test.h"
 
-const uint8_t *rq_enc_intermediate(const struct rq_enc *enc);
+const uint8_t *rq_enc_intermediate(struct rq_enc *enc);
+int rq_enc_set_gen(struct rq_enc *enc, int on);
+int rq_dec_set_gen(struct rq_dec *dec, int on);
 
 static uint64_t seed = 0x5eed1234abcdull;
+static uint32_t gen_rows, gen_decodes, gen_edom;
 
 /* Encoder against the reference solver: same intermediate symbols. */
 static void
@@ -57,6 +61,15 @@ check_against_ref(uint32_t K, uint16_t T)
 			CHECK(memcmp(sym, ref, T) == 0, "repair ESI %u K=%u", i, K);
 		}
 	}
+	/* ESIs near the top of the range, and random ones */
+	for (i = 0; i < 12; i++) {
+		uint8_t ref[1500];
+		uint32_t esi = i < 6 ? RQ_MAX_ESI - i : K + (uint32_t)(rqt_rand(&seed) % (RQ_MAX_ESI - K));
+
+		CHECK(rq_enc_symbol(enc, esi, sym) == 0, "symbol");
+		rq_ref_lt_symbol(&p, T, cref, esi + p.Kp - K, ref);
+		CHECK(memcmp(sym, ref, T) == 0, "repair ESI %u K=%u", esi, K);
+	}
 	/* the reference LT rows of the source ISIs reproduce the source */
 	for (i = 0; i < K; i++) {
 		uint8_t ref[1500];
@@ -70,6 +83,108 @@ check_against_ref(uint32_t K, uint16_t T)
 	free(sp);
 	free(isi);
 	rq_enc_free(enc);
+}
+
+/*
+ * Generator-matrix fast path (K' <= RQ_GEN_MAX_KP) against the plan path:
+ * byte-identical symbols (single and burst calls, ESIs up to 2^24-1), and
+ * decoders that agree (same return code, same data) on random symbol sets
+ * of K, K+1, K+2 symbols, all-repair sets, duplicates.
+ */
+static void
+check_gen(uint32_t K, uint16_t T, unsigned int ntrials)
+{
+	struct rq_enc *eg = rq_enc_create(K, T), *ep = rq_enc_create(K, T);
+	uint32_t pool = 2 * K + 24, nesi = pool + 40, i, t;
+	struct rq_dec *dg = rq_dec_create(K, T, nesi), *dp = rq_dec_create(K, T, nesi);
+	uint8_t *src = malloc((size_t)K * T), *a = malloc(T), *b = malloc(T);
+	uint8_t *burst = malloc((size_t)nesi * T), *og = malloc((size_t)K * T);
+	uint8_t *op = malloc((size_t)K * T), *syms = malloc((size_t)nesi * T);
+	uint32_t *esi = malloc(nesi * sizeof(*esi)), *perm = malloc(nesi * sizeof(*perm));
+	void **outs = malloc(nesi * sizeof(*outs));
+	size_t len = (size_t)K * T - (K % 3);
+
+	CHECK(eg && ep && dg && dp && src && a && b && burst && og && op && syms && esi &&
+		perm && outs, "alloc");
+	CHECK(rq_enc_set_gen(eg, 1) == 1, "K=%u has no generator path", K);
+	CHECK(rq_enc_set_gen(ep, 0) == 0 && rq_dec_set_gen(dp, 0) == 0, "set_gen");
+	rqt_fill(src, len, &seed);
+	CHECK(rq_enc_block(eg, src, len) == 0 && rq_enc_block(ep, src, len) == 0, "enc");
+	/* ESIs: 0..pool-1, then random and near 2^24-1 */
+	for (i = 0; i < nesi; i++)
+		esi[i] = i < pool ? i : i < pool + 20 ? RQ_MAX_ESI - (i - pool) :
+			(uint32_t)(rqt_rand(&seed) % (RQ_MAX_ESI + 1));
+	for (i = 0; i < nesi; i++) {
+		CHECK(rq_enc_symbol(eg, esi[i], a) == 0 && rq_enc_symbol(ep, esi[i], b) == 0,
+			"symbol");
+		CHECK(memcmp(a, b, T) == 0, "gen != plan: K=%u T=%u ESI %u", K, T, esi[i]);
+		memcpy(syms + (size_t)i * T, b, T);
+		outs[i] = burst + (size_t)i * T;
+	}
+	/* burst form, shuffled (source and repair mixed, several chunks) */
+	for (i = 0; i < nesi; i++)
+		perm[i] = esi[i];
+	rqt_shuffle(perm, nesi, &seed);
+	CHECK(rq_enc_symbols(eg, perm, outs, nesi) == (int)nesi, "burst");
+	for (i = 0; i < nesi; i++) {
+		CHECK(rq_enc_symbol(ep, perm[i], b) == 0, "symbol");
+		CHECK(memcmp(burst + (size_t)i * T, b, T) == 0, "burst K=%u ESI %u", K, perm[i]);
+	}
+	/* decoders agree */
+	for (t = 0; t < ntrials; t++) {
+		uint32_t n, extra = t % 3, kind = t % 5;
+		int rg, rp;
+
+		for (i = 0; i < nesi; i++)
+			perm[i] = i;
+		if (kind == 4) {	/* repair symbols only (incl. the high ESIs) */
+			rqt_shuffle(perm + K, nesi - K, &seed);
+			memmove(perm, perm + K, (nesi - K) * sizeof(*perm));
+			n = K + extra;
+		} else {
+			rqt_shuffle(perm, kind == 3 ? nesi : pool, &seed);
+			n = K + extra;
+		}
+		rq_dec_reset(dg);
+		rq_dec_reset(dp);
+		for (i = 0; i < n; i++) {
+			const uint8_t *sy = syms + (size_t)perm[i] * T;
+
+			CHECK(rq_dec_add(dg, esi[perm[i]], sy) == 1, "add");
+			CHECK(rq_dec_add(dp, esi[perm[i]], sy) == 1, "add");
+			if (i % 5 == 0)
+				CHECK(rq_dec_add(dg, esi[perm[i]], sy) == 0, "dup");
+		}
+		memset(og, 0x11, len);
+		memset(op, 0x22, len);
+		rg = rq_dec_decode(dg, og, len);
+		rp = rq_dec_decode(dp, op, len);
+		CHECK(rg == rp, "K=%u trial %u: gen rc %d, plan rc %d", K, t, rg, rp);
+		gen_decodes++;
+		gen_edom += rg == -EDOM;
+		if (rg == 0 && rp == 0) {
+			CHECK(memcmp(og, src, len) == 0, "K=%u trial %u gen data", K, t);
+			CHECK(memcmp(op, src, len) == 0, "K=%u trial %u plan data", K, t);
+			memset(og, 0, len);
+			CHECK(rq_dec_decode(dg, og, len) == 0 && memcmp(og, src, len) == 0,
+				"redecode");
+		}
+	}
+	free(src);
+	free(a);
+	free(b);
+	free(burst);
+	free(og);
+	free(op);
+	free(syms);
+	free(esi);
+	free(perm);
+	free(outs);
+	gen_rows++;
+	rq_enc_free(eg);
+	rq_enc_free(ep);
+	rq_dec_free(dg);
+	rq_dec_free(dp);
 }
 
 /*
@@ -157,6 +272,8 @@ main(int argc, char **argv)
 		T = Kp <= 2000 ? Ts[row % 10] : Kp <= 12000 ? 16 : 4;
 		if (Kp <= 200 && !quick)
 			check_against_ref(K, T);
+		if (Kp <= RQ_GEN_MAX_KP)
+			check_gen(K, T > 64 ? 64 : T, quick ? 10 : RQT_SCALE(60));
 		loss = K / 10 + 1;
 		extra += (uint32_t)roundtrip(K, T, loss, (size_t)K * T - (row % 3));
 		tested++;
@@ -173,6 +290,17 @@ main(int argc, char **argv)
 			roundtrip(1000, more[i] > 64 ? 64 : more[i], 500, 1000u * (more[i] > 64 ? 64 : more[i]));
 		}
 	}
+	/* every K' row up to 256, padding (K < K') on every other; the sampled
+	 * rows above ran check_gen up to RQ_GEN_MAX_KP. These use ISA-L's
+	 * products instead of the GFNI kernel. */
+	rq_gf_dot_set_gfni(0);
+	for (row = 0; row < RQ_TABLE2_ROWS && rq_table2[row].Kp <= 256; row++)
+		if (!(row < 40 || row % 10 == 0) && !quick)
+			check_gen(row & 1 ? rq_table2[row - 1].Kp + 1 : rq_table2[row].Kp, 8,
+				RQT_SCALE(20));
+	rq_gf_dot_set_gfni(1);
+	printf("generator path: %u K' rows vs the plan path, %u decodes compared (%u -EDOM in both)\n",
+		gen_rows, gen_decodes, gen_edom);
 	printf("%u K' rows round-tripped, %u extra symbols needed in total, %d failures\n",
 		tested, extra, rqt_failures);
 	return rqt_failures ? 1 : 0;
