@@ -22,6 +22,7 @@ need_cmd dpdk-testpmd dpdk
 need_cmd ip iproute2
 need_cmd tshark tshark
 need_cmd iperf3 iperf3
+need_cmd ethtool ethtool
 need_cmd gnuplot gnuplot-nox
 # LeakSanitizer/libFuzzer runtimes for clang
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \

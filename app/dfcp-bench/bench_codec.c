@@ -215,7 +215,8 @@ usage(FILE *f)
 		"  --overhead N   repair symbols beyond the lost ones (default 2)\n"
 		"  --seconds S    time per measurement (default 2)\n"
 		"  --path P       gen | plan: force the small-block generator path or the\n"
-		"                 plan path (default: gen when K' <= %u)\n"
+		"                 plan path (default: gen when K' <= %u, above it the\n"
+		"                 residual decoder when few source symbols are lost)\n"
 		"  --cpu-time     time with the thread's CPU clock instead of wall time\n"
 		"                 (time slices lost to other processes do not count)\n",
 		RQ_GEN_MAX_KP);
@@ -315,6 +316,8 @@ bench_codec_main(int argc, char **argv)
 			RQ_GEN_MAX_KP);
 		return 1;
 	}
+	if (c.path == 0)	/* the plan decoder, not the residual one (K' > RQ_GEN_MAX_KP) */
+		rq_dec_set_res(o.dec, 0);
 	e = measure(ours_encode, &o, &w, c.seconds, &err);
 	if (err == 0)
 		d = measure(ours_decode, &o, &w, c.seconds, &err);

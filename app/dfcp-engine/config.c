@@ -27,6 +27,10 @@ static const struct eng_section_kind *const eng_section_kinds[] = {
 	&eng_section_port,
 	&eng_section_lcore, /* before task: its check assigns tasks to lcores */
 	&eng_section_task,
+	&eng_section_flow, /* after task: its check resolves the dfcp tasks' flow lists */
+	&eng_section_pipe, /* its check resolves queues, next chains, router pipes */
+	&eng_section_queue,
+	&eng_section_capture, /* observability: pcapng of a port (capture.c) */
 };
 
 struct scan_key {
@@ -265,6 +269,7 @@ config_defaults(struct eng_config *cfg)
 	cfg->duration_ns = 0;
 	cfg->stats_period_ns = 1000000000ull;
 	cfg->drain_ns = 200000000ull;
+	cfg->stats_top = 10;
 	cfg->mbuf_cache = 256;
 	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
 #ifdef ENG_DRIVERS_DIR
@@ -377,4 +382,12 @@ eng_config_free(struct eng_config *cfg)
 		free(cfg->tasks[i].conf);
 		cfg->tasks[i].conf = NULL;
 	}
+	free(cfg->flows);
+	cfg->flows = NULL;
+	cfg->nb_flows = 0;
+	free(cfg->route);
+	cfg->route = NULL;
+	free(cfg->captures);
+	cfg->captures = NULL;
+	cfg->nb_captures = 0;
 }

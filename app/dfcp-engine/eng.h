@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_cfgfile.h>
 #include <rte_common.h>
@@ -34,6 +35,7 @@ enum eng_exit {
 #define ENG_MAX_SECTIONS 512
 #define ENG_MAX_KEYS 64
 #define ENG_ERR_LEN 512
+#define ENG_MAX_CAPTURES 16
 
 /* Log types, one per component (log.c). */
 extern int eng_logtype_main;
@@ -153,6 +155,10 @@ struct eng_lcore_conf {
 	uint16_t task_idx[ENG_MAX_LCORE_TASKS];
 };
 
+struct eng_flow_conf;
+struct eng_route_conf;
+struct eng_capture_conf;
+
 struct eng_config {
 	char file[PATH_MAX];
 	/* [eal] */
@@ -167,6 +173,10 @@ struct eng_config {
 	uint32_t mbufs;             /* per pool; 0: computed */
 	uint32_t mbuf_cache;
 	uint32_t mbuf_data_size;
+	/* observability (obs.h, doc/observability.md) */
+	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
+	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
+	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
 	/* [port NAME] */
 	unsigned int nb_ports;
 	struct eng_port_conf ports[ENG_MAX_PORTS];
@@ -177,6 +187,14 @@ struct eng_config {
 	unsigned int nb_lcores;
 	struct eng_lcore_conf lcores[RTE_MAX_LCORE];
 	/* Later sections ([pipe], [queue], [flow]) add their tables here. */
+	/* [flow NAME] (section_flow.c, flow.h): calloc'd table */
+	unsigned int nb_flows;
+	struct eng_flow_conf *flows;
+	/* [pipe NAME], [queue NAME] (section_pipe.c, section_queue.c, route.h): calloc'd */
+	struct eng_route_conf *route;
+	/* [capture NAME] (capture.c): calloc'd */
+	unsigned int nb_captures;
+	struct eng_capture_conf *captures;
 };
 
 /* ---------------------------------------------------------------------------
@@ -197,6 +215,10 @@ extern const struct eng_section_kind eng_section_engine;
 extern const struct eng_section_kind eng_section_port;
 extern const struct eng_section_kind eng_section_task;
 extern const struct eng_section_kind eng_section_lcore;
+extern const struct eng_section_kind eng_section_flow;
+extern const struct eng_section_kind eng_section_pipe;
+extern const struct eng_section_kind eng_section_queue;
+extern const struct eng_section_kind eng_section_capture;
 
 /*
  * Load FILE into cfg (zeroed and defaulted first). Returns 0, or a negative
@@ -232,6 +254,10 @@ struct eng_task_ops {
 extern const struct eng_task_ops eng_task_txonly;
 extern const struct eng_task_ops eng_task_rxonly;
 extern const struct eng_task_ops eng_task_io;
+extern const struct eng_task_ops eng_task_dfcp;
+extern const struct eng_task_ops eng_task_router;
+extern const struct eng_task_ops eng_task_sched;
+extern const struct eng_task_ops eng_task_tcp;
 
 const struct eng_task_ops *eng_task_kind_find(const char *name);
 void eng_task_kind_list(char *buf, size_t len);
@@ -277,6 +303,7 @@ struct eng_runtime {
 	uint64_t hz;
 	uint64_t start_tsc, stop_tsc;
 	int lcore_failed;
+	struct eng_route_rt *route; /* pipes of the router tasks (route.c) */
 };
 
 /* mempool.c */
@@ -298,6 +325,26 @@ void eng_stats_start(struct eng_runtime *rt);
 void eng_stats_period(struct eng_runtime *rt);
 void eng_stats_summary(struct eng_runtime *rt);
 int eng_stats_json(struct eng_runtime *rt, const char *path);
+/* stats_route.c: pipes, queues and sched tasks */
+void eng_route_stats_period(struct eng_runtime *rt);
+void eng_route_stats_summary(struct eng_runtime *rt);
+void eng_route_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"pipes\": [...], ..." */
+struct rte_tel_data;
+int eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d);
+int eng_route_tel_sched(struct eng_runtime *rt, struct rte_tel_data *d);
+/* stats_tcp.c: tcp tasks (task_tcp.c, doc/tcp.md) */
+void eng_tcp_stats_period(struct eng_runtime *rt);
+void eng_tcp_stats_summary(struct eng_runtime *rt);
+void eng_tcp_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"tcp\": [...], ..." */
+int eng_tcp_done(struct eng_runtime *rt); /* every tcp task (and DFCP flow) finished */
+/* route.c: mbufs the pipes and sched tasks may hold at once (pool size) */
+uint64_t eng_route_pool_need(const struct eng_config *cfg);
+/* task_sched.c: attach a flow to sched task SCHED_TASK during set-up (from
+ * another task's setup(), any task order). Returns the flow's SPSC ring (the
+ * caller is its only producer; the sched task owns it and frees mbufs left in
+ * it at teardown) and its id in *flow_id, or NULL with the reason logged. */
+struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,
+		const char *flow_name, uint32_t weight, uint32_t *flow_id);
 /* telemetry.c */
 int eng_telemetry_register(struct eng_runtime *rt);
 void eng_telemetry_stop(void);

@@ -3,7 +3,8 @@
  * Lcores: each [lcore N] polls its tasks in order, one burst each, until the
  * phase becomes STOP (run to completion, no locks, no allocation). The main
  * lcore may host tasks too; it then also does the housekeeping (main.c)
- * between bursts.
+ * between bursts. Each poll is timed (one rdtsc per poll): its cycles count as
+ * busy when the task handled packets, idle otherwise (obs.h, stats_lcore.c).
  */
 #include <errno.h>
 
@@ -13,8 +14,42 @@
 #include <rte_lcore.h>
 
 #include "eng.h"
+#include "obs.h"
 
 static struct eng_runtime *lcore_rt;
+
+/* Per task (cfg->tasks index), one writer: the lcore polling it. */
+static struct {
+	struct eng_cycles c;
+} __rte_cache_aligned task_cycles[ENG_MAX_TASKS];
+
+static inline uint64_t
+poll_timed(struct eng_task *t, unsigned int idx, uint64_t now)
+{
+	struct eng_cycles *c = &task_cycles[idx].c;
+	uint16_t n = t->ops->poll(t, now);
+	uint64_t end = rte_rdtsc();
+
+	if (n != 0) {
+		__atomic_store_n(&c->busy, c->busy + (end - now), __ATOMIC_RELAXED);
+		__atomic_store_n(&c->busy_polls, c->busy_polls + 1, __ATOMIC_RELAXED);
+	} else {
+		__atomic_store_n(&c->idle, c->idle + (end - now), __ATOMIC_RELAXED);
+		__atomic_store_n(&c->idle_polls, c->idle_polls + 1, __ATOMIC_RELAXED);
+	}
+	return end;
+}
+
+void
+eng_lcore_task_cycles(unsigned int t, struct eng_cycles *out)
+{
+	const struct eng_cycles *c = &task_cycles[t % ENG_MAX_TASKS].c;
+
+	out->busy = __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
+	out->idle = __atomic_load_n(&c->idle, __ATOMIC_RELAXED);
+	out->busy_polls = __atomic_load_n(&c->busy_polls, __ATOMIC_RELAXED);
+	out->idle_polls = __atomic_load_n(&c->idle_polls, __ATOMIC_RELAXED);
+}
 
 static const struct eng_lcore_conf *
 lcore_conf(const struct eng_config *cfg, unsigned int lcore_id)
@@ -69,16 +104,19 @@ lcore_loop(void *arg)
 	struct eng_runtime *rt = lcore_rt;
 	const struct eng_lcore_conf *lc = arg;
 	struct eng_task *tasks[ENG_MAX_LCORE_TASKS];
+	unsigned int idx[ENG_MAX_LCORE_TASKS];
 	unsigned int n = lc->nb_tasks, i;
+	uint64_t now;
 
-	for (i = 0; i < n; i++)
-		tasks[i] = &rt->cfg->tasks[lc->task_idx[i]];
+	for (i = 0; i < n; i++) {
+		idx[i] = lc->task_idx[i];
+		tasks[i] = &rt->cfg->tasks[idx[i]];
+	}
 	ENG_LOG(DEBUG, lcore, "lcore %u: polling %u tasks", lc->lcore_id, n);
+	now = rte_rdtsc();
 	while (rt->phase != ENG_PHASE_STOP) {
-		uint64_t now = rte_rdtsc();
-
 		for (i = 0; i < n; i++)
-			tasks[i]->ops->poll(tasks[i], now);
+			now = poll_timed(tasks[i], idx[i], now);
 	}
 	return 0;
 }
@@ -102,8 +140,10 @@ eng_lcore_main_poll(struct eng_runtime *rt, uint64_t now)
 		return 0;
 	for (i = 0; i < lc->nb_tasks; i++) {
 		struct eng_task *t = &rt->cfg->tasks[lc->task_idx[i]];
+		uint64_t b = task_cycles[lc->task_idx[i]].c.busy_polls;
 
-		n += t->ops->poll(t, now);
+		now = poll_timed(t, lc->task_idx[i], now);
+		n += task_cycles[lc->task_idx[i]].c.busy_polls != b;
 	}
 	return n;
 }

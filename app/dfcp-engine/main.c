@@ -3,7 +3,7 @@
  * dfcp-engine: testpmd-style packet engine driven by an INI config.
  *
  *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
- *                             [--summary-json FILE]
+ *                             [--summary-json FILE] [--timeseries FILE]
  *
  * Without EAL args the [eal] section of the config supplies them. Exit codes:
  * see enum eng_exit in eng.h and doc/config.md.
@@ -22,6 +22,8 @@
 #include <rte_lcore.h>
 
 #include "eng.h"
+#include "flow.h"
+#include "obs.h"
 
 #define ENG_MAX_EAL_ARGS 64
 
@@ -38,13 +40,14 @@ usage(const char *prog)
 {
 	fprintf(stderr,
 			"usage: %s [EAL args] -- --config FILE [--duration T] [--stats-period T]\n"
-			"                         [--summary-json FILE]\n"
+			"                         [--summary-json FILE] [--timeseries FILE]\n"
 			"  --config FILE        INI config (doc/config.md); its [eal] section gives\n"
 			"                       the EAL args when none are on the command line\n"
 			"  --duration T         run time (10s, 1.5min; bare number = seconds; 0 = until\n"
 			"                       SIGINT/SIGTERM); overrides [engine] duration\n"
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
+			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
 			"exit codes: 0 ok, 1 config/usage error, 2 EAL error, 3 set-up error,\n"
 			"            4 runtime error\n",
 			prog);
@@ -55,6 +58,7 @@ struct app_opts {
 	const char *duration;
 	const char *stats_period;
 	const char *summary_json;
+	const char *timeseries;
 };
 
 static int
@@ -65,6 +69,7 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"duration", required_argument, NULL, 'd'},
 		{"stats-period", required_argument, NULL, 's'},
 		{"summary-json", required_argument, NULL, 'j'},
+		{"timeseries", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -85,6 +90,9 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 			break;
 		case 'j':
 			o->summary_json = optarg;
+			break;
+		case 't':
+			o->timeseries = optarg;
 			break;
 		case 'h':
 			usage(argv[0]);
@@ -123,6 +131,8 @@ apply_overrides(struct eng_config *cfg, const struct app_opts *o)
 	}
 	if (o->summary_json != NULL)
 		snprintf(cfg->summary_json, sizeof(cfg->summary_json), "%s", o->summary_json);
+	if (o->timeseries != NULL)
+		snprintf(cfg->timeseries, sizeof(cfg->timeseries), "%s", o->timeseries);
 	return 0;
 }
 
@@ -170,6 +180,9 @@ run(struct eng_runtime *rt)
 	uint64_t period = (uint64_t)((unsigned __int128)cfg->stats_period_ns * hz / 1000000000u);
 	int main_tasks = eng_lcore_main_has_tasks(rt);
 
+	if (period == 0 && cfg->timeseries[0] != '\0')
+		period = hz; /* time series without printed stats: one row per second */
+
 	now = rte_rdtsc();
 	next_check = now;
 	if (period != 0)
@@ -183,8 +196,10 @@ run(struct eng_runtime *rt)
 		if (now < next_check)
 			continue;
 		next_check = now + hz / 1000;
+		eng_capture_poll(rt);
 		if (rt->phase == ENG_PHASE_RUN &&
-				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur))) {
+				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur) ||
+				 eng_flows_done(rt) || eng_tcp_done(rt))) { /* every flow finished */
 			if (eng_signal != 0)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
 			rt->stop_tsc = now;
@@ -197,7 +212,10 @@ run(struct eng_runtime *rt)
 			break;
 		}
 		if (rt->phase == ENG_PHASE_RUN && now >= next_stats) {
-			eng_stats_period(rt);
+			if (cfg->stats_period_ns != 0)
+				eng_stats_period(rt);
+			else
+				eng_live_period(rt, 0); /* --timeseries only */
 			next_stats += period;
 		}
 	}
@@ -269,7 +287,8 @@ main(int argc, char **argv)
 	rt.hz = rte_get_tsc_hz();
 	exit_code = ENG_EXIT_SETUP;
 	if (eng_ports_probe(&rt) < 0 || eng_lcores_check(&rt) < 0 || eng_pools_create(&rt) < 0 ||
-			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0)
+			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0 ||
+			eng_capture_setup(&rt) < 0 || eng_timeseries_open(&rt) < 0)
 		goto teardown;
 	eng_telemetry_register(&rt);
 
@@ -286,13 +305,19 @@ main(int argc, char **argv)
 	run(&rt);
 	exit_code = eng_lcores_wait(&rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
 
+	eng_capture_close(&rt); /* lcores stopped: callbacks off, files complete */
 	eng_stats_summary(&rt);
+	eng_timeseries_close(&rt);
 	if (cfg.summary_json[0] != '\0' && eng_stats_json(&rt, cfg.summary_json) < 0)
 		exit_code = ENG_EXIT_RUNTIME;
 teardown:
 	eng_telemetry_stop();
 	rt.phase = ENG_PHASE_STOP;
+	eng_capture_close(&rt);
+	eng_capture_free();
+	eng_timeseries_close(&rt);
 	tasks_teardown(&rt);
+	eng_lat_free();
 	eng_ports_close(&rt);
 	eng_pools_free(&rt);
 	eng_config_free(&cfg);

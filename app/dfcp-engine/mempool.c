@@ -29,6 +29,8 @@ eng_pools_create(struct eng_runtime *rt)
 	for (i = 0; i < cfg->nb_tasks; i++)
 		need[rt->ports[cfg->tasks[i].ports[0].port_idx].socket] +=
 				2ull * cfg->tasks[i].burst;
+	if (cfg->nb_ports != 0) /* held in pipes and sched tasks (route.c) */
+		need[rt->ports[0].socket] += eng_route_pool_need(cfg);
 	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
 		char name[RTE_MEMPOOL_NAMESIZE];
 		uint64_t n;

@@ -28,6 +28,12 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 		rc = eng_sec_u32(sec, "mbufs", 1023, 1u << 24, &cfg->mbufs);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "mbuf_cache", 0, 512, &cfg->mbuf_cache);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "stats_top", 0, 100000, &cfg->stats_top);
+	if (rc == 0)
+		rc = eng_sec_str(sec, "timeseries", cfg->timeseries, sizeof(cfg->timeseries));
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "pdump", &cfg->pdump);
 	if (rc == 0) {
 		v = cfg->mbuf_data_size;
 		rc = eng_sec_size(sec, "mbuf_size", 256 + 128, 65535, &v);

@@ -8,6 +8,8 @@
 #include <rte_cycles.h>
 
 #include "eng.h"
+#include "flow.h"
+#include "obs.h"
 
 static double
 per_s(uint64_t v, uint64_t cycles, uint64_t hz)
@@ -63,6 +65,10 @@ eng_stats_period(struct eng_runtime *rt)
 		p->last = s;
 		p->last_tsc = now;
 	}
+	eng_live_period(rt, 1); /* flows: totals + top N by goodput (stats_live.c) */
+	eng_route_stats_period(rt);
+	eng_tcp_stats_period(rt);
+	eng_lcore_stats_period(rt);
 	fflush(stdout);
 }
 
@@ -81,6 +87,7 @@ eng_stats_summary(struct eng_runtime *rt)
 	uint64_t cyc = run_cycles(rt);
 	unsigned int i;
 
+	eng_dfcp_release(rt); /* lcores stopped: cached mbufs back, final flow counters */
 	printf("== summary: %.3f s ==\n", (double)cyc / (double)rt->hz);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		struct eng_port_stats s;
@@ -104,6 +111,10 @@ eng_stats_summary(struct eng_runtime *rt)
 					ts.lat_min_ns, ts.lat_avg_ns, ts.lat_max_ns);
 		printf("\n");
 	}
+	eng_lcore_stats_summary(rt);
+	eng_route_stats_summary(rt);
+	eng_flow_stats_summary(rt); /* last: ends with goodputs and Jain's index */
+	eng_tcp_stats_summary(rt);
 	fflush(stdout);
 }
 
@@ -184,7 +195,13 @@ eng_stats_json(struct eng_runtime *rt, const char *path)
 				ts.seq_reordered, ts.no_mbuf, ts.lat_samples, ts.lat_min_ns,
 				ts.lat_avg_ns, ts.lat_max_ns);
 	}
-	fprintf(f, "\n  ]\n}\n");
+	fprintf(f, "\n  ]");
+	eng_flow_stats_json(rt, f); /* flows, jain, dfcp_drops, pools */
+	eng_route_stats_json(rt, f); /* pipes, sched */
+	eng_tcp_stats_json(rt, f); /* tcp, tcp_tasks */
+	eng_lcore_stats_json(rt, f); /* lcores (obs.h) */
+	eng_capture_json(rt, f); /* captures */
+	fprintf(f, "\n}\n");
 	if (fclose(f) != 0)
 		return -errno;
 	return 0;

@@ -10,6 +10,10 @@ static const struct eng_task_ops *const eng_task_kinds[] = {
 	&eng_task_txonly,
 	&eng_task_rxonly,
 	&eng_task_io,
+	&eng_task_dfcp,
+	&eng_task_router,
+	&eng_task_sched,
+	&eng_task_tcp,
 };
 
 const struct eng_task_ops *

@@ -13,6 +13,7 @@
 #include <rte_ip.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 #include <rte_udp.h>
 
 #include "eng.h"
@@ -28,10 +29,13 @@ struct txonly_conf {
 	uint16_t src_port, dst_port;
 	int has_dst_mac;
 	struct rte_ether_addr dst_mac;
+	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
+	uint32_t weight;           /* its weight there */
 };
 
 struct txonly_priv {
 	struct rte_mempool *pool;
+	struct rte_ring *ring;  /* egress sched task's ring for this flow, or NULL */
 	uint16_t port_id, queue;
 	uint16_t data_len;
 	uint64_t ol_flags;
@@ -83,6 +87,13 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		c->has_dst_mac = 1;
 		rc = eng_sec_mac(sec, "dst_mac", &c->dst_mac);
 	}
+	c->weight = 1;
+	if (rc == 0)
+		rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "weight", 1, 1u << 20, &c->weight);
+	if (rc == 0 && c->egress[0] != '\0')
+		t->ports[0].txq = UINT16_MAX; /* the sched task transmits */
 	return rc;
 }
 
@@ -149,6 +160,13 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	}
 	txonly_template(p, c, port, pc);
 	t->priv = p;
+	if (c->egress[0] != '\0') {
+		uint32_t id;
+
+		p->ring = eng_sched_attach(rt, c->egress, t->name, c->weight, &id);
+		if (p->ring == NULL)
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -199,7 +217,10 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		m->l2_len = 14;
 		m->l3_len = 20;
 	}
-	sent = rte_eth_tx_burst(p->port_id, p->queue, pkts, n);
+	if (p->ring != NULL)
+		sent = (uint16_t)rte_ring_enqueue_burst(p->ring, (void **)pkts, n, NULL);
+	else
+		sent = rte_eth_tx_burst(p->port_id, p->queue, pkts, n);
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
 		p->tx_dropped += n - sent;

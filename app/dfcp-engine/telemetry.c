@@ -9,6 +9,8 @@
 #include <rte_telemetry.h>
 
 #include "eng.h"
+#include "flow.h"
+#include "obs.h"
 
 static struct eng_runtime *tel_rt;
 
@@ -44,13 +46,44 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* pipes, queues and sched tasks (stats_route.c) */
+static int
+tel_pipes(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	return tel_rt == NULL ? -EINVAL : eng_route_tel_pipes(tel_rt, d);
+}
+
+static int
+tel_sched(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	return tel_rt == NULL ? -EINVAL : eng_route_tel_sched(tel_rt, d);
+}
+
+/* busy/idle cycles per lcore and task (stats_lcore.c) */
+static int
+tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	return tel_rt == NULL ? -EINVAL : eng_lcore_tel(tel_rt, d);
+}
+
 static const struct {
 	const char *cmd;
 	telemetry_cb fn;
 	const char *help;
 } eng_tel_cmds[] = {
 	{"/dfcp/ports", tel_ports, "Engine ports and their counters. No parameters"},
-	/* {"/dfcp/flows", tel_flows, "..."}, added by lib/dfcp */
+	{"/dfcp/flows", eng_flow_telemetry,
+			"DFCP flows, counters, block latency. Parameter: a flow name (optional)"},
+	{"/dfcp/pipes", tel_pipes, "Emulated pipes, their queues and counters. No parameters"},
+	{"/dfcp/sched", tel_sched, "Sched tasks and their flows' counters. No parameters"},
+	{"/dfcp/lcores", tel_lcores,
+			"Busy/idle TSC cycles and polls per lcore and task. No parameters"},
 };
 
 int

@@ -319,6 +319,8 @@ enum dfcp_close_reason {
 	DFCP_CR_ABORT,		/* local abort */
 };
 
+struct hist;
+
 /* Per-connection configuration (the thesis's five parameters and more). */
 struct dfcp_conn_conf {
 	struct dfcp_addr local, remote;
@@ -338,6 +340,9 @@ struct dfcp_conn_conf {
 	void *source_ctx;
 	dfcp_sink_fn sink;
 	void *sink_ctx;
+	/* observability (optional, lib/hist): every block acked records first
+	 * symbol sent -> ack received, ns (sender side; one writer: the caller) */
+	struct hist *block_latency;
 };
 void dfcp_conn_conf_default(struct dfcp_conn_conf *c);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist.h"
 #include "rq.h"
 
 #include "dfcp.h"
@@ -19,6 +20,7 @@
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define SYM_CAP		65535u		/* symbols per round at most */
+#define GEN_MAX		64u		/* symbols queued for one rq_enc_symbols call */
 
 enum { TX_FREE = 0, TX_ACTIVE };
 enum { RX_FREE = 0, RX_COLLECT, RX_DECODED };
@@ -40,6 +42,9 @@ struct tx_slot {
 	uint32_t repair_left;	/* top-up packets still to send */
 	uint64_t deadline;	/* block timer, 0: none */
 	uint64_t last_tx;
+	uint64_t first_done;	/* end of the first round (RTT sample after a top-up) */
+	uint32_t first_syms;	/* packets of the first round */
+	uint64_t first_tx;	/* first symbol sent (block latency) */
 	uint8_t state;
 	uint8_t in_repair;	/* slot index is in the repair ring */
 	uint8_t topped;
@@ -50,10 +55,13 @@ struct rx_slot {
 	uint32_t block;
 	uint32_t len;
 	uint32_t esi_span;
-	uint32_t count;		/* decoding off: packets counted */
+	uint32_t count;		/* symbols held (decoding off: packets counted) */
+	uint32_t nsrc;		/* source symbols copied into out */
 	uint8_t state;
-	struct rq_dec *dec;
-	uint8_t *out;
+	uint8_t in_dec;		/* the source symbols went to the decoder too */
+	struct rq_dec *dec;	/* from the pool, only once a repair symbol is needed */
+	uint8_t *out;		/* from the pool while the slot is in use */
+	uint64_t *have;		/* bitmap of the source ESIs in out (K bits) */
 };
 
 struct back_ent {
@@ -91,6 +99,17 @@ struct dfcp_conn {
 	struct tx_slot *tx;
 	struct rq_enc *enc0;		/* encoding off: the only encoder */
 	int enc0_loaded;
+	struct rq_enc **encs;		/* all encoders (encoding on) */
+	struct rq_enc **enc_free;	/* LIFO of free encoders: the hottest is reused */
+	uint32_t n_enc_free;
+	/* symbols to generate in one rq_enc_symbols call per encoder run */
+	uint32_t n_gen;
+	const struct rq_enc *gen_enc[GEN_MAX];
+	uint32_t gen_esi[GEN_MAX];
+	void *gen_out[GEN_MAX];
+	/* prepared Ethernet/IPv4/UDP/DFCP-common header of DATA frames */
+	uint8_t dhdr[DFCP_L2L4_LEN + DFCP_COMMON_LEN];
+	int dhdr_ok;
 	uint8_t *stage;
 	uint32_t snd_base;		/* oldest unacked block */
 	uint32_t snd_next;		/* next block to fill */
@@ -106,6 +125,14 @@ struct dfcp_conn {
 
 	/* receiver */
 	struct rx_slot *rx;
+	struct rq_dec **decs;		/* all decoders; LIFO pool below */
+	struct rq_dec **dec_free;
+	uint32_t n_dec_free;
+	uint8_t **outs;			/* all block buffers; LIFO pool below */
+	uint8_t **out_free;
+	uint32_t n_out_free;
+	uint64_t *have_mem;
+	uint32_t have_words;		/* per slot */
 	uint32_t rcv_cum;		/* next block to deliver */
 	uint64_t rcv_off;		/* stream offset delivered */
 	uint64_t rcv_sum_rcvd, rcv_sum_span;
@@ -250,10 +277,14 @@ conn_new(const struct dfcp_conn_conf *conf, uint32_t lcid)
 static void
 sender_free(struct dfcp_conn *c)
 {
-	if (c->tx != NULL) {
+	if (c->encs != NULL) {
 		for (uint32_t i = 0; i < c->alloc_W; i++)
-			rq_enc_free(c->tx[i].enc);
+			rq_enc_free(c->encs[i]);
 	}
+	free(c->encs);
+	free(c->enc_free);
+	c->encs = NULL;
+	c->enc_free = NULL;
 	free(c->tx);
 	rq_enc_free(c->enc0);
 	free(c->stage);
@@ -267,13 +298,21 @@ sender_free(struct dfcp_conn *c)
 static void
 receiver_free(struct dfcp_conn *c)
 {
-	if (c->rx != NULL) {
-		for (uint32_t i = 0; i < c->alloc_W; i++) {
-			rq_dec_free(c->rx[i].dec);
-			free(c->rx[i].out);
-		}
-	}
+	for (uint32_t i = 0; c->decs != NULL && i < c->alloc_W; i++)
+		rq_dec_free(c->decs[i]);
+	for (uint32_t i = 0; c->outs != NULL && i < c->alloc_W; i++)
+		free(c->outs[i]);
+	free(c->decs);
+	free(c->dec_free);
+	free(c->outs);
+	free(c->out_free);
+	free(c->have_mem);
 	free(c->rx);
+	c->decs = NULL;
+	c->dec_free = NULL;
+	c->outs = NULL;
+	c->out_free = NULL;
+	c->have_mem = NULL;
 	c->rx = NULL;
 }
 
@@ -289,10 +328,15 @@ sender_alloc(struct dfcp_conn *c)
 	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL)
 		return -ENOMEM;
 	if (c->conf.encode) {
+		c->encs = calloc(W, sizeof(*c->encs));
+		c->enc_free = calloc(W, sizeof(*c->enc_free));
+		if (c->encs == NULL || c->enc_free == NULL)
+			return -ENOMEM;
 		for (uint32_t i = 0; i < W; i++) {
-			c->tx[i].enc = rq_enc_create(c->conf.K, c->conf.T);
-			if (c->tx[i].enc == NULL)
+			c->encs[i] = rq_enc_create(c->conf.K, c->conf.T);
+			if (c->encs[i] == NULL)
 				return -ENOMEM;
+			c->enc_free[c->n_enc_free++] = c->encs[i];
 		}
 	} else {
 		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
@@ -315,12 +359,32 @@ receiver_alloc(struct dfcp_conn *c)
 		return -ENOMEM;
 	if (!(c->p.flags & DFCP_F_DEC))
 		return 0;
+	/*
+	 * Pools: a slot takes a block buffer when its block starts and gives it
+	 * back on delivery, so in-order traffic cycles through a few cache-hot
+	 * buffers; a decoder is taken only when a repair symbol is needed.
+	 */
+	c->have_words = (c->p.K + 63u) / 64u;
+	c->decs = calloc(W, sizeof(*c->decs));
+	c->dec_free = calloc(W, sizeof(*c->dec_free));
+	c->outs = calloc(W, sizeof(*c->outs));
+	c->out_free = calloc(W, sizeof(*c->out_free));
+	c->have_mem = calloc((size_t)W * c->have_words, sizeof(uint64_t));
+	if (c->decs == NULL || c->dec_free == NULL || c->outs == NULL ||
+			c->out_free == NULL || c->have_mem == NULL)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < W; i++) {
-		c->rx[i].dec = rq_dec_create(c->p.K, c->p.T, 0);
-		c->rx[i].out = malloc((size_t)c->p.K * c->p.T);
-		if (c->rx[i].dec == NULL || c->rx[i].out == NULL)
+		c->decs[i] = rq_dec_create(c->p.K, c->p.T, 0);
+		c->outs[i] = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64);
+		if (c->decs[i] == NULL || c->outs[i] == NULL)
 			return -ENOMEM;
+		/* pushed in reverse: buffer 0 is taken first */
+		c->dec_free[W - 1 - i] = c->decs[i];
+		c->out_free[W - 1 - i] = c->outs[i];
+		c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
 	}
+	c->n_dec_free = W;
+	c->n_out_free = W;
 	return 0;
 }
 
@@ -559,6 +623,44 @@ repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t syms)
 	}
 }
 
+/* Slot done: its encoder goes back on top of the pool. */
+static void
+tx_release(struct dfcp_conn *c, struct tx_slot *s)
+{
+	s->state = TX_FREE;
+	if (s->enc != NULL) {
+		c->enc_free[c->n_enc_free++] = s->enc;
+		s->enc = NULL;
+	}
+}
+
+/*
+ * Generate the queued symbols straight into their frames (headers already
+ * written): one rq_enc_symbols call per run of frames of the same encoder, so
+ * that the repair symbols of a block come from one generator pass. Should the
+ * codec refuse a symbol (it cannot: encoders are loaded, ESIs in range), its
+ * frame gets DFCP version 0: the peer drops it like a lost packet.
+ */
+static void
+gen_flush(struct dfcp_conn *c)
+{
+	uint32_t i = 0, n = c->n_gen;
+
+	c->n_gen = 0;
+	while (i < n) {
+		uint32_t j = i + 1;
+
+		while (j < n && c->gen_enc[j] == c->gen_enc[i])
+			j++;
+		if (rq_enc_symbols(c->gen_enc[i], &c->gen_esi[i], &c->gen_out[i], j - i) < 0) {
+			for (; i < j; i++)
+				if (rq_enc_symbol(c->gen_enc[i], c->gen_esi[i], c->gen_out[i]) < 0)
+					((uint8_t *)c->gen_out[i])[DFCP_L2L4_LEN - DFCP_DATA_OFF] = 0;
+		}
+		i = j;
+	}
+}
+
 static void
 block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 {
@@ -571,7 +673,9 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 		return;
 	if (!s->topped && s->first_left == 0 && now >= s->last_tx)
 		rtt_sample(c, now - s->last_tx);
-	s->state = TX_FREE;
+	if (c->conf.block_latency != NULL && now >= s->first_tx)
+		hist_record(c->conf.block_latency, now - s->first_tx);
+	tx_release(c, s);
 	s->first_left = 0;
 	s->repair_left = 0;
 	s->deadline = 0;
@@ -605,8 +709,17 @@ sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	if (pkt->u.back.status == DFCP_BA_DECODED) {
 		struct tx_slot *s = &c->tx[b % c->W];
 
-		if (s->state == TX_ACTIVE && s->block == b)
+		if (s->state == TX_ACTIVE && s->block == b) {
 			loss_sample(c, pkt->u.back.rcvd, pkt->u.back.esi_span);
+			/*
+			 * Karn: a topped-up block gives no RTT sample, so spurious
+			 * timeouts could starve srtt for good. An ack that saw only
+			 * first-round symbols still times the first round.
+			 */
+			if (s->topped && s->first_done && now >= s->first_done &&
+					pkt->u.back.esi_span <= s->first_syms)
+				rtt_sample(c, now - s->first_done);
+		}
 		block_acked(c, b, now);
 	}
 	/* cumulative part: never beyond what was sent */
@@ -649,6 +762,9 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 			c->src_eof = 1;
 		return 0;
 	}
+	/* queued symbols may come from an encoder that is free again */
+	if (c->n_gen != 0)
+		gen_flush(c);
 	while (len < bs) {
 		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
 
@@ -662,6 +778,11 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 		return 0;
 	s = &c->tx[c->snd_next % c->W];
 	if (c->p.flags & DFCP_F_ENC) {
+		if (s->enc == NULL) {
+			if (c->n_enc_free == 0)
+				return 0;	/* cannot happen: one encoder per window slot */
+			s->enc = c->enc_free[--c->n_enc_free];
+		}
 		enc = s->enc;
 		if (rq_enc_block(enc, c->stage, len) < 0)
 			return 0;
@@ -675,6 +796,8 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	s->next_esi = 0;
 	s->round_esi = 0;
 	s->first_left = first_round_syms(c);
+	s->first_syms = s->first_left;
+	s->first_done = 0;
 	s->repair_left = 0;
 	s->deadline = 0;
 	s->topped = 0;
@@ -684,6 +807,13 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	return 1;
 }
 
+/*
+ * One DATA frame: the symbol is queued for generation straight into the frame
+ * (gen_flush), the headers are the prepared template with the block, payload
+ * id, block length and flags patched in: every other Ethernet/IPv4/UDP field,
+ * the IPv4 checksum included, is the same for all DATA frames of a connection.
+ * A full software UDP checksum needs the symbol first: built the long way.
+ */
 static int
 build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
 		size_t cap)
@@ -691,16 +821,35 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
 	struct dfcp_pkt pkt;
 	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
 	uint32_t esi = s->next_esi;
+	uint8_t *d;
 	int len;
 
 	if (cap < (size_t)DFCP_DATA_OFF + c->p.T)
 		return -EMSGSIZE;
 	if (esi > RQ_MAX_ESI)
 		esi = RQ_MAX_ESI;	/* 16M symbols for one block: cannot happen */
-	else
+	if (c->conf.csum == DFCP_CSUM_FULL) {
+		if (rq_enc_symbol(enc, esi, buf + DFCP_DATA_OFF) < 0)
+			return -EIO;
+	} else {
+		if (c->n_gen == GEN_MAX)
+			gen_flush(c);
+		c->gen_enc[c->n_gen] = enc;
+		c->gen_esi[c->n_gen] = esi;
+		c->gen_out[c->n_gen++] = buf + DFCP_DATA_OFF;
+	}
+	if (s->next_esi <= RQ_MAX_ESI)
 		s->next_esi++;
-	if (rq_enc_symbol(enc, esi, buf + DFCP_DATA_OFF) < 0)
-		return -EIO;
+	if (c->dhdr_ok) {
+		d = buf + DFCP_L2L4_LEN;
+		memcpy(buf, c->dhdr, sizeof(c->dhdr));
+		wr16(d + 2, last ? DFCP_F_LAST : 0);
+		d += DFCP_COMMON_LEN;
+		wr32(d, s->block);
+		wr32(d + 4, ((s->block & 0xff) << 24) | (esi & 0xffffff));
+		wr32(d + 8, s->len);
+		return DFCP_DATA_OFF + c->p.T;
+	}
 	pkt.type = DFCP_T_DATA;
 	pkt.flags = last ? DFCP_F_LAST : 0;
 	pkt.dst_cid = c->rcid;
@@ -711,6 +860,10 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
 	pkt.u.data.sym = NULL;
 	pkt.u.data.sym_len = c->p.T;
 	len = dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
+	if (len == DFCP_DATA_OFF + c->p.T && c->conf.csum != DFCP_CSUM_FULL) {
+		memcpy(c->dhdr, buf, sizeof(c->dhdr));
+		c->dhdr_ok = 1;
+	}
 	return len;
 }
 
@@ -718,9 +871,11 @@ static void
 sender_round_done(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
 {
 	s->last_tx = now;
+	if (!s->topped)
+		s->first_done = now;
 	if (!(c->p.flags & DFCP_F_ACKS)) {
 		/* acks off: the buffer frees right after sending */
-		s->state = TX_FREE;
+		tx_release(c, s);
 		c->st.goodput_bytes += s->len;
 		while (c->snd_base != c->snd_next &&
 				c->tx[c->snd_base % c->W].state == TX_FREE)
@@ -805,8 +960,10 @@ sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *lens,
 				break;
 		}
 		s = &c->tx[c->snd_first % c->W];
-		if (s->next_esi == 0)
+		if (s->next_esi == 0) {
 			c->st.blocks_sent++;
+			s->first_tx = now;
+		}
 		last = s->first_left == 1;
 		len = build_data(c, s, last, bufs[k], cap);
 		if (len < 0)
@@ -818,6 +975,8 @@ sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *lens,
 			sender_round_done(c, s, now);
 		}
 	}
+	if (c->n_gen != 0)
+		gen_flush(c);
 	return k;
 }
 
@@ -846,6 +1005,22 @@ queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
 		c->st.short_reports++;
 }
 
+/* Block buffer and decoder back to their pools. */
+static void
+rx_release(struct dfcp_conn *c, struct rx_slot *s)
+{
+	s->state = RX_FREE;
+	if (s->dec != NULL) {
+		rq_dec_reset(s->dec);
+		c->dec_free[c->n_dec_free++] = s->dec;
+		s->dec = NULL;
+	}
+	if (s->out != NULL) {
+		c->out_free[c->n_out_free++] = s->out;
+		s->out = NULL;
+	}
+}
+
 static void
 rx_deliver(struct dfcp_conn *c)
 {
@@ -859,9 +1034,7 @@ rx_deliver(struct dfcp_conn *c)
 					(c->p.flags & DFCP_F_DEC) ? s->out : NULL, s->len);
 		c->rcv_off += s->len;
 		c->st.goodput_bytes += s->len;
-		s->state = RX_FREE;
-		if (s->dec != NULL)
-			rq_dec_reset(s->dec);
+		rx_release(c, s);
 		c->rcv_cum++;
 	}
 }
@@ -879,14 +1052,71 @@ rx_skip_to(struct dfcp_conn *c, uint32_t cum)
 		s = &c->rx[c->rcv_cum % c->W];
 		if (s->state == RX_COLLECT && s->block == c->rcv_cum) {
 			c->rcv_off += s->len;
-			s->state = RX_FREE;
-			if (s->dec != NULL)
-				rq_dec_reset(s->dec);
+			rx_release(c, s);
 		}
 		c->st.blocks_lost++;
 		c->rcv_cum++;
 	}
 	rx_deliver(c);
+}
+
+/*
+ * Decoding on: a source symbol (ESI < K) is copied once, straight to its
+ * place in the slot's block buffer; when all K arrive the block is complete
+ * without the decoder. A repair symbol goes to the slot's decoder (taken from
+ * the pool on first use); once K symbols are held and a source symbol is
+ * missing, the source symbols join it and the block is decoded into the
+ * buffer. Returns 0 or -DFCP_E_*; s->count and s->state are updated.
+ */
+static int
+rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *sym)
+{
+	uint32_t K = c->p.K, T = c->p.T, n;
+	int rc, added;
+
+	if (esi < K && !s->in_dec) {
+		uint64_t bit = 1ull << (esi & 63);
+
+		if (s->have[esi >> 6] & bit)
+			return 0;	/* duplicate */
+		s->have[esi >> 6] |= bit;
+		memcpy(s->out + (size_t)esi * T, sym, T);
+		s->nsrc++;
+		added = 1;
+	} else {
+		if (s->dec == NULL) {
+			if (c->n_dec_free == 0)
+				return -DFCP_E_NOBUF;	/* cannot happen: W decoders */
+			s->dec = c->dec_free[--c->n_dec_free];
+		}
+		rc = rq_dec_add(s->dec, esi, sym);
+		if (rc < 0)
+			return -DFCP_E_ESI;
+		added = rc > 0;
+	}
+	n = s->dec != NULL ? rq_dec_count(s->dec) : 0;
+	s->count = s->in_dec ? n : s->nsrc + n;
+	if (!s->in_dec && s->nsrc == K) {
+		s->state = RX_DECODED;
+		return 0;
+	}
+	if (!added || s->count < K)
+		return 0;
+	if (!s->in_dec) {
+		for (uint32_t i = 0; i < K; i++) {
+			if (!(s->have[i >> 6] & (1ull << (i & 63))))
+				continue;
+			if (rq_dec_add(s->dec, i, s->out + (size_t)i * T) < 0)
+				return -DFCP_E_ESI;
+		}
+		s->in_dec = 1;
+		s->count = rq_dec_count(s->dec);
+	}
+	if (rq_dec_decode(s->dec, s->out, s->len) == 0)
+		s->state = RX_DECODED;
+	else
+		c->st.decode_failures++;
+	return 0;
 }
 
 static int
@@ -914,16 +1144,22 @@ rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 	s = &c->rx[b % c->W];
 	if (s->state != RX_FREE && s->block != b) {
 		/* cannot happen: a slot only holds blocks of the window */
-		s->state = RX_FREE;
-		if (s->dec != NULL)
-			rq_dec_reset(s->dec);
+		rx_release(c, s);
 	}
 	if (s->state == RX_FREE) {
+		if (c->p.flags & DFCP_F_DEC) {
+			if (c->n_out_free == 0)
+				return -DFCP_E_NOBUF;	/* cannot happen: W buffers */
+			s->out = c->out_free[--c->n_out_free];
+			memset(s->have, 0, c->have_words * sizeof(uint64_t));
+		}
 		s->state = RX_COLLECT;
 		s->block = b;
 		s->len = pkt->u.data.block_len;
 		s->esi_span = 0;
 		s->count = 0;
+		s->nsrc = 0;
+		s->in_dec = 0;
 	} else if (s->state == RX_DECODED) {
 		if (last)
 			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
@@ -934,19 +1170,10 @@ rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 	if (esi + 1 > s->esi_span)
 		s->esi_span = esi + 1;
 	if (c->p.flags & DFCP_F_DEC) {
-		int rc = rq_dec_add(s->dec, esi, pkt->u.data.sym);
+		int rc = rx_symbol(c, s, esi, pkt->u.data.sym);
 
 		if (rc < 0)
-			return -DFCP_E_ESI;
-		if (rc > 0 && rq_dec_count(s->dec) >= c->p.K) {
-			rc = rq_dec_decode(s->dec, s->out, s->len);
-			if (rc == 0) {
-				s->state = RX_DECODED;
-			} else {
-				c->st.decode_failures++;
-			}
-		}
-		s->count = rq_dec_count(s->dec);
+			return rc;
 	} else {
 		if (++s->count >= c->p.K)
 			s->state = RX_DECODED;

@@ -3,7 +3,9 @@
  * Decoder: store received symbols; when all source symbols are there, copy.
  * Small blocks (K' <= RQ_GEN_MAX_KP): the e lost source symbols solve an
  * e x e GF(256) system built from the generator rows of the received repair
- * symbols (see gen_decode). Otherwise build a plan for this loss pattern
+ * symbols (see gen_decode). Larger blocks with few lost source symbols:
+ * replay the cached encoding plan and solve a small dense system on the
+ * lost columns (res_decode). Otherwise build a plan for this loss pattern
  * (inactivation solve, matrix only), replay it, and regenerate the missing
  * source symbols.
  */
@@ -38,9 +40,20 @@ struct rq_dec {
 	uint8_t *tbls;		/* 32 * K * RQ_GEN_CHUNK */
 	uint8_t **inp, **outp;	/* K each */
 	uint32_t *lost, *recv, *pc, *chosen;	/* K each */
+	/* residual path (K' > RQ_GEN_MAX_KP, e <= emax lost), sized at creation */
+	int res;
+	uint32_t emax, escr;	/* most lost symbols; the encoding plan's scratch */
+	uint8_t **etab;		/* encoding-plan slots over the stored symbols */
+	uint8_t **utab;		/* the same over the unit replay (umem) */
+	uint8_t *umem;		/* e x e identity | zero | C and scratch, e bytes each */
+	uint8_t *rbas, *raug;	/* emax x emax */
+	uint8_t *rtbls;		/* 32 * emax * RQ_GEN_CHUNK */
+	uint8_t **rin, **rout;	/* emax each */
+	uint32_t *rlost, *rpc, *rchosen;	/* emax each */
 };
 
 static int ws_presize(struct rq_dec *dec);
+static int res_create(struct rq_dec *dec);
 
 struct rq_dec *
 rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
@@ -107,6 +120,10 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 	memset(dec->store, 0, (size_t)nsym * T);
 	for (i = 0; i < nsym; i++)
 		dec->tab[i] = dec->store + (size_t)i * T;
+	if (kp->gm == NULL && res_create(dec)) {
+		rq_dec_free(dec);
+		return NULL;
+	}
 	if (ws_presize(dec)) {
 		rq_dec_free(dec);
 		return NULL;
@@ -170,6 +187,17 @@ rq_dec_free(struct rq_dec *dec)
 	free(dec->recv);
 	free(dec->pc);
 	free(dec->chosen);
+	free(dec->etab);
+	free(dec->utab);
+	free(dec->umem);
+	free(dec->rbas);
+	free(dec->raug);
+	free(dec->rtbls);
+	free(dec->rin);
+	free(dec->rout);
+	free(dec->rlost);
+	free(dec->rpc);
+	free(dec->rchosen);
 	rq_ws_free(&dec->ws);
 	free(dec);
 }
@@ -364,6 +392,164 @@ gen_decode(struct rq_dec *dec)
 	return 0;
 }
 
+/*
+ * Residual path (K' > RQ_GEN_MAX_KP, at most emax source symbols lost): no
+ * plan build. C = M * D is linear in D, so
+ *   - the cached encoding plan replayed with the lost source symbols set to
+ *     zero gives C0 = M * D0; for a received repair symbol j (LT row l_j)
+ *     y_j := sym_j + l_j * C0 = g_j[lost] * D[lost];
+ *   - the same plan replayed on e-byte "symbols" with D[lost[k]] = unit
+ *     vector k gives M[:, lost], hence g_j[lost] = l_j * M[:, lost];
+ *   - the repair rows are reduced in arrival order as in gen_decode until e
+ *     are independent, and D[lost] = aug * y is one e x e GF(256) product.
+ * Rank e on the lost columns is the same condition as for the full
+ * constraint system (see gen_decode), so -EDOM comes for exactly the same
+ * symbol sets as with the plan path. Symbol work: one encoding replay,
+ * ~deg XORs per chosen repair, e*e multiply-adds per byte.
+ */
+#ifndef RQ_RES_MAX_E
+#define RQ_RES_MAX_E 256
+#endif
+
+static int
+res_create(struct rq_dec *dec)
+{
+	const struct rq_params *p = &dec->kp->p;
+	uint32_t L = p->L, Kp = p->Kp, nt, e, l;
+
+	dec->res = 1;
+	dec->escr = rq_plan_scratch(dec->kp->enc_plan);
+	e = (L + p->H - dec->escr) / 2;	/* y and output buffers in the scratch area */
+	if (e > RQ_RES_MAX_E)
+		e = RQ_RES_MAX_E;
+	if (e > dec->K)
+		e = dec->K;
+	dec->emax = e;
+	nt = Kp + 1 + 2 * L + p->H + 6 * L;
+	dec->etab = calloc(nt, sizeof(uint8_t *));
+	dec->utab = calloc(nt, sizeof(uint8_t *));
+	dec->umem = aligned_alloc(64, (((size_t)e + 1 + L + dec->escr) * e + 63) / 64 * 64 + 64);
+	dec->rbas = malloc((size_t)e * e + 1);
+	dec->raug = malloc((size_t)e * e + 1);
+	dec->rtbls = aligned_alloc(64, (size_t)32 * e * RQ_GEN_CHUNK + 64);
+	dec->rin = malloc((e + 1) * sizeof(uint8_t *));
+	dec->rout = malloc((e + 1) * sizeof(uint8_t *));
+	dec->rlost = malloc((e + 1) * sizeof(uint32_t));
+	dec->rpc = malloc((e + 1) * sizeof(uint32_t));
+	dec->rchosen = malloc((e + 1) * sizeof(uint32_t));
+	if (!dec->etab || !dec->utab || !dec->umem || !dec->rbas || !dec->raug || !dec->rtbls ||
+			!dec->rin || !dec->rout || !dec->rlost || !dec->rpc || !dec->rchosen)
+		return -ENOMEM;
+	/* C and scratch of the encoding plan: the decoder's C and scratch slots */
+	for (l = 0; l < L + dec->escr; l++)
+		dec->etab[Kp + 1 + l] = dec->tab[dec->cap + 1 + l];
+	dec->etab[Kp] = dec->tab[dec->cap];
+	return 0;
+}
+
+static int
+res_decode(struct rq_dec *dec, uint32_t e)
+{
+	const struct rq_kp *kp = dec->kp;
+	const struct rq_params *p = &kp->p;
+	uint32_t K = dec->K, Kp = p->Kp, L = p->L, T = dec->T, nb = 0, s, i, k, l;
+	uint32_t cols[RQ_MAX_LT_COLS], idx[RQ_MAX_LT_COLS + 1], t;
+	uint8_t *zero = dec->tab[dec->cap], *uzero, *ub;
+	uint32_t ybase = dec->cap + 1 + L + dec->escr;	/* y, then outputs */
+
+	/* unit replay: M[:, lost] as e-byte rows of the C area */
+	ub = dec->umem;
+	memset(ub, 0, (size_t)(e + 1) * e);
+	uzero = ub + (size_t)e * e;
+	for (i = 0, k = 0; i < Kp; i++) {
+		if (i < K && dec->srcslot[i] == NONE) {
+			dec->rlost[k] = i;
+			ub[(size_t)k * e + k] = 1;
+			dec->utab[i] = ub + (size_t)k * e;
+			dec->etab[i] = zero;
+			k++;
+		} else {
+			dec->utab[i] = uzero;
+			dec->etab[i] = i < K ? dec->tab[dec->srcslot[i]] : zero;
+		}
+	}
+	dec->utab[Kp] = uzero;
+	for (l = 0; l < L + dec->escr; l++)
+		dec->utab[Kp + 1 + l] = uzero + (size_t)(l + 1) * e;
+	rq_plan_run(kp->enc_plan, e, dec->utab);
+	/* choose e independent repair rows (Gauss-Jordan on the lost columns) */
+	for (s = 0; s < dec->count && nb < e; s++) {
+		uint32_t esi = dec->esi[s], j, m;
+		uint8_t *v = dec->rbas + (size_t)nb * e, *w = dec->raug + (size_t)nb * e;
+		uint8_t inv;
+
+		if (esi < K)
+			continue;
+		m = rq_lt_cols(p, esi + Kp - K, cols);
+		rq_xor_idx(v, dec->utab + Kp + 1, cols, m, e);
+		memset(w, 0, e);
+		w[nb] = 1;
+		for (k = 0; k < nb; k++) {
+			uint8_t f = v[dec->rpc[k]];
+
+			if (f) {
+				rq_gf_row_mad(v, dec->rbas + (size_t)k * e, f, e);
+				rq_gf_row_mad(w, dec->raug + (size_t)k * e, f, nb + 1);
+			}
+		}
+		for (j = 0; j < e && v[j] == 0; j++)
+			;
+		if (j == e)
+			continue;	/* dependent on the rows chosen so far */
+		inv = rq_gf_div(1, v[j]);
+		row_scale(v, inv, e);
+		row_scale(w, inv, nb + 1);
+		for (k = 0; k < nb; k++) {
+			uint8_t *b = dec->rbas + (size_t)k * e, f = b[j];
+
+			if (f) {
+				rq_gf_row_mad(b, v, f, e);
+				rq_gf_row_mad(dec->raug + (size_t)k * e, w, f, nb + 1);
+			}
+		}
+		dec->rpc[nb] = j;
+		dec->rchosen[nb++] = s;
+	}
+	if (nb < e)
+		return -EDOM;
+	/* C0, then y_m = sym_m + l_m * C0 for the chosen repairs */
+	rq_plan_run(kp->enc_plan, T, dec->etab);
+	for (k = 0; k < e; k++) {
+		uint32_t sl = dec->rchosen[k], m;
+
+		m = rq_lt_cols(p, dec->esi[sl] + Kp - K, cols);
+		/* sources: the stored symbol, then the m C0 symbols */
+		idx[0] = sl;
+		for (t = 0; t < m; t++)
+			idx[t + 1] = dec->cap + 1 + cols[t];
+		dec->rin[k] = dec->tab[ybase + k];
+		rq_xor_idx(dec->rin[k], dec->tab, idx, m + 1, T);
+		dec->rout[k] = dec->tab[ybase + e + k];
+	}
+	for (k = 0; k < e; k += RQ_GEN_CHUNK) {
+		uint32_t n = e - k < RQ_GEN_CHUNK ? e - k : RQ_GEN_CHUNK;
+
+		rq_gf_dot_tables(e, n, dec->raug + (size_t)k * e, dec->rtbls);
+		rq_gf_dot(T, e, n, dec->rtbls, dec->rin, dec->rout + k);
+	}
+	for (k = 0; k < e; k++)
+		dec->srcslot[dec->rlost[dec->rpc[k]]] = ybase + e + k;
+	return 0;
+}
+
+/* Test hook: 0 forces the plan path instead of the residual one. */
+int
+rq_dec_set_res(struct rq_dec *dec, int on)
+{
+	dec->res = on && dec->etab != NULL;
+	return dec->res;
+}
+
 /* Test hook: 0 forces the plan path, 1 the generator path (when K' allows). */
 int
 rq_dec_set_gen(struct rq_dec *dec, int on)
@@ -390,6 +576,12 @@ rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 			return -EAGAIN;
 		if (dec->gen) {
 			err = gen_decode(dec);
+			if (err)
+				return err;
+			goto done;
+		}
+		if (dec->res && dec->K - dec->nsrc <= dec->emax) {
+			err = res_decode(dec, dec->K - dec->nsrc);
 			if (err)
 				return err;
 			goto done;

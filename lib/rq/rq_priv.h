@@ -112,6 +112,12 @@ struct rq_enc;
 struct rq_dec;
 int rq_enc_set_gen(struct rq_enc *enc, int on);
 int rq_dec_set_gen(struct rq_dec *dec, int on);
+/*
+ * Tests and benchmark: the decoder's residual path (K' > RQ_GEN_MAX_KP and
+ * few lost source symbols: replay of the encoding plan + a small dense
+ * system, no plan build) on or off (plan path). Returns the state.
+ */
+int rq_dec_set_res(struct rq_dec *dec, int on);
 
 /* Cached, thread-safe; NULL on allocation failure or a bad K. */
 const struct rq_kp *rq_kp_get(uint32_t K);

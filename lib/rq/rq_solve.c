@@ -10,11 +10,12 @@
  *   - the reduced symbol of pivot k is D[row] ^ XOR of the reduced symbols
  *     of the earlier pivots its original row contains (forward XOR list);
  *   - the HDPC rows reduce with the ORIGINAL G_HDPC coefficients of the
- *     pivot columns: one GF(256) matrix product (ISA-L ec_encode_data);
+ *     pivot columns: one pass of the G_HDPC = MT * GAMMA recurrence;
  *   - once the U symbols are known, C[pivot col k] = D[row] ^ XOR of the
  *     other columns of its original (sparse) row (back substitution).
  * Phase 2 solves the small dense system on the U columns over GF(256) (matrix
- * only) and emits its inverse as one more ec_encode_data product.
+ * only) and emits its inverse as one dense GF(256) product (rq_gf_dot_m:
+ * GFNI + AVX-512, else ISA-L ec_encode_data).
  * The matrix work is done once per K' for encoding (cached plan) and once per
  * block for decoding; symbol work is only multi-source XORs and two dense
  * GF(256) products.
@@ -23,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isa-l/erasure_code.h>
+#include <emmintrin.h>
 
 #include "rq_priv.h"
 #include "rq_sym.h"
@@ -44,6 +45,7 @@ struct rq_plan {
 	uint32_t u, nsel;
 	uint32_t *u_in, *u_out;
 	uint8_t *u_tbl;
+	int u_gfni;		/* u_tbl format: rq_gf_dot_m's gfni */
 	struct rq_plan_stats st;
 	size_t bytes;		/* of the whole block (header + arrays) */
 	int owned;		/* malloc'd block: rq_plan_free frees it */
@@ -119,8 +121,8 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 				ws[i] = tab[pl->u_in[i]] + o;
 			for (i = 0; i < pl->u; i++)
 				ws[pl->nsel + i] = tab[pl->u_out[i]] + o;
-			ec_encode_data((int)len, (int)pl->nsel, (int)pl->u, pl->u_tbl, ws,
-				ws + pl->nsel);
+			rq_gf_dot_m(len, pl->nsel, pl->u, pl->u_tbl, ws, ws + pl->nsel,
+				pl->u_gfni);
 		}
 		for (i = 0; i < pl->nx2; i++) {
 			const struct xop *x = &pl->x2[i];
@@ -369,18 +371,12 @@ row_two(const struct bld *b, uint32_t r, uint32_t *c0, uint32_t *c1)
 {
 	uint64_t s1 = b->rsum[r], d2 = 2 * b->rsq[r] - s1 * s1, d;
 
-	d = d2;
-	if (d2 > 1) {	/* Newton from a power of two above the root */
-		uint64_t x = 1ull << ((64 - __builtin_clzll(d2)) / 2 + 1), y;
-
-		for (;;) {
-			y = (x + d2 / x) / 2;
-			if (y >= x)
-				break;
-			x = y;
-		}
-		d = x;
-	}
+	/* d2 < 2^40: the double square root is within one of the integer one */
+	d = (uint64_t)_mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd((double)d2)));
+	while (d * d > d2)
+		d--;
+	while ((d + 1) * (d + 1) <= d2)
+		d++;
 	*c0 = (uint32_t)((s1 - d) / 2);
 	*c1 = (uint32_t)((s1 + d) / 2);
 }
@@ -810,7 +806,8 @@ build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot, uint32
 		memmove(coef + (size_t)t * nsel, coef + (size_t)t * b.u, nsel);
 	pl->nsel = nsel;
 	pl->u = b.u;
-	rq_gf_init_tables(nsel, b.u, coef, pl->u_tbl);
+	pl->u_gfni = rq_gf_dot_mode();
+	rq_gf_dot_tables_m(nsel, b.u, coef, pl->u_tbl, pl->u_gfni);
 	for (t = 0; t < b.u; t++)
 		pl->u_out[t] = CB + b.ucol[t];
 	if (need_hd) {
@@ -909,7 +906,7 @@ plan_clone(const struct rq_plan *q)
 	pl->u_out = (uint32_t *)(m + o);
 	memcpy(pl->u_out, q->u_out, q->u * sizeof(uint32_t));
 	o += q->u * sizeof(uint32_t);
-	pl->u_tbl = m + o;
+	pl->u_tbl = (uint8_t *)(((uintptr_t)(m + o) + 63) & ~(uintptr_t)63);
 	memcpy(pl->u_tbl, q->u_tbl, tbl);
 	pl->bytes = sz;
 	pl->owned = 1;

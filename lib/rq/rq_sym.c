@@ -39,45 +39,60 @@ xor_tail(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
 	}
 }
 
+/*
+ * nv (1..8) vectors of 64 bytes per pass over the sources, the last one
+ * masked by m: one walk of the source list covers up to 512 bytes, so a
+ * column stripe of a plan replay (<= 512 bytes) reads each source pointer
+ * once.
+ */
+__attribute__((target("avx512f,avx512bw"), always_inline))
+static inline void
+xor_avx512_n(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t off, const unsigned int nv, __mmask64 m)
+{
+	__m512i a[8];
+	unsigned int i, v;
+	const uint8_t *s = tab[idx[0]] + off;
+
+	for (v = 0; v + 1 < nv; v++)
+		a[v] = _mm512_loadu_si512(s + 64 * v);
+	a[nv - 1] = _mm512_maskz_loadu_epi8(m, s + 64 * (nv - 1));
+	for (i = 1; i < n; i++) {
+		s = tab[idx[i]] + off;
+		for (v = 0; v + 1 < nv; v++)
+			a[v] = _mm512_xor_si512(a[v], _mm512_loadu_si512(s + 64 * v));
+		a[nv - 1] = _mm512_xor_si512(a[nv - 1],
+			_mm512_maskz_loadu_epi8(m, s + 64 * (nv - 1)));
+	}
+	for (v = 0; v + 1 < nv; v++)
+		_mm512_storeu_si512(dst + 64 * v, a[v]);
+	_mm512_mask_storeu_epi8(dst + 64 * (nv - 1), m, a[nv - 1]);
+}
+
 __attribute__((target("avx512f,avx512bw")))
 static void
 xor_avx512(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n, size_t off,
 		size_t len)
 {
 	size_t o = 0;
-	unsigned int i;
 
-	for (; o + 256 <= len; o += 256) {
-		const uint8_t *s = tab[idx[0]] + off + o;
-		__m512i a0 = _mm512_loadu_si512(s), a1 = _mm512_loadu_si512(s + 64);
-		__m512i a2 = _mm512_loadu_si512(s + 128), a3 = _mm512_loadu_si512(s + 192);
-
-		for (i = 1; i < n; i++) {
-			s = tab[idx[i]] + off + o;
-			a0 = _mm512_xor_si512(a0, _mm512_loadu_si512(s));
-			a1 = _mm512_xor_si512(a1, _mm512_loadu_si512(s + 64));
-			a2 = _mm512_xor_si512(a2, _mm512_loadu_si512(s + 128));
-			a3 = _mm512_xor_si512(a3, _mm512_loadu_si512(s + 192));
-		}
-		_mm512_storeu_si512(dst + o, a0);
-		_mm512_storeu_si512(dst + o + 64, a1);
-		_mm512_storeu_si512(dst + o + 128, a2);
-		_mm512_storeu_si512(dst + o + 192, a3);
-	}
-	for (; o + 64 <= len; o += 64) {
-		__m512i a = _mm512_loadu_si512(tab[idx[0]] + off + o);
-
-		for (i = 1; i < n; i++)
-			a = _mm512_xor_si512(a, _mm512_loadu_si512(tab[idx[i]] + off + o));
-		_mm512_storeu_si512(dst + o, a);
-	}
+	for (; o + 512 <= len; o += 512)
+		xor_avx512_n(dst + o, tab, idx, n, off + o, 8, (__mmask64)-1);
 	if (o < len) {
-		__mmask64 m = (__mmask64)-1 >> (64 - (len - o));
-		__m512i a = _mm512_maskz_loadu_epi8(m, tab[idx[0]] + off + o);
+		size_t r = len - o;
+		unsigned int nv = (unsigned int)((r + 63) / 64);
+		__mmask64 m = (__mmask64)-1 >> (64 * nv - r);
 
-		for (i = 1; i < n; i++)
-			a = _mm512_xor_si512(a, _mm512_maskz_loadu_epi8(m, tab[idx[i]] + off + o));
-		_mm512_mask_storeu_epi8(dst + o, m, a);
+		switch (nv) {
+		case 1: xor_avx512_n(dst + o, tab, idx, n, off + o, 1, m); break;
+		case 2: xor_avx512_n(dst + o, tab, idx, n, off + o, 2, m); break;
+		case 3: xor_avx512_n(dst + o, tab, idx, n, off + o, 3, m); break;
+		case 4: xor_avx512_n(dst + o, tab, idx, n, off + o, 4, m); break;
+		case 5: xor_avx512_n(dst + o, tab, idx, n, off + o, 5, m); break;
+		case 6: xor_avx512_n(dst + o, tab, idx, n, off + o, 6, m); break;
+		case 7: xor_avx512_n(dst + o, tab, idx, n, off + o, 7, m); break;
+		default: xor_avx512_n(dst + o, tab, idx, n, off + o, 8, m); break;
+		}
 	}
 }
 
@@ -479,12 +494,25 @@ rq_gf_dot_set_gfni(int on)
 	return gf_dot_gfni;
 }
 
+int
+rq_gf_dot_mode(void)
+{
+	return gf_dot_gfni;
+}
+
 void
 rq_gf_dot_tables(unsigned int k, unsigned int rows, const uint8_t *coef, uint8_t *tbl)
 {
+	rq_gf_dot_tables_m(k, rows, coef, tbl, gf_dot_gfni);
+}
+
+void
+rq_gf_dot_tables_m(unsigned int k, unsigned int rows, const uint8_t *coef, uint8_t *tbl,
+		int gfni)
+{
 	size_t i, n = (size_t)k * rows;
 
-	if (gf_dot_gfni) {
+	if (gfni && gf_has_gfni) {
 		uint64_t *a = (uint64_t *)(void *)tbl;
 
 		for (i = 0; i < n; i++)
@@ -554,9 +582,16 @@ void
 rq_gf_dot(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
 		uint8_t *const *in, uint8_t *const *out)
 {
+	rq_gf_dot_m(len, k, rows, tbl, in, out, gf_dot_gfni);
+}
+
+void
+rq_gf_dot_m(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
+		uint8_t *const *in, uint8_t *const *out, int gfni)
+{
 	if (len == 0 || rows == 0)
 		return;
-	if (gf_dot_gfni)
+	if (gfni && gf_has_gfni)
 		dot_gfni(len, k, rows, (const uint64_t *)(const void *)tbl, in, out);
 	else
 		ec_encode_data((int)len, (int)k, (int)rows, (uint8_t *)tbl, (uint8_t **)in,

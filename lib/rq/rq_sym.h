@@ -58,5 +58,15 @@ void rq_gf_init_tables(unsigned int k, unsigned int rows, const uint8_t *a, uint
 void rq_gf_dot_tables(unsigned int k, unsigned int rows, const uint8_t *coef, uint8_t *tbl);
 void rq_gf_dot(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
 		uint8_t *const *in, uint8_t *const *out);
+/*
+ * The same with the table format fixed by the caller (gfni: what
+ * rq_gf_dot_mode() returned when the tables were built), so that tables
+ * kept across rq_gf_dot_set_gfni calls (plans) stay valid.
+ */
+int rq_gf_dot_mode(void);
+void rq_gf_dot_tables_m(unsigned int k, unsigned int rows, const uint8_t *coef, uint8_t *tbl,
+		int gfni);
+void rq_gf_dot_m(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
+		uint8_t *const *in, uint8_t *const *out, int gfni);
 /* Tests: use the GFNI kernel (if the CPU has it) or not; returns whether it is used. */
 int rq_gf_dot_set_gfni(int on);

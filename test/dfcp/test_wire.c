@@ -312,6 +312,54 @@ test_pattern(void)
 	CHECK(dfcp_pattern_check(8, 12345, a, sizeof(a)) < 8);
 }
 
+/* Reference: byte o of the stream is byte (o & 7) of the little-endian word o >> 3. */
+static uint8_t
+pat_ref(uint32_t seed, uint64_t o)
+{
+	uint64_t z = (o >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (uint8_t)(z >> (8 * (o & 7)));
+}
+
+/* The vectorized word kernels against the byte reference: offsets, lengths, mismatches. */
+static void
+test_pattern_kernels(void)
+{
+	static uint8_t buf[70000];
+	static const size_t lens[] = { 0, 1, 7, 8, 9, 63, 64, 511, 512, 513, 520, 1420,
+		4096 + 3, 66740, 69999 };
+	static const uint64_t offs[] = { 0, 1, 5, 8, 66740, 133480 + 3, (1ull << 40) + 7 };
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			size_t len = lens[i], bad = 0;
+			uint64_t off = offs[j];
+
+			memset(buf, 0xa5, sizeof(buf));
+			dfcp_pattern_fill(9, off, buf, len);
+			for (size_t k = 0; k < len; k++)
+				bad += buf[k] != pat_ref(9, off + k);
+			CHECK(bad == 0);
+			CHECK(len == sizeof(buf) || buf[len] == 0xa5);	/* no overrun */
+			CHECK(dfcp_pattern_check(9, off, buf, len) == len);
+			/* a single flipped byte is found exactly, wherever it is */
+			for (size_t k = 0; k < len; k += len / 5 + 1) {
+				buf[k] ^= 0x10;
+				CHECK(dfcp_pattern_check(9, off, buf, len) == k);
+				buf[k] ^= 0x10;
+			}
+			if (len) {
+				buf[len - 1] ^= 1;
+				CHECK(dfcp_pattern_check(9, off, buf, len) == len - 1);
+				buf[len - 1] ^= 1;
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -320,6 +368,7 @@ main(void)
 	test_params();
 	test_arp();
 	test_pattern();
+	test_pattern_kernels();
 	printf("dfcp wire: ok\n");
 	return 0;
 }

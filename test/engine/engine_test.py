@@ -77,7 +77,7 @@ def check_txrx(js, tx, rx, exact=True):
 
 def case_smoke(engine, src, tmp):
     out = os.path.join(tmp, "summary.json")
-    p = run(engine, EAL.split() + ["--", "--config", os.path.join(src, "configs/default.ini"),
+    p = run(engine, EAL.split() + ["--", "--config", os.path.join(src, "configs/txonly.ini"),
                                    "--duration", "2s", "--summary-json", out])
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
@@ -105,7 +105,7 @@ def case_io(engine, src, tmp):
 
 def case_bad_config(engine, src, tmp):
     cfg = os.path.join(tmp, "bad.ini")
-    with open(os.path.join(src, "configs/default.ini")) as f:
+    with open(os.path.join(src, "configs/txonly.ini")) as f:
         text = f.read()
     with open(cfg, "w") as f:
         f.write(text.replace("pkt_size = 64", "pkt_size = 64\nrate = 1Gbt"))
@@ -119,14 +119,14 @@ def case_bad_config(engine, src, tmp):
     if p.returncode != 1 or "cannot open" not in p.stderr:
         fail("missing config file not reported")
     p = run(engine, ["--no-such-eal-option", "--", "--config",
-                     os.path.join(src, "configs/default.ini")])
+                     os.path.join(src, "configs/txonly.ini")])
     if p.returncode != 2:
         fail(f"expected exit code 2 (EAL error), got {p.returncode}")
 
 
 def case_sigint(engine, src, tmp):
     out = os.path.join(tmp, "summary.json")
-    args = ["--", "--config", os.path.join(src, "configs/default.ini"), "--duration", "0",
+    args = ["--", "--config", os.path.join(src, "configs/txonly.ini"), "--duration", "0",
             "--stats-period", "0.2", "--summary-json", out]
     print("$", engine, " ".join(args), flush=True)
     p = subprocess.Popen([engine] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

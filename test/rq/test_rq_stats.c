@@ -14,12 +14,18 @@
 #include "rq_test.h"
 
 size_t rq_dec_ws_cap(const struct rq_dec *dec);
+int rq_dec_set_res(struct rq_dec *dec, int on);
 
 static uint64_t seed = 0xfa11fa11beefull;
 
-/* Returns the number of trials that needed more than K+extra symbols. */
+/*
+ * Returns the number of trials that needed more than K+extra symbols. lost:
+ * 0 draws the K+extra symbols from all of the pool (most source symbols
+ * lost); else exactly `lost` source symbols are lost and the rest are
+ * repair symbols in random order. res: the decoder's residual path on/off.
+ */
 static uint32_t
-trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
+trials_x(uint32_t K, uint16_t T, uint32_t extra, uint32_t n, uint32_t lost, int res)
 {
 	uint32_t pool = 3 * K + 8, i, t, fails = 0, *esi = malloc(pool * sizeof(*esi));
 	uint8_t *sym = malloc((size_t)pool * T), *src = malloc((size_t)K * T);
@@ -30,6 +36,7 @@ trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
 	size_t ws0;
 
 	CHECK(esi && sym && src && out && enc && dec, "alloc");
+	rq_dec_set_res(dec, res);
 	ws0 = rq_dec_ws_cap(dec);
 	rqt_fill(src, (size_t)K * T, &seed);
 	rq_enc_block(enc, src, (size_t)K * T);
@@ -42,14 +49,21 @@ trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
 		for (i = 0; i < pool; i++)
 			esi[i] = i;
 		rqt_shuffle(esi, pool, &seed);
+		if (lost) {	/* K - lost source symbols first, then repair only */
+			for (i = 0; i < pool; i++)
+				esi[i] = i;
+			rqt_shuffle(esi, K, &seed);
+			memmove(esi + K - lost, esi + K, (pool - K) * sizeof(*esi));
+			rqt_shuffle(esi + K - lost, pool - K, &seed);
+		}
 		rq_dec_reset(dec);
-		for (have = 0; have < K + extra; have++)
+		for (have = 0; have < K + extra && have < pool - lost; have++)
 			rq_dec_add(dec, esi[have], sym + (size_t)esi[have] * T);
 		rc = rq_dec_decode(dec, out, (size_t)K * T);
 		if (rc == -EDOM) {
 			fails++;
 			/* more symbols must eventually decode */
-			while (rc == -EDOM && have < pool) {
+			while (rc == -EDOM && have < pool - lost) {
 				e = esi[have++];
 				rq_dec_add(dec, e, sym + (size_t)e * T);
 				rc = rq_dec_decode(dec, out, (size_t)K * T);
@@ -68,6 +82,12 @@ trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
 	rq_enc_free(enc);
 	rq_dec_free(dec);
 	return fails;
+}
+
+static uint32_t
+trials(uint32_t K, uint16_t T, uint32_t extra, uint32_t n)
+{
+	return trials_x(K, T, extra, n, 0, 1);
 }
 
 int
@@ -89,5 +109,22 @@ main(void)
 	printf("K=1000, %u trials each: failures with K+2: %u, K: %u\n", RQT_SCALE(200), f2, f0);
 	CHECK(f2 == 0, "K=1000 K+2 failures %u", f2);
 	CHECK(f0 <= 2 + RQT_SCALE(200) / 100 * 2, "K=1000 K failures %u", f0);
+	/*
+	 * 10 % loss made up by repair symbols: the residual decoder (encoding
+	 * plan replay + dense system on the lost columns) and the plan decoder
+	 * see the same symbol sets (same seed) and must fail on the same ones.
+	 */
+	{
+		uint64_t s0 = seed;
+		uint32_t fr, fp, nt = RQT_SCALE(300);
+
+		fr = trials_x(1000, 4, 0, nt, 100, 1);
+		seed = s0;
+		fp = trials_x(1000, 4, 0, nt, 100, 0);
+		printf("K=1000, 100 lost, %u trials at K: failures residual %u, plan %u\n", nt, fr,
+			fp);
+		CHECK(fr == fp, "K=1000 residual failures %u != plan failures %u", fr, fp);
+		CHECK(fr <= 3 + nt / 50, "K=1000 residual failures %u of %u", fr, nt);
+	}
 	return rqt_failures ? 1 : 0;
 }

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ipfw-like match rules for [queue NAME] match keys. Pure parsing: no DPDK,
+ * no allocation (unit-tested by test/engine/test_route_rule.c).
+ *
+ *   match = [PROTO] [from ADDR [PORTS]] [to ADDR [PORTS]] [proto PROTO]
+ *           [sport PORTS] [dport PORTS]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cfg.h"
+#include "pipe.h"
+
+#define RULE_MAX_TOKENS 16
+#define RULE_TOKEN_LEN 64
+
+static const struct {
+	const char *name;
+	uint8_t proto;
+} rule_protos[] = {
+	{"any", 0}, {"ip", 0}, {"all", 0}, {"icmp", 1}, {"tcp", 6}, {"udp", 17},
+	{"sctp", 132}, {"udplite", 136},
+};
+
+int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
+void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
+
+static int
+rule_err(char *err, size_t errlen, const char *fmt, const char *tok)
+{
+	if (err != NULL)
+		snprintf(err, errlen, fmt, tok);
+	return -EINVAL;
+}
+
+static int
+rule_proto(const char *tok, uint8_t *out)
+{
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(rule_protos) / sizeof(rule_protos[0]); i++)
+		if (strcasecmp(tok, rule_protos[i].name) == 0) {
+			*out = rule_protos[i].proto;
+			return 0;
+		}
+	if (cfg_parse_u32(tok, 0, 255, &v, NULL, 0) == 0) {
+		*out = (uint8_t)v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int
+rule_addr(const char *tok, uint32_t *addr, uint8_t *len, char *err, size_t errlen)
+{
+	char e[CFG_ERR_LEN];
+
+	if (strcasecmp(tok, "any") == 0) {
+		*addr = 0;
+		*len = 0;
+		return 0;
+	}
+	if (cfg_parse_ipv4_prefix(tok, 0, addr, len, e, sizeof(e)) < 0) {
+		if (err != NULL)
+			snprintf(err, errlen, "expected an address (any, A.B.C.D or A.B.C.D/LEN): %s",
+					e);
+		return -EINVAL;
+	}
+	if (*len == 0)
+		*addr = 0;
+	return 0;
+}
+
+static int
+rule_ports(const char *tok, uint16_t *lo, uint16_t *hi, char *err, size_t errlen)
+{
+	char e[CFG_ERR_LEN];
+
+	if (cfg_parse_port_range(tok, lo, hi, e, sizeof(e)) < 0) {
+		if (err != NULL)
+			snprintf(err, errlen, "expected a port or port range (1..65535): %s", e);
+		return -EINVAL;
+	}
+	if (*lo == 0 && *hi == 0)
+		return rule_err(err, errlen, "port 0 cannot be matched (in \"%s\")", tok);
+	return 0;
+}
+
+static int
+is_ports(const char *tok)
+{
+	return tok[0] >= '0' && tok[0] <= '9';
+}
+
+int
+eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
+{
+	char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN];
+	int n = 0, i, seen_from = 0, seen_to = 0, seen_proto = 0, seen_sp = 0, seen_dp = 0;
+	const char *p = s;
+
+	memset(r, 0, sizeof(*r));
+	r->sport_hi = UINT16_MAX;
+	r->dport_hi = UINT16_MAX;
+	while (*p != '\0') {
+		size_t k = 0;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		if (n == RULE_MAX_TOKENS)
+			return rule_err(err, errlen, "too many words in rule \"%s\"", s);
+		while (*p != '\0' && *p != ' ' && *p != '\t') {
+			if (k == RULE_TOKEN_LEN - 1)
+				return rule_err(err, errlen, "word too long in rule \"%s\"", s);
+			tok[n][k++] = *p++;
+		}
+		tok[n++][k] = '\0';
+	}
+	if (n == 0)
+		return rule_err(err, errlen, "%sempty rule (expected e.g. \"udp from 10.0.0.1 to any\")",
+				"");
+	i = 0;
+	/* optional leading protocol, as ipfw's "udp from A to B" */
+	if (strcasecmp(tok[0], "from") != 0 && strcasecmp(tok[0], "to") != 0 &&
+			strcasecmp(tok[0], "proto") != 0 && strcasecmp(tok[0], "sport") != 0 &&
+			strcasecmp(tok[0], "dport") != 0) {
+		if (rule_proto(tok[0], &r->proto) < 0)
+			return rule_err(err, errlen,
+					"unknown word \"%s\" (expected a protocol, from, to, proto, "
+					"sport or dport)",
+					tok[0]);
+		seen_proto = 1;
+		i = 1;
+	}
+	while (i < n) {
+		const char *kw = tok[i];
+
+		if (i + 1 >= n)
+			return rule_err(err, errlen, "\"%s\" needs a value", kw);
+		if (strcasecmp(kw, "from") == 0 || strcasecmp(kw, "to") == 0) {
+			int from = strcasecmp(kw, "from") == 0;
+
+			if (from ? seen_from : seen_to)
+				return rule_err(err, errlen, "\"%s\" given twice", kw);
+			if (from) {
+				seen_from = 1;
+				if (rule_addr(tok[i + 1], &r->src, &r->src_len, err, errlen) < 0)
+					return -EINVAL;
+			} else {
+				seen_to = 1;
+				if (rule_addr(tok[i + 1], &r->dst, &r->dst_len, err, errlen) < 0)
+					return -EINVAL;
+			}
+			i += 2;
+			if (i < n && is_ports(tok[i])) {
+				if (from ? seen_sp : seen_dp)
+					return rule_err(err, errlen, "ports given twice (at \"%s\")",
+							tok[i]);
+				if (from) {
+					seen_sp = 1;
+					if (rule_ports(tok[i], &r->sport_lo, &r->sport_hi, err, errlen) <
+							0)
+						return -EINVAL;
+				} else {
+					seen_dp = 1;
+					if (rule_ports(tok[i], &r->dport_lo, &r->dport_hi, err, errlen) <
+							0)
+						return -EINVAL;
+				}
+				i++;
+			}
+		} else if (strcasecmp(kw, "proto") == 0) {
+			if (seen_proto)
+				return rule_err(err, errlen, "protocol given twice (at \"%s\")", kw);
+			seen_proto = 1;
+			if (rule_proto(tok[i + 1], &r->proto) < 0)
+				return rule_err(err, errlen,
+						"unknown protocol \"%s\" (expected any, ip, tcp, udp, icmp, "
+						"sctp, udplite or 0..255)",
+						tok[i + 1]);
+			i += 2;
+		} else if (strcasecmp(kw, "sport") == 0 || strcasecmp(kw, "dport") == 0) {
+			int src = strcasecmp(kw, "sport") == 0;
+
+			if (src ? seen_sp : seen_dp)
+				return rule_err(err, errlen, "\"%s\" given twice", kw);
+			if (src) {
+				seen_sp = 1;
+				if (rule_ports(tok[i + 1], &r->sport_lo, &r->sport_hi, err, errlen) < 0)
+					return -EINVAL;
+			} else {
+				seen_dp = 1;
+				if (rule_ports(tok[i + 1], &r->dport_lo, &r->dport_hi, err, errlen) < 0)
+					return -EINVAL;
+			}
+			i += 2;
+		} else {
+			return rule_err(err, errlen,
+					"unknown word \"%s\" (expected from, to, proto, sport or dport)",
+					kw);
+		}
+	}
+	if ((seen_sp || seen_dp) && r->proto != 0 && r->proto != 6 && r->proto != 17 &&
+			r->proto != 132 && r->proto != 136)
+		return rule_err(err, errlen, "%sports need tcp, udp, sctp or udplite", "");
+	return 0;
+}
+
+static const char *
+proto_name(uint8_t proto, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 2; i < sizeof(rule_protos) / sizeof(rule_protos[0]); i++)
+		if (rule_protos[i].proto == proto && proto != 0)
+			return rule_protos[i].name;
+	if (proto == 0)
+		return "ip";
+	snprintf(buf, len, "%u", proto);
+	return buf;
+}
+
+static int
+fmt_addr(char *buf, size_t len, uint32_t a, uint8_t l)
+{
+	if (l == 0)
+		return snprintf(buf, len, "any");
+	return snprintf(buf, len, "%u.%u.%u.%u/%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255,
+			a & 255, l);
+}
+
+static int
+fmt_ports(char *buf, size_t len, uint16_t lo, uint16_t hi)
+{
+	if (lo == 0 && hi == UINT16_MAX)
+		return 0;
+	if (lo == hi)
+		return snprintf(buf, len, " %u", lo);
+	return snprintf(buf, len, " %u-%u", lo, hi);
+}
+
+void
+eng_rule_format(const struct pipe_rule *r, char *buf, size_t len)
+{
+	char pb[8], a[24], b[24], sp[16] = "", dp[16] = "";
+
+	fmt_addr(a, sizeof(a), r->src, r->src_len);
+	fmt_addr(b, sizeof(b), r->dst, r->dst_len);
+	fmt_ports(sp, sizeof(sp), r->sport_lo, r->sport_hi);
+	fmt_ports(dp, sizeof(dp), r->dport_lo, r->dport_hi);
+	snprintf(buf, len, "%s from %s%s to %s%s", proto_name(r->proto, pb, sizeof(pb)), a, sp, b,
+			dp);
+}

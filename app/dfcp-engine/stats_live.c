@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The periodic flow view and the time series.
+ *
+ * Every stats period: per DFCP flow the goodput and throughput of the period
+ * (from the snapshots the dfcp tasks publish), then
+ *   - the view: a totals line per role (flows, goodput, throughput, blocks,
+ *     block latency over all flows), then one line per flow: every flow when
+ *     there are at most [engine] stats_top of them (config order), else the
+ *     stats_top flows with the highest goodput in the period (highest first);
+ *   - the time series (--timeseries FILE): one CSV row per flow,
+ *     time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss
+ *     (the format of doc/observability.md, read by tools/plot).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "eng.h"
+#include "flow.h"
+#include "obs.h"
+
+struct live_row {
+	unsigned int idx;
+	int valid;
+	double goodput, thr;		/* Mbit/s in the period */
+	struct eng_flow_snap s;
+};
+
+static struct {
+	uint64_t tsc;
+	uint64_t bytes, goodput;
+} *live_prev;
+static struct live_row *live_rows;
+static unsigned int live_n;
+static FILE *ts_file;
+static uint64_t ts_last_tsc;
+
+static uint64_t
+flow_frame_bytes(const struct eng_flow_conf *fc, const struct eng_flow_snap *s)
+{
+	return fc->role == ENG_FLOW_SENDER ? s->st.tx_bytes : s->st.rx_bytes;
+}
+
+static double
+mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
+{
+	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
+}
+
+static int
+live_alloc(struct eng_runtime *rt)
+{
+	unsigned int n = rt->cfg->nb_flows;
+
+	if (live_rows != NULL)
+		return 0;
+	live_prev = calloc(n + 1, sizeof(*live_prev));
+	live_rows = calloc(n + 1, sizeof(*live_rows));
+	if (live_prev == NULL || live_rows == NULL) {
+		free(live_prev);
+		free(live_rows);
+		live_prev = NULL;
+		live_rows = NULL;
+		return -ENOMEM;
+	}
+	live_n = n;
+	return 0;
+}
+
+/* Fill live_rows for the period ending at now (and move the period on). */
+static void
+live_compute(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i;
+
+	for (i = 0; i < live_n; i++) {
+		const struct eng_flow_conf *fc = &cfg->flows[i];
+		struct live_row *r = &live_rows[i];
+		uint64_t b, g, prev_tsc = live_prev[i].tsc ? live_prev[i].tsc : rt->start_tsc;
+
+		r->idx = i;
+		r->valid = eng_dfcp_flow_snap(rt, i, &r->s) == 0;
+		if (!r->valid)
+			continue;
+		b = flow_frame_bytes(fc, &r->s);
+		g = r->s.st.goodput_bytes;
+		r->thr = now > prev_tsc ? mbps(b - live_prev[i].bytes, now - prev_tsc, rt->hz) : 0;
+		r->goodput = now > prev_tsc ? mbps(g - live_prev[i].goodput, now - prev_tsc, rt->hz) :
+					      0;
+		live_prev[i].tsc = now;
+		live_prev[i].bytes = b;
+		live_prev[i].goodput = g;
+	}
+}
+
+static int
+by_goodput(const void *a, const void *b)
+{
+	const struct live_row *x = *(const struct live_row *const *)a;
+	const struct live_row *y = *(const struct live_row *const *)b;
+
+	if (x->goodput != y->goodput)
+		return x->goodput < y->goodput ? 1 : -1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+flow_line(const struct eng_config *cfg, const struct live_row *r)
+{
+	const struct eng_flow_conf *fc = &cfg->flows[r->idx];
+	const struct dfcp_stats *st = &r->s.st;
+	struct hist_summary h;
+	char lat[160] = "";
+
+	if (fc->role == ENG_FLOW_SENDER && eng_lat_flow_summary(r->idx, &h) == 0 && h.count) {
+		char a[5][16];
+
+		eng_ns_fmt(a[0], sizeof(a[0]), h.p50);
+		eng_ns_fmt(a[1], sizeof(a[1]), h.p90);
+		eng_ns_fmt(a[2], sizeof(a[2]), h.p99);
+		eng_ns_fmt(a[3], sizeof(a[3]), h.p999);
+		eng_ns_fmt(a[4], sizeof(a[4]), h.max);
+		snprintf(lat, sizeof(lat), " | lat p50/90/99/99.9/max %s/%s/%s/%s/%s", a[0], a[1],
+				a[2], a[3], a[4]);
+	}
+	printf("  flow %-8s %-8s %-11s thr %8.1f goodput %8.1f Mbit/s | blocks sent %" PRIu64
+	       " acked %" PRIu64 " decoded %" PRIu64 " | dec-fail %" PRIu64 " top-ups %" PRIu64
+	       " | loss %.2f%% red %u win %u/%u%s\n",
+			fc->name, fc->role == ENG_FLOW_SENDER ? "sender" : "receiver",
+			dfcp_state_str(r->s.state), r->thr, r->goodput, st->blocks_sent,
+			st->blocks_acked, st->blocks_decoded, st->decode_failures, st->topups,
+			st->loss_ppm / 1e4, st->redundancy, st->window_used, st->window, lat);
+}
+
+static void
+totals(struct eng_runtime *rt, int role)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, n = 0, done = 0, running = 0;
+	double gp = 0, thr = 0;
+	uint64_t blocks = 0, fails = 0, topups = 0;
+	struct hist *all = NULL;
+	char lat[160] = "";
+
+	if (role == ENG_FLOW_SENDER)
+		all = hist_create(ENG_HIST_SIG_BITS);
+	for (i = 0; i < live_n; i++) {
+		const struct live_row *r = &live_rows[i];
+
+		if (!r->valid || cfg->flows[i].role != role)
+			continue;
+		n++;
+		done += r->s.done != 0;
+		running += r->s.state == DFCP_ESTABLISHED;
+		gp += r->goodput;
+		thr += r->thr;
+		blocks += role == ENG_FLOW_SENDER ? r->s.st.blocks_acked : r->s.st.blocks_decoded;
+		fails += r->s.st.decode_failures;
+		topups += r->s.st.topups;
+		if (all != NULL)
+			eng_lat_flow_merge(all, i);
+	}
+	if (n == 0) {
+		hist_free(all);
+		return;
+	}
+	if (all != NULL && hist_count(all) != 0) {
+		struct hist_summary s;
+
+		hist_summarize(all, &s);
+		snprintf(lat, sizeof(lat), " | block latency ");
+		eng_lat_fmt(lat + strlen(lat), sizeof(lat) - strlen(lat), &s);
+	}
+	hist_free(all);
+	printf("  %-9s %4u flows (%u established, %u done) | thr %9.1f goodput %9.1f Mbit/s | "
+	       "blocks %s %" PRIu64 " dec-fail %" PRIu64 " top-ups %" PRIu64 "%s\n",
+			role == ENG_FLOW_SENDER ? "senders" : "receivers", n, running, done, thr, gp,
+			role == ENG_FLOW_SENDER ? "acked" : "decoded", blocks, fails, topups, lat);
+}
+
+static void
+live_print(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, k = 0, top = cfg->stats_top;
+	struct live_row **v;
+
+	v = calloc(live_n + 1, sizeof(*v));
+	if (v == NULL)
+		return;
+	for (i = 0; i < live_n; i++)
+		if (live_rows[i].valid)
+			v[k++] = &live_rows[i];
+	if (k == 0) {
+		free(v);
+		return;
+	}
+	printf("  ---- flows: totals ----\n");
+	totals(rt, ENG_FLOW_SENDER);
+	totals(rt, ENG_FLOW_RECEIVER);
+	if (top != 0 && k > top) {
+		qsort(v, k, sizeof(*v), by_goodput);
+		printf("  ---- flows: top %u of %u by goodput ----\n", top, k);
+		k = top;
+	}
+	for (i = 0; i < k; i++)
+		flow_line(cfg, v[i]);
+	free(v);
+}
+
+static void
+ts_rows(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_config *cfg = rt->cfg;
+	double t = (double)(now - rt->start_tsc) / (double)rt->hz;
+	unsigned int i;
+
+	for (i = 0; i < live_n; i++) {
+		const struct live_row *r = &live_rows[i];
+
+		if (!r->valid)
+			continue;
+		fprintf(ts_file, "%.3f,%s,%.3f,%.3f,%u,%u,%.6f\n", t, cfg->flows[i].name,
+				r->goodput, r->thr, r->s.st.window_used, r->s.st.redundancy,
+				r->s.st.loss_ppm / 1e6);
+	}
+	fflush(ts_file);
+	ts_last_tsc = now;
+}
+
+void
+eng_live_period(struct eng_runtime *rt, int print)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (rt->cfg->nb_flows == 0 || live_alloc(rt) < 0)
+		return;
+	live_compute(rt, now);
+	if (print)
+		live_print(rt);
+	if (ts_file != NULL)
+		ts_rows(rt, now);
+}
+
+int
+eng_timeseries_open(struct eng_runtime *rt)
+{
+	const char *path = rt->cfg->timeseries;
+
+	if (path[0] == '\0')
+		return 0;
+	ts_file = fopen(path, "w");
+	if (ts_file == NULL) {
+		int e = errno;
+
+		ENG_LOG(ERR, stats, "timeseries: cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	fprintf(ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss\n");
+	fflush(ts_file);
+	return 0;
+}
+
+void
+eng_timeseries_close(struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	if (ts_file == NULL)
+		return;
+	/* the last, partial period (at least 1 ms long) */
+	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
+			end > (ts_last_tsc ? ts_last_tsc : rt->start_tsc) + rt->hz / 1000) {
+		live_compute(rt, end);
+		ts_rows(rt, end);
+	}
+	fclose(ts_file);
+	ts_file = NULL;
+	ENG_LOG(INFO, stats, "timeseries written to %s", rt->cfg->timeseries);
+}
