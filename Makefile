@@ -8,7 +8,7 @@ ASAN_BUILD ?= build-asan
 CONFIG     ?= configs/default.ini
 MESON_OPTS ?=
 
-.PHONY: all deps build build-asan run test test-quick bench clean
+.PHONY: all deps build build-asan run test test-quick bench clean experiments seed-experiments
 
 all: build
 
@@ -41,6 +41,14 @@ test: build build-asan
 	python3 scripts/test-summary.py $(BUILD)/meson-logs/testlog.json \
 		$(ASAN_BUILD)/meson-logs/testlog.json || rc=1; \
 	exit $$rc
+
+# The thesis experiments with kernel TCP (issue #6, doc/results.md); ARGS="--scenario loss --quick"
+experiments: build
+	python3 scripts/experiments.py --engine $(BUILD)/app/dfcp-engine/dfcp-engine $(ARGS)
+
+# The TCP experiments of seeds 001-003 (issue #7, doc/results-tcp.md); ARGS="--scenario seed002"
+seed-experiments: build
+	python3 scripts/exp_seeds.py --engine $(BUILD)/app/dfcp-engine/dfcp-engine $(ARGS)
 
 test-quick: build
 	meson test -C $(BUILD) --suite unit --print-errorlogs

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_launch.h>
 #include <rte_errno.h>
@@ -121,10 +122,27 @@ lcore_loop(void *arg)
 	return 0;
 }
 
+/*
+ * The main lcore's [lcore] section (NULL: none), looked up once per config:
+ * eng_lcore_main_poll runs between every housekeeping step of the main loop.
+ */
+static const struct eng_config *main_lc_cfg;
+static const struct eng_lcore_conf *main_lc;
+
+static inline const struct eng_lcore_conf *
+main_lcore_conf(const struct eng_config *cfg)
+{
+	if (unlikely(cfg != main_lc_cfg)) {
+		main_lc = lcore_conf(cfg, rte_get_main_lcore());
+		main_lc_cfg = cfg;
+	}
+	return main_lc;
+}
+
 int
 eng_lcore_main_has_tasks(struct eng_runtime *rt)
 {
-	const struct eng_lcore_conf *lc = lcore_conf(rt->cfg, rte_get_main_lcore());
+	const struct eng_lcore_conf *lc = main_lcore_conf(rt->cfg);
 
 	return lc != NULL && lc->nb_tasks > 0;
 }
@@ -132,7 +150,7 @@ eng_lcore_main_has_tasks(struct eng_runtime *rt)
 int
 eng_lcore_main_poll(struct eng_runtime *rt, uint64_t now)
 {
-	const struct eng_lcore_conf *lc = lcore_conf(rt->cfg, rte_get_main_lcore());
+	const struct eng_lcore_conf *lc = main_lcore_conf(rt->cfg);
 	unsigned int i;
 	int n = 0;
 

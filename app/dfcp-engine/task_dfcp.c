@@ -30,7 +30,9 @@
 #include "dfcp.h"
 #include "eng.h"
 #include "flow.h"
+#include "net.h"
 #include "obs.h"
+#include "task_common.h"
 
 /* Engine-internal API of the sched task (task_sched.c); weak until it links in. */
 struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,
@@ -109,7 +111,7 @@ static struct flow_rt *flow_tab[ENG_MAX_FLOWS];
 static inline uint64_t
 tsc_ns(const struct dfcp_priv *p, uint64_t tsc)
 {
-	return (uint64_t)(((unsigned __int128)tsc * p->ns_mult) >> 32);
+	return eng_tsc_ns(p->ns_mult, tsc);
 }
 
 static int
@@ -322,7 +324,7 @@ dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->rxq = tp->rxq;
 	p->txq = tp->txq;
 	p->burst = t->burst;
-	p->ns_mult = (uint64_t)(((unsigned __int128)1000000000u << 32) / rt->hz);
+	p->ns_mult = eng_ns_mult(rt->hz);
 	p->mac = port->mac;
 	p->peer_mac_set = pc->has_peer_mac;
 	p->peer_mac = pc->peer_mac;
@@ -382,18 +384,6 @@ fail:
 /* hot path                                                             */
 /* ------------------------------------------------------------------ */
 
-static inline uint16_t
-rd16be(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static inline uint32_t
-rd32be(const uint8_t *b)
-{
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 static void
 rx_arp(struct dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
 {
@@ -443,11 +433,11 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 		p->rx_bad++;
 		return;
 	}
-	if (len >= DFCP_ETH_LEN && rd16be(d + 12) == DFCP_ETHERTYPE_ARP) {
+	if (len >= DFCP_ETH_LEN && net_rd16(d + 12) == DFCP_ETHERTYPE_ARP) {
 		rx_arp(p, d, len, now);
 		return;
 	}
-	if (len >= DFCP_L2L4_LEN && rd16be(d + 12) == DFCP_ETHERTYPE_IPV4 && d[14] == 0x45) {
+	if (len >= DFCP_L2L4_LEN && net_rd16(d + 12) == DFCP_ETHERTYPE_IPV4 && d[14] == 0x45) {
 		if (p->rx_flags != 0 && (m->ol_flags & (RTE_MBUF_F_RX_IP_CKSUM_MASK |
 				RTE_MBUF_F_RX_L4_CKSUM_MASK)) != 0) {
 			uint64_t ipf = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
@@ -460,8 +450,8 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 				return;
 			}
 		}
-		ip = rd32be(d + 30);
-		port = rd16be(d + 36);
+		ip = net_rd32(d + 30);
+		port = net_rd16(d + 36);
 		for (i = 0; i < p->nb_flows; i++) {
 			struct flow_rt *f = &p->flows[i];
 
@@ -492,21 +482,8 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 static int
 flow_flush(struct dfcp_priv *p, struct flow_rt *f)
 {
-	struct rte_mbuf **pk = &f->pend[f->pend_off];
-	uint16_t n = f->npend, sent;
-
-	if (n == 0)
-		return 1;
-	if (f->ring != NULL)
-		sent = (uint16_t)rte_ring_enqueue_burst(f->ring, (void **)pk, n, NULL);
-	else
-		sent = rte_eth_tx_burst(p->port_id, p->txq, pk, n);
-	for (uint16_t i = 0; i < sent; i++)
-		p->tx_bytes += pk[i]->pkt_len;
-	p->tx_packets += sent;
-	f->npend = (uint16_t)(n - sent);
-	f->pend_off = f->npend ? (uint16_t)(f->pend_off + sent) : 0;
-	return f->npend == 0;
+	return eng_tx_pending(f->ring, p->port_id, p->txq, f->pend, &f->npend, &f->pend_off,
+			&p->tx_packets, &p->tx_bytes);
 }
 
 static unsigned int
@@ -589,7 +566,7 @@ flow_tx(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 
 		m->data_len = lens[i];
 		m->pkt_len = lens[i];
-		if (p->ol_flags != 0 && rd16be(d + 12) == DFCP_ETHERTYPE_IPV4) {
+		if (p->ol_flags != 0 && net_rd16(d + 12) == DFCP_ETHERTYPE_IPV4) {
 			m->ol_flags = p->ol_flags;
 			m->l2_len = DFCP_ETH_LEN;
 			m->l3_len = DFCP_IP_LEN;
@@ -692,21 +669,17 @@ flow_tick(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 			now >= p->run_start_ns + fc->start_ns) {
 		if (!f->resolved) {
 			if (now >= f->arp_next_ns && f->npend == 0) {
-				struct dfcp_arp req;
-				struct rte_mbuf *m = rte_pktmbuf_alloc(p->pool);
+				struct rte_mbuf *m;
+				int rc;
 
 				f->arp_next_ns = now + ARP_RETRY_NS;
-				if (m == NULL) {
-					p->no_mbuf++;
+				rc = eng_arp_request(p->pool, p->cap, &p->mac, fc->local_ip,
+						fc->remote_ip, &m);
+				if (rc < 0) {
+					if (rc == -ENOMEM)
+						p->no_mbuf++;
 					return;
 				}
-				memset(&req, 0, sizeof(req));
-				req.op = DFCP_ARP_REQUEST;
-				memcpy(req.sha, p->mac.addr_bytes, 6);
-				req.spa = fc->local_ip;
-				req.tpa = fc->remote_ip;
-				m->data_len = m->pkt_len = (uint16_t)dfcp_arp_build(
-						rte_pktmbuf_mtod(m, void *), p->cap, &req);
 				f->pend[0] = m;
 				f->npend = 1;
 				f->pend_off = 0;

@@ -31,6 +31,8 @@
 #include <rte_ring.h>
 
 #include "eng.h"
+#include "net.h"
+#include "task_common.h"
 #include "task_tcp.h"
 #include "tcp.h"
 
@@ -93,7 +95,7 @@ struct tcp_task_priv {
 static inline uint64_t
 tsc_ns(const struct tcp_task_priv *p, uint64_t tsc)
 {
-	return (uint64_t)(((unsigned __int128)tsc * p->ns_mult) >> 32);
+	return eng_tsc_ns(p->ns_mult, tsc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -456,7 +458,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->rxq = tp->rxq;
 	p->txq = tp->txq;
 	p->burst = RTE_MIN(t->burst, (uint16_t)TCP_TASK_MAX_BURST);
-	p->ns_mult = (uint64_t)(((unsigned __int128)1000000000u << 32) / rt->hz);
+	p->ns_mult = eng_ns_mult(rt->hz);
 	p->mac = port->mac;
 	p->nb_flows = nflows;
 	p->cap = (uint16_t)RTE_MIN(rte_pktmbuf_data_room_size(p->pool) - RTE_PKTMBUF_HEADROOM,
@@ -552,12 +554,6 @@ fail:
 /* hot path                                                             */
 /* ------------------------------------------------------------------ */
 
-static inline uint16_t
-rd16be(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
 static void
 rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 {
@@ -570,7 +566,7 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 		p->rx_bad++;
 		return;
 	}
-	if (len >= TCP_ETH_LEN && rd16be(d + 12) == TCP_ETHERTYPE_ARP) {
+	if (len >= TCP_ETH_LEN && net_rd16(d + 12) == TCP_ETHERTYPE_ARP) {
 		struct tcp_arp a;
 
 		if (tcp_arp_parse(d, len, &a) == 0 && a.op == TCP_ARP_REPLY && !p->resolved &&
@@ -580,7 +576,7 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 			p->rx_valid++;
 			return;
 		}
-	} else if (len < TCP_ETH_LEN || rd16be(d + 12) != TCP_ETHERTYPE_IPV4) {
+	} else if (len < TCP_ETH_LEN || net_rd16(d + 12) != TCP_ETHERTYPE_IPV4) {
 		p->rx_other++;	/* IPv6, LLDP, ...: not for a TCP/IPv4 endpoint */
 		return;
 	}
@@ -595,21 +591,8 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 static int
 tx_flush(struct tcp_task_priv *p)
 {
-	struct rte_mbuf **pk = &p->pend[p->pend_off];
-	uint16_t n = p->npend, sent, i;
-
-	if (n == 0)
-		return 1;
-	if (p->ring != NULL)
-		sent = (uint16_t)rte_ring_enqueue_burst(p->ring, (void **)pk, n, NULL);
-	else
-		sent = rte_eth_tx_burst(p->port_id, p->txq, pk, n);
-	for (i = 0; i < sent; i++)
-		p->tx_bytes += pk[i]->pkt_len;
-	p->tx_packets += sent;
-	p->npend = (uint16_t)(n - sent);
-	p->pend_off = p->npend ? (uint16_t)(p->pend_off + sent) : 0;
-	return p->npend == 0;
+	return eng_tx_pending(p->ring, p->port_id, p->txq, p->pend, &p->npend, &p->pend_off,
+			&p->tx_packets, &p->tx_bytes);
 }
 
 static void
@@ -658,28 +641,17 @@ task_tx(struct tcp_task_priv *p, uint64_t now)
 static void
 send_arp(struct tcp_task_priv *p)
 {
-	struct tcp_arp req;
 	struct rte_mbuf *m;
-	int len;
+	int rc;
 
 	if (p->npend != 0)
 		return;
-	m = rte_pktmbuf_alloc(p->pool);
-	if (m == NULL) {
-		p->no_mbuf++;
+	rc = eng_arp_request(p->pool, p->cap, &p->mac, p->tc->local_ip, p->tc->remote_ip, &m);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			p->no_mbuf++;
 		return;
 	}
-	memset(&req, 0, sizeof(req));
-	req.op = TCP_ARP_REQUEST;
-	memcpy(req.sha, p->mac.addr_bytes, 6);
-	req.spa = p->tc->local_ip;
-	req.tpa = p->tc->remote_ip;
-	len = tcp_arp_build(rte_pktmbuf_mtod(m, void *), p->cap, &req);
-	if (len <= 0) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	m->data_len = m->pkt_len = (uint16_t)len;
 	p->pend[0] = m;
 	p->npend = 1;
 	p->pend_off = 0;

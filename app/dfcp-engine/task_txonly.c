@@ -18,6 +18,7 @@
 
 #include "eng.h"
 #include "pkt.h"
+#include "task_common.h"
 
 #define TX_FP_SHIFT 8 /* fixed-point bits of the pacing clock */
 
@@ -217,10 +218,7 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		m->l2_len = 14;
 		m->l3_len = 20;
 	}
-	if (p->ring != NULL)
-		sent = (uint16_t)rte_ring_enqueue_burst(p->ring, (void **)pkts, n, NULL);
-	else
-		sent = rte_eth_tx_burst(p->port_id, p->queue, pkts, n);
+	sent = eng_tx_burst(p->ring, p->port_id, p->queue, pkts, n);
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
 		p->tx_dropped += n - sent;

@@ -16,7 +16,8 @@
 
 #define Q16		65536u
 #define LOSS_CAP_Q16	58982u		/* 0.9: auto redundancy stops growing */
-#define AUTO_EXTRA	2u		/* symbols beyond K aimed for (h) */
+#define AUTO_Z_Q8	256u		/* first round: mean - z sd >= K, z = 1 (Q8) */
+#define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define SYM_CAP		65535u		/* symbols per round at most */
@@ -176,9 +177,11 @@ dfcp_conn_conf_default(struct dfcp_conn_conf *c)
 /* ------------------------------------------------------------------ */
 
 /*
- * Smallest N such that, with independent loss p, the received count
- * X ~ Bin(N, 1-p) satisfies E[X] - 2 sd(X) >= need, i.e.
- * N q - need >= 2 sqrt(N p q)  (q = 1 - p), integer fixed point Q16.
+ * First round: the smallest N such that, with independent loss p, the
+ * received count X ~ Bin(N, q), q = 1 - p, satisfies E[X] - z sd(X) >= need,
+ * i.e. N q - need >= z sqrt(N p q), z = 1 (~85-95 % of blocks decode on the
+ * first pass; the rest get an exact top-up, which costs an RTT, not excess:
+ * doc/protocol.md, "Auto redundancy"). Integer fixed point Q16.
  */
 uint32_t
 dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
@@ -198,12 +201,30 @@ dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
 
 		if (a < b)
 			continue;
-		lhs = (unsigned __int128)(a - b) * (a - b);
-		rhs = (unsigned __int128)4 * n * p * q;
+		/* (a - b)^2 >= z^2 n p q, all in Q32; z in Q8 */
+		lhs = (unsigned __int128)(a - b) * (a - b) << 16;
+		rhs = (unsigned __int128)AUTO_Z_Q8 * AUTO_Z_Q8 * n * p * q;
 		if (lhs >= rhs)
 			break;
 	}
 	return n > cap ? cap : (uint32_t)n;
+}
+
+/*
+ * Top-up: enough fresh symbols that on average need arrive,
+ * ceil(need / q): sized to the shortfall, no spread term (a second short
+ * report costs one more small round, a spread term costs every round).
+ */
+static uint32_t
+topup_syms(uint32_t need, uint32_t loss_q16)
+{
+	uint64_t q, n;
+
+	q = Q16 - (loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16);
+	n = ((uint64_t)need * Q16 + q - 1) / q;
+	if (n < need)
+		n = need;
+	return n > SYM_CAP ? SYM_CAP : (uint32_t)n;
 }
 
 static uint32_t
@@ -211,7 +232,7 @@ first_round_syms(const struct dfcp_conn *c)
 {
 	if (c->p.redundancy != DFCP_REDUNDANCY_AUTO)
 		return c->p.redundancy;
-	return dfcp_auto_symbols(c->p.K + AUTO_EXTRA, c->loss_q16, SYM_CAP);
+	return dfcp_auto_symbols(c->p.K, c->loss_q16, SYM_CAP);
 }
 
 static uint64_t
@@ -687,14 +708,21 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 		c->snd_base++;
 }
 
+/*
+ * One loss sample per DECODED report: the block decoded on its rcvd-th
+ * distinct symbol, the span-th one sent (highest ESI seen + 1). The count of
+ * losses before the rcvd-th arrival is negative binomial, for which
+ * (span - rcvd) / (span - 1) is the unbiased estimate of p
+ * ((span - rcvd) / span under-estimates it by a factor (span - 1) / span).
+ */
 static void
 loss_sample(struct dfcp_conn *c, uint32_t rcvd, uint32_t span)
 {
 	int64_t sample, cur = c->loss_q16;
 
-	if (span == 0 || rcvd > span)
+	if (span < 2 || rcvd == 0 || rcvd > span)
 		return;
-	sample = (int64_t)(span - rcvd) * Q16 / span;
+	sample = (int64_t)(span - rcvd) * Q16 / (span - 1);
 	cur += (sample - cur) / (1 << EWMA_SHIFT);
 	if (cur < 0)
 		cur = 0;
@@ -744,8 +772,8 @@ sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 			return;		/* a round is still going out */
 		if (pkt->u.back.esi_span <= s->round_esi)
 			return;		/* report predates the latest round */
-		repair_schedule(c, s, dfcp_auto_symbols(pkt->u.back.missing + 1u,
-					c->loss_q16, SYM_CAP));
+		repair_schedule(c, s, topup_syms(pkt->u.back.missing + TOPUP_MARGIN,
+					c->loss_q16));
 	}
 }
 
@@ -843,11 +871,11 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
 	if (c->dhdr_ok) {
 		d = buf + DFCP_L2L4_LEN;
 		memcpy(buf, c->dhdr, sizeof(c->dhdr));
-		wr16(d + 2, last ? DFCP_F_LAST : 0);
+		net_wr16(d + 2, last ? DFCP_F_LAST : 0);
 		d += DFCP_COMMON_LEN;
-		wr32(d, s->block);
-		wr32(d + 4, ((s->block & 0xff) << 24) | (esi & 0xffffff));
-		wr32(d + 8, s->len);
+		net_wr32(d, s->block);
+		net_wr32(d + 4, ((s->block & 0xff) << 24) | (esi & 0xffffff));
+		net_wr32(d + 8, s->len);
 		return DFCP_DATA_OFF + c->p.T;
 	}
 	pkt.type = DFCP_T_DATA;
@@ -899,8 +927,8 @@ sender_timers(struct dfcp_conn *c, uint64_t now)
 			continue;
 		if (s->deadline <= now) {
 			c->st.timeouts++;
-			repair_schedule(c, s, dfcp_auto_symbols(c->p.K / 8u + 1u,
-						c->loss_q16, SYM_CAP));
+			repair_schedule(c, s, topup_syms(c->p.K / 8u + 1u,
+						c->loss_q16));
 			continue;
 		}
 		if (min == 0 || s->deadline < min)
@@ -1256,7 +1284,12 @@ conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	if (c->state != DFCP_SYN_SENT && pkt->src_cid != c->rcid)
 		return -DFCP_E_CONN;
 	if (t == DFCP_T_RST) {
-		if (c->state == DFCP_CLOSED)
+		/*
+		 * TIME_WAIT: the transfer is complete; an RST there answers a
+		 * late duplicate (e.g. of the last ACK) reaching a peer that has
+		 * already closed, and must not turn DONE into RESET (RFC 1337).
+		 */
+		if (c->state == DFCP_CLOSED || c->state == DFCP_TIME_WAIT)
 			return -DFCP_E_STATE;
 		to_closed(c, DFCP_CR_RESET);
 		c->pending = 0;

@@ -214,7 +214,7 @@ dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now)
 	int rc;
 
 	ep->st.rx_pkts++;
-	if (len >= DFCP_ETH_LEN && rd16((const uint8_t *)frame + 12) == DFCP_ETHERTYPE_ARP) {
+	if (len >= DFCP_ETH_LEN && net_rd16((const uint8_t *)frame + 12) == DFCP_ETHERTYPE_ARP) {
 		uint32_t i;
 
 		if (ep->ctrl_count == CTRL_RING)

@@ -62,56 +62,13 @@ static const uint16_t body_len[DFCP_T_MAX] = {
 uint16_t
 dfcp_csum16(const void *buf, size_t len, uint32_t seed)
 {
-	const uint8_t *p = buf;
-	uint64_t sum = seed;
-
-	while (len >= 8) {
-		uint32_t a, b;
-
-		memcpy(&a, p, 4);
-		memcpy(&b, p + 4, 4);
-		sum += a;
-		sum += b;
-		p += 8;
-		len -= 8;
-	}
-	while (len >= 2) {
-		uint16_t a;
-
-		memcpy(&a, p, 2);
-		sum += a;
-		p += 2;
-		len -= 2;
-	}
-	if (len) {
-		uint16_t a = 0;
-
-		memcpy(&a, p, 1);
-		sum += a;
-	}
-	/* native-order one's-complement sum, folded */
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
+	return net_csum16(buf, len, seed);
 }
 
-/* Partial sum (not complemented) helper: returns folded sum in native order. */
-static uint32_t
-csum_partial(const void *buf, size_t len, uint32_t seed)
-{
-	return (uint16_t)~dfcp_csum16(buf, len, seed);
-}
-
-static uint32_t
+static inline uint32_t
 pseudo_sum(const uint8_t *ip, uint16_t udp_len)
 {
-	uint8_t ph[12];
-
-	memcpy(ph, ip + 12, 8);	/* src, dst */
-	ph[8] = 0;
-	ph[9] = 17;
-	wr16(ph + 10, udp_len);
-	return csum_partial(ph, sizeof(ph), 0);
+	return net_pseudo_sum(ip, NET_PROTO_UDP, udp_len);
 }
 
 int
@@ -153,29 +110,29 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 
 	if (len < DFCP_ETH_LEN)
 		return -DFCP_E_TRUNC_ETH;
-	if (rd16(f + 12) != DFCP_ETHERTYPE_IPV4)
+	if (net_rd16(f + 12) != DFCP_ETHERTYPE_IPV4)
 		return -DFCP_E_ETHERTYPE;
 	if (len < DFCP_ETH_LEN + DFCP_IP_LEN)
 		return -DFCP_E_TRUNC_IP;
 	ip = f + DFCP_ETH_LEN;
 	if (ip[0] != 0x45)
 		return -DFCP_E_IP_HDR;
-	tot = rd16(ip + 2);
+	tot = net_rd16(ip + 2);
 	if (tot < DFCP_IP_LEN + DFCP_UDP_LEN || tot > len - DFCP_ETH_LEN)
 		return -DFCP_E_IP_LEN;
-	if (!(rx_flags & DFCP_RX_IP_CSUM_OK) && dfcp_csum16(ip, DFCP_IP_LEN, 0) != 0)
+	if (!(rx_flags & DFCP_RX_IP_CSUM_OK) && net_csum16(ip, DFCP_IP_LEN, 0) != 0)
 		return -DFCP_E_IP_CSUM;
-	if (rd16(ip + 6) & 0x3fff)
+	if (net_rd16(ip + 6) & 0x3fff)
 		return -DFCP_E_IP_FRAG;
 	if (ip[9] != 17)
 		return -DFCP_E_IP_PROTO;
 	udp = ip + DFCP_IP_LEN;
-	ulen = rd16(udp + 4);
+	ulen = net_rd16(udp + 4);
 	if (ulen != tot - DFCP_IP_LEN)
 		return -DFCP_E_UDP_LEN;
-	ucs = rd16(udp + 6);
+	ucs = net_rd16(udp + 6);
 	if (ucs != 0 && !(rx_flags & DFCP_RX_UDP_CSUM_OK)) {
-		if (dfcp_csum16(udp, ulen, pseudo_sum(ip, ulen)) != 0)
+		if (net_csum16(udp, ulen, pseudo_sum(ip, ulen)) != 0)
 			return -DFCP_E_UDP_CSUM;
 	}
 	d = udp + DFCP_UDP_LEN;
@@ -185,16 +142,16 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 
 	memcpy(pkt->dst_mac, f, 6);
 	memcpy(pkt->src_mac, f + 6, 6);
-	pkt->src_ip = rd32(ip + 12);
-	pkt->dst_ip = rd32(ip + 16);
-	pkt->src_port = rd16(udp);
-	pkt->dst_port = rd16(udp + 2);
+	pkt->src_ip = net_rd32(ip + 12);
+	pkt->dst_ip = net_rd32(ip + 16);
+	pkt->src_port = net_rd16(udp);
+	pkt->dst_port = net_rd16(udp + 2);
 	pkt->version = d[0];
 	type = d[1];
 	pkt->type = type;
-	pkt->flags = rd16(d + 2);
-	pkt->dst_cid = rd32(d + 4);
-	pkt->src_cid = rd32(d + 8);
+	pkt->flags = net_rd16(d + 2);
+	pkt->dst_cid = net_rd32(d + 4);
+	pkt->src_cid = net_rd32(d + 8);
 	if (pkt->version != DFCP_VERSION)
 		return -DFCP_E_VERSION;
 	if (type == 0 || type >= DFCP_T_MAX)
@@ -218,15 +175,15 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	case DFCP_T_SYNACK: {
 		struct dfcp_params *p = &pkt->u.params;
 
-		p->block_size = rd32(d);
-		p->T = rd16(d + 4);
-		p->K = rd16(d + 6);
-		p->window = rd32(d + 8);
-		p->redundancy = rd16(d + 12);
+		p->block_size = net_rd32(d);
+		p->T = net_rd16(d + 4);
+		p->K = net_rd16(d + 6);
+		p->window = net_rd32(d + 8);
+		p->redundancy = net_rd16(d + 12);
 		p->flags = pkt->flags & DFCP_F_OPTS;
-		p->max_window = rd32(d + 16);
-		p->max_K = rd16(d + 20);
-		p->max_T = rd16(d + 22);
+		p->max_window = net_rd32(d + 16);
+		p->max_K = net_rd16(d + 20);
+		p->max_T = net_rd16(d + 22);
 		if (dfcp_params_check(p, NULL) != 0)
 			return -DFCP_E_PARAMS;
 		break;
@@ -235,11 +192,11 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		pkt->u.ack.acked = d[0];
 		break;
 	case DFCP_T_DATA: {
-		uint32_t pid = rd32(d + 4);
+		uint32_t pid = net_rd32(d + 4);
 
-		pkt->u.data.block = rd32(d);
+		pkt->u.data.block = net_rd32(d);
 		pkt->u.data.esi = pid & 0xffffff;
-		pkt->u.data.block_len = rd32(d + 8);
+		pkt->u.data.block_len = net_rd32(d + 8);
 		if ((pid >> 24) != (pkt->u.data.block & 0xff))
 			return -DFCP_E_ESI;
 		if (pkt->u.data.block_len == 0 ||
@@ -250,23 +207,23 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		break;
 	}
 	case DFCP_T_BLOCK_ACK:
-		pkt->u.back.block = rd32(d);
-		pkt->u.back.cum = rd32(d + 4);
-		pkt->u.back.status = rd16(d + 8);
-		pkt->u.back.missing = rd16(d + 10);
-		pkt->u.back.rcvd = rd32(d + 12);
-		pkt->u.back.esi_span = rd32(d + 16);
-		pkt->u.back.bitmap = rd64(d + 20);
+		pkt->u.back.block = net_rd32(d);
+		pkt->u.back.cum = net_rd32(d + 4);
+		pkt->u.back.status = net_rd16(d + 8);
+		pkt->u.back.missing = net_rd16(d + 10);
+		pkt->u.back.rcvd = net_rd32(d + 12);
+		pkt->u.back.esi_span = net_rd32(d + 16);
+		pkt->u.back.bitmap = net_rd64(d + 20);
 		if (pkt->u.back.status != DFCP_BA_DECODED &&
 				pkt->u.back.status != DFCP_BA_SHORT)
 			return -DFCP_E_LEN;
 		break;
 	case DFCP_T_FIN:
-		pkt->u.fin.nblocks = rd32(d);
-		pkt->u.fin.nbytes = rd64(d + 4);
+		pkt->u.fin.nblocks = net_rd32(d);
+		pkt->u.fin.nbytes = net_rd64(d + 4);
 		break;
 	case DFCP_T_RST:
-		pkt->u.rst.reason = rd16(d);
+		pkt->u.rst.reason = net_rd16(d);
 		break;
 	default:
 		break;
@@ -282,42 +239,28 @@ build_l2l4(uint8_t *f, const struct dfcp_addr *src, const struct dfcp_addr *dst,
 	uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
 	uint16_t ulen = DFCP_UDP_LEN + dlen;
 
-	memcpy(f, dst->mac, 6);
-	memcpy(f + 6, src->mac, 6);
-	wr16(f + 12, DFCP_ETHERTYPE_IPV4);
-	ip[0] = 0x45;
-	ip[1] = 0;
-	wr16(ip + 2, DFCP_IP_LEN + ulen);
-	wr16(ip + 4, 0);
-	wr16(ip + 6, 0x4000);	/* DF */
-	ip[8] = 64;
-	ip[9] = 17;
-	wr16(ip + 10, 0);
-	wr32(ip + 12, src->ip);
-	wr32(ip + 16, dst->ip);
-	wr16(udp, src->port);
-	wr16(udp + 2, dst->port);
-	wr16(udp + 4, ulen);
-	wr16(udp + 6, 0);
+	net_eth_build(f, dst->mac, src->mac, DFCP_ETHERTYPE_IPV4);
+	net_ipv4_build(ip, DFCP_IP_LEN + ulen, 64, NET_PROTO_UDP, src->ip, dst->ip);
+	net_udp_build(udp, src->port, dst->port, ulen);
 }
 
 void
 dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum)
 {
 	uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
-	uint16_t ulen = rd16(udp + 4), c;
+	uint16_t ulen = net_rd16(udp + 4), c;
 
 	switch (csum) {
 	case DFCP_CSUM_FULL:
-		c = dfcp_csum16(ip, DFCP_IP_LEN, 0);
+		c = net_csum16(ip, DFCP_IP_LEN, 0);
 		memcpy(ip + 10, &c, 2);
-		c = dfcp_csum16(udp, ulen, pseudo_sum(ip, ulen));
+		c = net_csum16(udp, ulen, pseudo_sum(ip, ulen));
 		if (c == 0)
 			c = 0xffff;
 		memcpy(udp + 6, &c, 2);
 		break;
 	case DFCP_CSUM_UDP_ZERO:
-		c = dfcp_csum16(ip, DFCP_IP_LEN, 0);
+		c = net_csum16(ip, DFCP_IP_LEN, 0);
 		memcpy(ip + 10, &c, 2);
 		break;
 	case DFCP_CSUM_OFFLOAD: {
@@ -351,24 +294,24 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 	d = f + DFCP_L2L4_LEN;
 	d[0] = DFCP_VERSION;
 	d[1] = pkt->type;
-	wr16(d + 2, pkt->flags);
-	wr32(d + 4, pkt->dst_cid);
-	wr32(d + 8, pkt->src_cid);
+	net_wr16(d + 2, pkt->flags);
+	net_wr32(d + 4, pkt->dst_cid);
+	net_wr32(d + 8, pkt->src_cid);
 	d += DFCP_COMMON_LEN;
 	switch (pkt->type) {
 	case DFCP_T_SYN:
 	case DFCP_T_SYNACK: {
 		const struct dfcp_params *p = &pkt->u.params;
 
-		wr32(d, p->block_size);
-		wr16(d + 4, p->T);
-		wr16(d + 6, p->K);
-		wr32(d + 8, p->window);
-		wr16(d + 12, p->redundancy);
-		wr16(d + 14, 0);
-		wr32(d + 16, p->max_window);
-		wr16(d + 20, p->max_K);
-		wr16(d + 22, p->max_T);
+		net_wr32(d, p->block_size);
+		net_wr16(d + 4, p->T);
+		net_wr16(d + 6, p->K);
+		net_wr32(d + 8, p->window);
+		net_wr16(d + 12, p->redundancy);
+		net_wr16(d + 14, 0);
+		net_wr32(d + 16, p->max_window);
+		net_wr16(d + 20, p->max_K);
+		net_wr16(d + 22, p->max_T);
 		break;
 	}
 	case DFCP_T_ACK:
@@ -376,29 +319,29 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		d[1] = d[2] = d[3] = 0;
 		break;
 	case DFCP_T_DATA:
-		wr32(d, pkt->u.data.block);
-		wr32(d + 4, ((pkt->u.data.block & 0xff) << 24) |
+		net_wr32(d, pkt->u.data.block);
+		net_wr32(d + 4, ((pkt->u.data.block & 0xff) << 24) |
 				(pkt->u.data.esi & 0xffffff));
-		wr32(d + 8, pkt->u.data.block_len);
+		net_wr32(d + 8, pkt->u.data.block_len);
 		if (pkt->u.data.sym != NULL)
 			memmove(d + DFCP_DATA_BODY, pkt->u.data.sym, pkt->u.data.sym_len);
 		break;
 	case DFCP_T_BLOCK_ACK:
-		wr32(d, pkt->u.back.block);
-		wr32(d + 4, pkt->u.back.cum);
-		wr16(d + 8, pkt->u.back.status);
-		wr16(d + 10, pkt->u.back.missing);
-		wr32(d + 12, pkt->u.back.rcvd);
-		wr32(d + 16, pkt->u.back.esi_span);
-		wr64(d + 20, pkt->u.back.bitmap);
+		net_wr32(d, pkt->u.back.block);
+		net_wr32(d + 4, pkt->u.back.cum);
+		net_wr16(d + 8, pkt->u.back.status);
+		net_wr16(d + 10, pkt->u.back.missing);
+		net_wr32(d + 12, pkt->u.back.rcvd);
+		net_wr32(d + 16, pkt->u.back.esi_span);
+		net_wr64(d + 20, pkt->u.back.bitmap);
 		break;
 	case DFCP_T_FIN:
-		wr32(d, pkt->u.fin.nblocks);
-		wr64(d + 4, pkt->u.fin.nbytes);
+		net_wr32(d, pkt->u.fin.nblocks);
+		net_wr64(d + 4, pkt->u.fin.nbytes);
 		break;
 	case DFCP_T_RST:
-		wr16(d, pkt->u.rst.reason);
-		wr16(d + 2, 0);
+		net_wr16(d, pkt->u.rst.reason);
+		net_wr16(d + 2, 0);
 		break;
 	default:
 		break;
@@ -415,73 +358,56 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 /* ARP                                                                  */
 /* ------------------------------------------------------------------ */
 
+/* lib/net's ARP refusals as DFCP drop reasons. */
+static int
+arp_err(int rc)
+{
+	switch (rc) {
+	case -NET_ARP_E_TRUNC_ETH:
+		return -DFCP_E_TRUNC_ETH;
+	case -NET_ARP_E_ETHERTYPE:
+		return -DFCP_E_ETHERTYPE;
+	case -NET_ARP_E_ARP:
+		return -DFCP_E_ARP;
+	default:
+		return rc;
+	}
+}
+
 int
 dfcp_arp_parse(const void *frame, size_t len, struct dfcp_arp *arp)
 {
-	const uint8_t *f = frame, *a;
+	struct net_arp a;
+	int rc = net_arp_parse(frame, len, &a);
 
-	if (len < DFCP_ETH_LEN)
-		return -DFCP_E_TRUNC_ETH;
-	if (rd16(f + 12) != DFCP_ETHERTYPE_ARP)
-		return -DFCP_E_ETHERTYPE;
-	if (len < DFCP_ARP_LEN)
-		return -DFCP_E_ARP;
-	a = f + DFCP_ETH_LEN;
-	if (rd16(a) != 1 || rd16(a + 2) != DFCP_ETHERTYPE_IPV4 || a[4] != 6 || a[5] != 4)
-		return -DFCP_E_ARP;
-	arp->op = rd16(a + 6);
-	if (arp->op != DFCP_ARP_REQUEST && arp->op != DFCP_ARP_REPLY)
-		return -DFCP_E_ARP;
-	memcpy(arp->sha, a + 8, 6);
-	arp->spa = rd32(a + 14);
-	memcpy(arp->tha, a + 18, 6);
-	arp->tpa = rd32(a + 24);
+	if (rc < 0)
+		return arp_err(rc);
+	arp->op = a.op;
+	memcpy(arp->sha, a.sha, 6);
+	arp->spa = a.spa;
+	memcpy(arp->tha, a.tha, 6);
+	arp->tpa = a.tpa;
 	return 0;
 }
 
 int
 dfcp_arp_build(void *frame, size_t cap, const struct dfcp_arp *arp)
 {
-	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-	uint8_t *f = frame, *a = f + DFCP_ETH_LEN;
-	int req = arp->op == DFCP_ARP_REQUEST;
+	struct net_arp a;
 
-	if (cap < DFCP_MIN_FRAME)
-		return -EMSGSIZE;
-	memcpy(f, req ? bcast : arp->tha, 6);
-	memcpy(f + 6, arp->sha, 6);
-	wr16(f + 12, DFCP_ETHERTYPE_ARP);
-	wr16(a, 1);
-	wr16(a + 2, DFCP_ETHERTYPE_IPV4);
-	a[4] = 6;
-	a[5] = 4;
-	wr16(a + 6, arp->op);
-	memcpy(a + 8, arp->sha, 6);
-	wr32(a + 14, arp->spa);
-	if (req)
-		memset(a + 18, 0, 6);
-	else
-		memcpy(a + 18, arp->tha, 6);
-	wr32(a + 24, arp->tpa);
-	memset(f + DFCP_ARP_LEN, 0, DFCP_MIN_FRAME - DFCP_ARP_LEN);
-	return DFCP_MIN_FRAME;
+	a.op = arp->op;
+	memcpy(a.sha, arp->sha, 6);
+	a.spa = arp->spa;
+	memcpy(a.tha, arp->tha, 6);
+	a.tpa = arp->tpa;
+	return net_arp_build(frame, cap, &a);
 }
 
 int
 dfcp_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
 		uint32_t my_ip, void *out, size_t cap)
 {
-	struct dfcp_arp in, rep;
-	int rc = dfcp_arp_parse(frame, len, &in);
+	int rc = net_arp_answer(frame, len, my_mac, my_ip, out, cap);
 
-	if (rc < 0)
-		return rc;
-	if (in.op != DFCP_ARP_REQUEST || in.tpa != my_ip)
-		return 0;
-	rep.op = DFCP_ARP_REPLY;
-	memcpy(rep.sha, my_mac, 6);
-	rep.spa = my_ip;
-	memcpy(rep.tha, in.sha, 6);
-	rep.tpa = in.spa;
-	return dfcp_arp_build(out, cap, &rep);
+	return rc < 0 ? arp_err(rc) : rc;
 }

@@ -189,7 +189,7 @@ tcp_ep_rx(struct tcp_ep *ep, const void *frame, size_t len, uint64_t now)
 
 	ep->st.rx_pkts++;
 	if (len >= TCP_ETH_LEN &&
-			tcp_rd16((const uint8_t *)frame + 12) == TCP_ETHERTYPE_ARP) {
+			net_rd16((const uint8_t *)frame + 12) == TCP_ETHERTYPE_ARP) {
 		r = ep_arp(ep, frame, len);
 		if (r < 0)
 			ep->st.drops[-r]++;

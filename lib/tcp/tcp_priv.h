@@ -6,35 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "net.h"
 #include "tcp.h"
-
-static inline uint16_t
-tcp_rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t
-tcp_rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline void
-tcp_wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v & 0xff;
-}
-
-static inline void
-tcp_wr32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = (v >> 16) & 0xff;
-	p[2] = (v >> 8) & 0xff;
-	p[3] = v & 0xff;
-}
 
 static inline uint32_t
 tcp_min32(uint32_t a, uint32_t b)

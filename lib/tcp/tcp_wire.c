@@ -68,55 +68,16 @@ tcp_state_str(enum tcp_state s)
 	return state_names[s];
 }
 
-/* Native-order one's-complement sum, folded (not complemented). */
-static uint32_t
-csum_add(const uint8_t *p, size_t len, uint64_t sum)
-{
-	while (len >= 8) {
-		uint32_t a, b;
-
-		memcpy(&a, p, 4);
-		memcpy(&b, p + 4, 4);
-		sum += a;
-		sum += b;
-		p += 8;
-		len -= 8;
-	}
-	while (len >= 2) {
-		uint16_t a;
-
-		memcpy(&a, p, 2);
-		sum += a;
-		p += 2;
-		len -= 2;
-	}
-	if (len) {
-		uint16_t a = 0;
-
-		memcpy(&a, p, 1);
-		sum += a;
-	}
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint32_t)sum;
-}
-
 uint16_t
 tcp_csum16(const void *buf, size_t len, uint32_t seed)
 {
-	return (uint16_t)~csum_add(buf, len, seed);
+	return net_csum16(buf, len, seed);
 }
 
-static uint32_t
+static inline uint32_t
 pseudo_sum(const uint8_t *ip, uint16_t tcp_len)
 {
-	uint8_t ph[12];
-
-	memcpy(ph, ip + 12, 8);
-	ph[8] = 0;
-	ph[9] = 6;
-	tcp_wr16(ph + 10, tcp_len);
-	return csum_add(ph, sizeof(ph), 0);
+	return net_pseudo_sum(ip, NET_PROTO_TCP, tcp_len);
 }
 
 static int
@@ -143,7 +104,7 @@ parse_opts(const uint8_t *o, unsigned int olen, struct tcp_seg *s)
 			if (len != 4)
 				return -TCP_E_OPT;
 			s->opts |= TCP_O_MSS;
-			s->mss = tcp_rd16(o + i + 2);
+			s->mss = net_rd16(o + i + 2);
 			break;
 		case 3:
 			if (len != 3)
@@ -164,8 +125,8 @@ parse_opts(const uint8_t *o, unsigned int olen, struct tcp_seg *s)
 			s->opts |= TCP_O_SACK;
 			s->nsack = n;
 			for (unsigned int k = 0; k < n; k++) {
-				s->sack[k].start = tcp_rd32(o + i + 2 + 8 * k);
-				s->sack[k].end = tcp_rd32(o + i + 6 + 8 * k);
+				s->sack[k].start = net_rd32(o + i + 2 + 8 * k);
+				s->sack[k].end = net_rd32(o + i + 6 + 8 * k);
 			}
 			break;
 		}
@@ -173,8 +134,8 @@ parse_opts(const uint8_t *o, unsigned int olen, struct tcp_seg *s)
 			if (len != 10)
 				return -TCP_E_OPT;
 			s->opts |= TCP_O_TS;
-			s->tsval = tcp_rd32(o + i + 2);
-			s->tsecr = tcp_rd32(o + i + 6);
+			s->tsval = net_rd32(o + i + 2);
+			s->tsecr = net_rd32(o + i + 6);
 			break;
 		default:
 			break;	/* unknown options are skipped */
@@ -194,7 +155,7 @@ tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *
 	memset(s, 0, sizeof(*s));
 	if (len < TCP_ETH_LEN)
 		return -TCP_E_TRUNC_ETH;
-	if (tcp_rd16(f + 12) != TCP_ETHERTYPE_IPV4)
+	if (net_rd16(f + 12) != TCP_ETHERTYPE_IPV4)
 		return -TCP_E_ETHERTYPE;
 	if (len < TCP_ETH_LEN + TCP_IP_LEN)
 		return -TCP_E_TRUNC_IP;
@@ -202,12 +163,12 @@ tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *
 	ihl = (ip[0] & 0x0fu) * 4u;
 	if ((ip[0] >> 4) != 4 || ihl < TCP_IP_LEN || ihl > len - TCP_ETH_LEN)
 		return -TCP_E_IP_HDR;
-	tot = tcp_rd16(ip + 2);
+	tot = net_rd16(ip + 2);
 	if (tot < ihl || tot > len - TCP_ETH_LEN)
 		return -TCP_E_IP_LEN;
-	if (!(rx_flags & TCP_RX_IP_CSUM_OK) && tcp_csum16(ip, ihl, 0) != 0)
+	if (!(rx_flags & TCP_RX_IP_CSUM_OK) && net_csum16(ip, ihl, 0) != 0)
 		return -TCP_E_IP_CSUM;
-	if (tcp_rd16(ip + 6) & 0x3fff)
+	if (net_rd16(ip + 6) & 0x3fff)
 		return -TCP_E_IP_FRAG;
 	if (ip[9] != 6)
 		return -TCP_E_IP_PROTO;
@@ -219,20 +180,20 @@ tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *
 	if (off < TCP_HDR_LEN || off > tlen)
 		return -TCP_E_TCP_OFF;
 	if (!(rx_flags & TCP_RX_L4_CSUM_OK) &&
-			tcp_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen)) != 0)
+			net_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen)) != 0)
 		return -TCP_E_TCP_CSUM;
 	memcpy(s->dst_mac, f, 6);
 	memcpy(s->src_mac, f + 6, 6);
-	s->src_ip = tcp_rd32(ip + 12);
-	s->dst_ip = tcp_rd32(ip + 16);
-	s->src_port = tcp_rd16(th);
-	s->dst_port = tcp_rd16(th + 2);
-	s->seq = tcp_rd32(th + 4);
-	s->ack = tcp_rd32(th + 8);
+	s->src_ip = net_rd32(ip + 12);
+	s->dst_ip = net_rd32(ip + 16);
+	s->src_port = net_rd16(th);
+	s->dst_port = net_rd16(th + 2);
+	s->seq = net_rd32(th + 4);
+	s->ack = net_rd32(th + 8);
 	s->rsv = th[12] & 0x0f;
 	fl = th[13];
 	s->flags = fl;
-	s->wnd = tcp_rd16(th + 14);
+	s->wnd = net_rd16(th + 14);
 	s->payload = th + off;
 	s->len = tlen - off;
 	s->frame_len = tot + TCP_ETH_LEN;
@@ -275,7 +236,7 @@ write_opts(uint8_t *o, const struct tcp_seg *s)
 	if (s->opts & TCP_O_MSS) {
 		o[i++] = 2;
 		o[i++] = 4;
-		tcp_wr16(o + i, s->mss);
+		net_wr16(o + i, s->mss);
 		i += 2;
 	}
 	if (s->opts & TCP_O_TS) {
@@ -288,8 +249,8 @@ write_opts(uint8_t *o, const struct tcp_seg *s)
 		}
 		o[i++] = 8;
 		o[i++] = 10;
-		tcp_wr32(o + i, s->tsval);
-		tcp_wr32(o + i + 4, s->tsecr);
+		net_wr32(o + i, s->tsval);
+		net_wr32(o + i + 4, s->tsecr);
 		i += 8;
 	} else if (s->opts & TCP_O_SACKOK) {
 		o[i++] = 1;
@@ -309,8 +270,8 @@ write_opts(uint8_t *o, const struct tcp_seg *s)
 		o[i++] = 5;
 		o[i++] = (uint8_t)(2 + 8 * s->nsack);
 		for (unsigned int k = 0; k < s->nsack; k++) {
-			tcp_wr32(o + i, s->sack[k].start);
-			tcp_wr32(o + i + 4, s->sack[k].end);
+			net_wr32(o + i, s->sack[k].start);
+			net_wr32(o + i + 4, s->sack[k].end);
 			i += 8;
 		}
 	}
@@ -334,37 +295,20 @@ tcp_wire_build(uint8_t *f, size_t cap, const struct tcp_seg *s, uint8_t ttl)
 		return -EMSGSIZE;
 	if (TCP_IP_LEN + TCP_HDR_LEN + olen + s->len > 65535)
 		return -EMSGSIZE;
-	memcpy(f, s->dst_mac, 6);
-	memcpy(f + 6, s->src_mac, 6);
-	tcp_wr16(f + 12, TCP_ETHERTYPE_IPV4);
+	net_eth_build(f, s->dst_mac, s->src_mac, TCP_ETHERTYPE_IPV4);
 	ip = f + TCP_ETH_LEN;
 	tlen = TCP_HDR_LEN + olen + s->len;
-	ip[0] = 0x45;
-	ip[1] = 0;
-	tcp_wr16(ip + 2, (uint16_t)(TCP_IP_LEN + tlen));
-	tcp_wr16(ip + 4, 0);
-	tcp_wr16(ip + 6, 0x4000);	/* DF */
-	ip[8] = ttl ? ttl : 64;
-	ip[9] = 6;
-	tcp_wr16(ip + 10, 0);
-	tcp_wr32(ip + 12, s->src_ip);
-	tcp_wr32(ip + 16, s->dst_ip);
-	cs = tcp_csum16(ip, TCP_IP_LEN, 0);
+	net_ipv4_build(ip, (uint16_t)(TCP_IP_LEN + tlen), ttl ? ttl : 64, NET_PROTO_TCP,
+			s->src_ip, s->dst_ip);
+	cs = net_csum16(ip, TCP_IP_LEN, 0);
 	memcpy(ip + 10, &cs, 2);
 	th = ip + TCP_IP_LEN;
-	tcp_wr16(th, s->src_port);
-	tcp_wr16(th + 2, s->dst_port);
-	tcp_wr32(th + 4, s->seq);
-	tcp_wr32(th + 8, s->ack);
-	th[12] = (uint8_t)(((TCP_HDR_LEN + olen) / 4) << 4 | (s->rsv & 0x0f));
-	th[13] = s->flags;
-	tcp_wr16(th + 14, s->wnd);
-	tcp_wr16(th + 16, 0);
-	tcp_wr16(th + 18, 0);
+	net_tcp_build(th, s->src_port, s->dst_port, s->seq, s->ack, TCP_HDR_LEN + olen, s->rsv,
+			s->flags, s->wnd);
 	write_opts(th + TCP_HDR_LEN, s);
 	if (s->len && s->payload != NULL)
 		memmove(f + hl, s->payload, s->len);
-	cs = tcp_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen));
+	cs = net_csum16(th, tlen, pseudo_sum(ip, (uint16_t)tlen));
 	memcpy(th + 16, &cs, 2);
 	flen = hl + s->len;
 	if (flen < TCP_MIN_FRAME) {
@@ -383,52 +327,41 @@ tcp_build(void *frame, size_t cap, const struct tcp_seg *s)
 int
 tcp_arp_parse(const void *frame, size_t len, struct tcp_arp *arp)
 {
-	const uint8_t *f = frame, *a;
+	struct net_arp a;
+	int rc = net_arp_parse(frame, len, &a);
 
-	if (len < TCP_ETH_LEN)
+	switch (rc) {
+	case 0:
+		break;
+	case -NET_ARP_E_TRUNC_ETH:
 		return -TCP_E_TRUNC_ETH;
-	if (tcp_rd16(f + 12) != TCP_ETHERTYPE_ARP)
+	case -NET_ARP_E_ETHERTYPE:
 		return -TCP_E_ETHERTYPE;
-	if (len < TCP_ARP_LEN)
+	default:
 		return -TCP_E_ARP;
-	a = f + TCP_ETH_LEN;
-	if (tcp_rd16(a) != 1 || tcp_rd16(a + 2) != TCP_ETHERTYPE_IPV4 ||
-			a[4] != 6 || a[5] != 4)
-		return -TCP_E_ARP;
-	arp->op = tcp_rd16(a + 6);
-	if (arp->op != TCP_ARP_REQUEST && arp->op != TCP_ARP_REPLY)
-		return -TCP_E_ARP;
-	memcpy(arp->sha, a + 8, 6);
-	arp->spa = tcp_rd32(a + 14);
-	memcpy(arp->tha, a + 18, 6);
-	arp->tpa = tcp_rd32(a + 24);
+	}
+	arp->op = a.op;
+	memcpy(arp->sha, a.sha, 6);
+	arp->spa = a.spa;
+	memcpy(arp->tha, a.tha, 6);
+	arp->tpa = a.tpa;
 	return 0;
 }
 
 int
 tcp_arp_build(void *frame, size_t cap, const struct tcp_arp *arp)
 {
-	uint8_t *f = frame, *a;
+	struct net_arp a;
+	int rc;
 
-	if (cap < TCP_MIN_FRAME)
-		return -EMSGSIZE;
-	memset(f, 0, TCP_MIN_FRAME);
-	if (arp->op == TCP_ARP_REQUEST)
-		memset(f, 0xff, 6);
-	else
-		memcpy(f, arp->tha, 6);
-	memcpy(f + 6, arp->sha, 6);
-	tcp_wr16(f + 12, TCP_ETHERTYPE_ARP);
-	a = f + TCP_ETH_LEN;
-	tcp_wr16(a, 1);
-	tcp_wr16(a + 2, TCP_ETHERTYPE_IPV4);
-	a[4] = 6;
-	a[5] = 4;
-	tcp_wr16(a + 6, arp->op);
-	memcpy(a + 8, arp->sha, 6);
-	tcp_wr32(a + 14, arp->spa);
-	if (arp->op == TCP_ARP_REPLY)
-		memcpy(a + 18, arp->tha, 6);
-	tcp_wr32(a + 24, arp->tpa);
-	return TCP_MIN_FRAME;
+	a.op = arp->op;
+	memcpy(a.sha, arp->sha, 6);
+	a.spa = arp->spa;
+	memcpy(a.tha, arp->tha, 6);
+	a.tpa = arp->tpa;
+	rc = net_arp_build(frame, cap, &a);
+	/* target hardware address: sent in replies only (other ops: zero) */
+	if (rc > 0 && arp->op != TCP_ARP_REPLY)
+		memset((uint8_t *)frame + TCP_ETH_LEN + 18, 0, 6);
+	return rc;
 }

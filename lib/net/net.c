@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * net: Internet checksum, Ethernet / IPv4 / UDP / TCP header build, ARP.
+ * Everything on the wire is big-endian.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "net.h"
+
+uint32_t
+net_csum_add(const void *buf, size_t len, uint64_t sum)
+{
+	const uint8_t *p = buf;
+
+	/* two 32-bit words per step; the 64-bit accumulator cannot overflow */
+	while (len >= 8) {
+		uint32_t a, b;
+
+		memcpy(&a, p, 4);
+		memcpy(&b, p + 4, 4);
+		sum += a;
+		sum += b;
+		p += 8;
+		len -= 8;
+	}
+	while (len >= 2) {
+		uint16_t a;
+
+		memcpy(&a, p, 2);
+		sum += a;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {
+		uint16_t a = 0;
+
+		memcpy(&a, p, 1);
+		sum += a;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint32_t)sum;
+}
+
+uint16_t
+net_csum16(const void *buf, size_t len, uint32_t seed)
+{
+	return (uint16_t)~net_csum_add(buf, len, seed);
+}
+
+uint16_t
+net_csum16_ref(const void *buf, size_t len, uint32_t seed)
+{
+	const uint8_t *p = buf;
+	uint64_t sum = seed;
+	size_t i;
+
+	/* 16-bit words in memory order, read as native integers */
+	for (i = 0; i + 1 < len; i += 2) {
+		uint16_t w;
+
+		memcpy(&w, p + i, 2);
+		sum += w;
+	}
+	if (i < len) {
+		uint16_t w = 0;
+
+		memcpy(&w, p + i, 1);
+		sum += w;
+	}
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+uint32_t
+net_pseudo_sum(const uint8_t *ip, uint8_t proto, uint16_t l4_len)
+{
+	uint8_t ph[12];
+
+	memcpy(ph, ip + 12, 8);	/* src, dst */
+	ph[8] = 0;
+	ph[9] = proto;
+	net_wr16(ph + 10, l4_len);
+	return net_csum_add(ph, sizeof(ph), 0);
+}
+
+int
+net_arp_parse(const void *frame, size_t len, struct net_arp *arp)
+{
+	const uint8_t *f = frame, *a;
+
+	if (len < NET_ETH_LEN)
+		return -NET_ARP_E_TRUNC_ETH;
+	if (net_rd16(f + 12) != NET_ETHERTYPE_ARP)
+		return -NET_ARP_E_ETHERTYPE;
+	if (len < NET_ARP_LEN)
+		return -NET_ARP_E_ARP;
+	a = f + NET_ETH_LEN;
+	if (net_rd16(a) != 1 || net_rd16(a + 2) != NET_ETHERTYPE_IPV4 || a[4] != 6 || a[5] != 4)
+		return -NET_ARP_E_ARP;
+	arp->op = net_rd16(a + 6);
+	if (arp->op != NET_ARP_REQUEST && arp->op != NET_ARP_REPLY)
+		return -NET_ARP_E_ARP;
+	memcpy(arp->sha, a + 8, 6);
+	arp->spa = net_rd32(a + 14);
+	memcpy(arp->tha, a + 18, 6);
+	arp->tpa = net_rd32(a + 24);
+	return 0;
+}
+
+int
+net_arp_build(void *frame, size_t cap, const struct net_arp *arp)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t *f = frame, *a = f + NET_ETH_LEN;
+	int req = arp->op == NET_ARP_REQUEST;
+
+	if (cap < NET_MIN_FRAME)
+		return -EMSGSIZE;
+	net_eth_build(f, req ? bcast : arp->tha, arp->sha, NET_ETHERTYPE_ARP);
+	net_wr16(a, 1);
+	net_wr16(a + 2, NET_ETHERTYPE_IPV4);
+	a[4] = 6;
+	a[5] = 4;
+	net_wr16(a + 6, arp->op);
+	memcpy(a + 8, arp->sha, 6);
+	net_wr32(a + 14, arp->spa);
+	if (req)
+		memset(a + 18, 0, 6);
+	else
+		memcpy(a + 18, arp->tha, 6);
+	net_wr32(a + 24, arp->tpa);
+	memset(f + NET_ARP_LEN, 0, NET_MIN_FRAME - NET_ARP_LEN);
+	return NET_MIN_FRAME;
+}
+
+int
+net_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
+		uint32_t my_ip, void *out, size_t cap)
+{
+	struct net_arp in, rep;
+	int rc = net_arp_parse(frame, len, &in);
+
+	if (rc < 0)
+		return rc;
+	if (in.op != NET_ARP_REQUEST || in.tpa != my_ip)
+		return 0;
+	rep.op = NET_ARP_REPLY;
+	memcpy(rep.sha, my_mac, 6);
+	rep.spa = my_ip;
+	memcpy(rep.tha, in.sha, 6);
+	rep.tpa = in.spa;
+	return net_arp_build(out, cap, &rep);
+}

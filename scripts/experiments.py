@@ -1,0 +1,1219 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Reproduce the DFCP thesis experiments (seed 000 §2) with the engine's emulated
+links, kernel TCP CUBIC and Reno through the very same links (issue #6).
+
+  scripts/experiments.py [--scenario NAME[,NAME]|all] [--duration S] [--tcp-duration S]
+      [--points LIST] [--variants LIST] [--scale F] [--queue N] [--out DIR] [--no-tcp]
+      [--only-tcp] [--quick] [--check] [--no-plots] [--engine PATH] [--list] [--tables]
+
+Scenarios (configs/exp-*.ini are the templates; every link rate is multiplied
+by --scale, delays are not):
+  loss        one pair, 1 Gbit/s, 0 ms, plr 0/0.1/1/5/10/50 % (one-way, data direction)
+  delay       one pair, 1 Gbit/s, no loss, one-way delay 0/5/10/50/100 ms
+  dumbbell    two pairs, one 1 Gbit/s WF2Q+ 50/50 bottleneck, flow 1 10 ms,
+              flow 2 0..100 ms
+  fifo        the dumbbell with a shared FIFO instead of WF2Q+
+  parking1    parking lot case 1: link 1 1 Gbit/s 10 ms, link 2 500 Mbit/s 0..100 ms
+  parking2    parking lot case 2: link 1 1 Gbit/s 50 ms, link 2 1 Gbit/s 0..100 ms
+  mixed       DFCP (ours) and one kernel TCP flow on one bottleneck, WF2Q+ and FIFO
+Variants per point: dfcp-thesis (window 100 blocks scaled with the link rate so it
+covers the same share of the bandwidth-delay product, redundancy 49, encode and
+decode off), dfcp-ours (coding on, redundancy auto, window auto sized to the path),
+cubic, reno (Debian's iperf3 in two network namespaces, the engine's router between
+them on net_af_packet veths).
+
+--queue N sets every shaped pipe's queue (default: the thesis's 100 packets; with
+--scale 0.05, --queue 5 keeps the thesis's queue-to-BDP ratio). --quick is the CI
+subset (test/experiments/), --tables prints markdown tables of OUT/results.json.
+scripts/exp_seeds.py imports this module (Ini, NetEnv, Runner): keep its API.
+
+Results: OUT/<scenario>.csv, OUT/results.json (every row + the checks), OUT/plots/
+*.png and *.svg (gnuplot), OUT/runs/ (configs, summaries, logs). --check exits 1
+when an expected shape does not hold (the CI test, test/experiments/).
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SKIP = 77
+
+# Data frame of DFCP: T + 66 bytes; on the link + 24 (preamble, IFG, FCS).
+DFCP_T = 1420
+DFCP_FRAME = DFCP_T + 66
+L1_OVERHEAD = 24
+DFCP_K = 47
+BLOCK_BYTES = DFCP_K * DFCP_T
+
+FULL_POINTS = {
+    "loss": [0, 0.1, 1, 5, 10, 50],
+    "delay": [0, 5, 10, 50, 100],
+    "dumbbell": [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
+    "fifo": [0, 20, 50, 100],
+    "parking1": [0, 20, 50, 100],
+    "parking2": [0, 20, 50, 100],
+    "mixed": [10, 50, 100],
+}
+QUICK_POINTS = {
+    "loss": [10, 50],
+    "delay": [0, 100],
+    "dumbbell": [100],
+    "fifo": [],  # dumbbell: the tcp CI case adds --queue 5 --points 0,100
+    "parking1": [50],
+    "parking2": [],
+    "mixed": [50],
+}
+SCENARIOS = list(FULL_POINTS)
+DFCP_VARIANTS = ["dfcp-thesis", "dfcp-ours"]
+TCP_VARIANTS = ["cubic", "reno"]
+VARIANTS = {
+    "loss": DFCP_VARIANTS + TCP_VARIANTS,
+    "delay": DFCP_VARIANTS + TCP_VARIANTS,
+    "dumbbell": DFCP_VARIANTS + TCP_VARIANTS,
+    "fifo": ["dfcp-ours", "cubic"],
+    "parking1": DFCP_VARIANTS + ["cubic"],
+    "parking2": DFCP_VARIANTS + ["cubic"],
+    "mixed": ["wf2q+", "fifo"],
+}
+QUICK_VARIANTS = {
+    "loss": ["dfcp-ours", "cubic"],
+    "delay": ["dfcp-ours"],
+    "dumbbell": ["dfcp-ours", "cubic"],
+    "parking1": ["dfcp-ours"],
+}
+XLABEL = {
+    "loss": "packet loss rate (%)",
+    "delay": "one-way delay (ms)",
+    "dumbbell": "flow 2 one-way delay (ms)",
+    "fifo": "flow 2 one-way delay (ms)",
+    "parking1": "link 2 delay (ms)",
+    "parking2": "link 2 delay (ms)",
+    "mixed": "one-way delay of both flows (ms)",
+}
+
+
+class Stop(Exception):
+    pass
+
+
+def on_signal(signum, frame):
+    raise Stop(f"signal {signum}")
+
+
+# ------------------------------------------------------------------ INI
+
+class Ini:
+    """An engine config as ordered sections of lines (comments kept); keys can be
+    set, added and deleted, sections dropped or added, then written back."""
+
+    def __init__(self, text):
+        self.head = []
+        self.secs = []  # [name, [lines]]
+        cur = self.head
+        for line in text.splitlines():
+            m = re.match(r"\s*\[([^\]]+)\]\s*$", line)
+            if m:
+                cur = []
+                self.secs.append([m.group(1).strip(), cur])
+            else:
+                cur.append(line)
+
+    def _sec(self, name):
+        for s in self.secs:
+            if s[0] == name:
+                return s
+        return None
+
+    def has(self, name):
+        return self._sec(name) is not None
+
+    def names(self, prefix=""):
+        return [s[0] for s in self.secs if s[0].startswith(prefix)]
+
+    def get(self, name, key, default=None):
+        s = self._sec(name)
+        if s is None:
+            return default
+        for line in s[1]:
+            m = re.match(r"\s*([A-Za-z0-9_]+)\s*=\s*(.*?)\s*$", line)
+            if m and m.group(1) == key:
+                return m.group(2)
+        return default
+
+    def set(self, name, key, value):
+        s = self._sec(name)
+        if s is None:
+            raise KeyError(f"no section [{name}]")
+        for i, line in enumerate(s[1]):
+            m = re.match(r"\s*([A-Za-z0-9_]+)\s*=", line)
+            if m and m.group(1) == key:
+                if value is None:
+                    del s[1][i]
+                else:
+                    s[1][i] = f"{key} = {value}"
+                return
+        if value is None:
+            return
+        # append after the last key line of the section
+        last = max([i for i, l in enumerate(s[1]) if "=" in l and not l.lstrip().startswith("#")]
+                   or [-1])
+        s[1].insert(last + 1, f"{key} = {value}")
+
+    def drop(self, name):
+        self.secs = [s for s in self.secs if s[0] != name]
+
+    def add(self, name, keys):
+        lines = [f"{k} = {v}" for k, v in keys.items()] + [""]
+        self.secs.append([name, lines])
+
+    def text(self):
+        out = list(self.head)
+        for name, lines in self.secs:
+            out.append(f"[{name}]")
+            out.extend(lines)
+        return "\n".join(out) + "\n"
+
+
+def mbit(x):
+    """Rate string for the engine from Mbit/s (exact decimal, kbit resolution)."""
+    k = int(round(x * 1000))
+    return f"{k}kbit"
+
+
+# ------------------------------------------------------------------ shares
+
+def wf2q_shares(offers, links):
+    """Per-link weighted fair sharing of unresponsive flows, link after link.
+
+    offers: {flow: rate}; links: [(capacity, {flow: weight})] in path order.
+    A flow's rate into a link is what the previous link let through; each link
+    gives weighted max-min shares of its capacity over the rates offered to it.
+    Returns ({flow: rate out of its last link}, [{flow: rate out of link i}])."""
+    rate = dict(offers)
+    per_link = []
+    for cap, weights in links:
+        demand = {f: rate[f] for f in weights}
+        alloc = {}
+        left, active = cap, set(demand)
+        while active:
+            wsum = sum(weights[f] for f in active)
+            sat = [f for f in active if demand[f] <= left * weights[f] / wsum + 1e-9]
+            if not sat:
+                for f in active:
+                    alloc[f] = left * weights[f] / wsum
+                break
+            for f in sat:
+                alloc[f] = demand[f]
+                left -= demand[f]
+                active.discard(f)
+        for f, a in alloc.items():
+            rate[f] = a
+        per_link.append(alloc)
+    return rate, per_link
+
+
+def maxmin_shares(links):
+    """Max-min fair shares of responsive flows (what an ideal TCP would reach):
+    links: [(capacity, [flows])]."""
+    flows = sorted({f for _, fl in links for f in fl})
+    alloc, fixed = {f: 0.0 for f in flows}, set()
+    caps = [c for c, _ in links]
+    while len(fixed) < len(flows):
+        best = None
+        for i, (c, fl) in enumerate(links):
+            free = [f for f in fl if f not in fixed]
+            if not free:
+                continue
+            inc = (caps[i] - sum(alloc[f] for f in fl)) / len(free)
+            if best is None or inc < best[0]:
+                best = (inc, free)
+        if best is None:
+            break
+        for f in flows:
+            if f not in fixed:
+                alloc[f] += best[0]
+        fixed.update(best[1])
+    return alloc
+
+
+def jain(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs or sum(x * x for x in xs) == 0:
+        return None
+    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
+
+
+# ------------------------------------------------------------------ namespaces
+
+def sh(cmd, check=True, quiet=False):
+    p = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"'{cmd}' failed: {p.stderr.strip()}")
+    return p
+
+
+class NetEnv:
+    """Three namespaces: C (kernel clients), R (the engine's router), S (kernel
+    servers). C and S each hold a bridge br0 with two ports: one veth toward the
+    router (its peer ea / eb in R), one toward the engine's DFCP endpoints (peer
+    da / db in R, used by the mixed scenario). Addresses 10.0.0.x/16 (C) and
+    10.0.1.x/16 (S) on the bridges. Offloads off everywhere, MTU 1500."""
+
+    def __init__(self, log):
+        pid = os.getpid()
+        self.c, self.r, self.s = f"dfcpx-c-{pid}", f"dfcpx-r-{pid}", f"dfcpx-s-{pid}"
+        self.made = []
+        self.log = log
+        self.addrs = {"c": [], "s": []}
+
+    @staticmethod
+    def why_not():
+        if os.geteuid() != 0:
+            return "needs root (network namespaces)"
+        for c in ("ip", "iperf3"):
+            if shutil.which(c) is None:
+                return f"needs {c}"
+        return None
+
+    def up(self):
+        for ns in (self.c, self.r, self.s):
+            p = sh(f"ip netns add {ns}", check=False)
+            if p.returncode != 0:
+                raise PermissionError(f"cannot create a network namespace: {p.stderr.strip()}")
+            self.made.append(ns)
+            for cmd in ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                        "sysctl -qw net.ipv6.conf.default.disable_ipv6=1",
+                        "ip link set lo up"):
+                sh(f"ip netns exec {ns} {cmd}", check=False)
+        c, r, s = self.c, self.r, self.s
+        for a, b, nsb in (("ea", "cr", c), ("da", "cd", c), ("eb", "sr", s), ("db", "sd", s)):
+            p = sh(f"ip -n {r} link add {a} type veth peer name {b} netns {nsb}", check=False)
+            if p.returncode != 0:
+                raise PermissionError(f"cannot create a veth pair: {p.stderr.strip()}")
+        for ns, ports in ((c, ("cr", "cd")), (s, ("sr", "sd"))):
+            sh(f"ip -n {ns} link add br0 type bridge")
+            for d in ports:
+                sh(f"ip -n {ns} link set {d} master br0")
+        eth = shutil.which("ethtool")
+        for ns, devs in ((r, ("ea", "da", "eb", "db")), (c, ("cr", "cd", "br0")),
+                         (s, ("sr", "sd", "br0"))):
+            for d in devs:
+                sh(f"ip -n {ns} link set {d} mtu 1500 up")
+                if eth:
+                    sh(f"ip netns exec {ns} ethtool -K {d} tso off gso off gro off tx off rx off",
+                       check=False)
+        if not eth:
+            self.log("note: no ethtool, veth offloads left on (TCP segments may be merged)")
+        # kernel sides: no ARP/ICMP noise from the router namespace
+        sh(f"ip netns exec {r} sysctl -qw net.ipv4.conf.all.arp_ignore=8", check=False)
+
+    def hosts(self, c_ips, s_ips):
+        """Put exactly these addresses on the client and server bridges."""
+        for side, ns, ips in (("c", self.c, c_ips), ("s", self.s, s_ips)):
+            if self.addrs[side] == list(ips):
+                continue
+            sh(f"ip -n {ns} addr flush dev br0", check=False)
+            for ip in ips:
+                sh(f"ip -n {ns} addr add {ip}/16 dev br0")
+            sh(f"ip -n {ns} neigh flush all", check=False)
+            self.addrs[side] = list(ips)
+
+    def down(self):
+        for ns in self.made:
+            # kill what is left in the namespace, then remove it
+            p = sh(f"ip netns pids {ns}", check=False)
+            for pid in p.stdout.split():
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except (OSError, ValueError):
+                    pass
+            sh(f"ip netns del {ns}", check=False)
+        self.made = []
+
+
+# ------------------------------------------------------------------ runner
+
+class Runner:
+    def __init__(self, args):
+        self.a = args
+        self.engine = args.engine
+        self.out = args.out
+        self.runs = os.path.join(self.out, "runs")
+        os.makedirs(self.runs, exist_ok=True)
+        self.procs = []
+        self.net = None
+        self.net_error = None
+        self.rows = []
+        self.t0 = time.time()
+        self.done_s = 0.0
+        self.n_done = 0
+        self.n_total = 0
+        self.est_left = 0.0
+        self.logf = open(os.path.join(self.out, "experiments.log"), "a")
+
+    def log(self, msg):
+        self.logf.write(msg + "\n")
+        self.logf.flush()
+        print(msg, flush=True)
+
+    # --- progress
+    def progress(self, scen, i, n, what):
+        el = time.time() - self.t0
+        if self.n_done:
+            eta = self.est_left * (el / max(self.done_s, 1e-9))
+        else:
+            eta = self.est_left
+        sys.stdout.write(f"\r[{scen} {i}/{n}] {what:<34} elapsed {el:6.0f}s  "
+                         f"ETA {eta:5.0f}s   ")
+        sys.stdout.flush()
+
+    # --- rates
+    def link(self, full_mbit):
+        return full_mbit * self.a.scale
+
+    def thesis_window(self):
+        return max(1, int(round(100 * self.a.scale)))
+
+    # --- processes
+    def popen(self, cmd, **kw):
+        p = subprocess.Popen(cmd, **kw)
+        self.procs.append(p)
+        return p
+
+    def kill_all(self):
+        for p in self.procs:
+            if p.poll() is None:
+                try:
+                    p.send_signal(signal.SIGINT)
+                    p.wait(timeout=3)
+                except Exception:
+                    p.kill()
+                    p.wait()
+        self.procs = []
+
+    def cleanup(self):
+        self.kill_all()
+        if self.net is not None:
+            self.net.down()
+            self.net = None
+
+    def need_net(self):
+        if self.net is not None:
+            return True
+        if self.net_error is not None:
+            return False
+        why = NetEnv.why_not()
+        if why is None:
+            try:
+                net = NetEnv(self.log)
+                self.net = net
+                net.up()
+                return True
+            except (PermissionError, RuntimeError) as e:
+                why = str(e)
+                self.net.down()
+                self.net = None
+        self.net_error = why
+        self.log(f"\nkernel TCP runs skipped: {why}")
+        return False
+
+    # --- DFCP settings
+    def dfcp_flow(self, ini, name, variant, rate_mbit, rtt_ms, duration):
+        ini.set(name, "rate", mbit(rate_mbit))
+        ini.set(name, "duration", f"{duration}s")
+        if variant == "dfcp-thesis":
+            ini.set(name, "window", self.thesis_window())
+            ini.set(name, "redundancy", 49)
+            ini.set(name, "encode", "off")
+            ini.set(name, "path_rate", None)
+            ini.set(name, "path_rtt", None)
+        else:
+            ini.set(name, "window", "auto")
+            ini.set(name, "redundancy", "auto")
+            ini.set(name, "encode", "on")
+            ini.set(name, "path_rate", mbit(rate_mbit))
+            ini.set(name, "path_rtt", f"{int(rtt_ms)}ms")
+
+    def dfcp_receivers(self, ini, variant):
+        for name in ini.names("flow "):
+            if ini.get(name, "role") == "receiver":
+                ini.set(name, "decode", "off" if variant == "dfcp-thesis" else "on")
+
+    def apply_queue(self, ini):
+        """--queue N: drop-tail limit of every shaped pipe (packets per queue; the
+        FIFO variants share one queue of 2 N)."""
+        if not self.a.queue:
+            return
+        for name in ini.names("pipe "):
+            if ini.get(name, "bw"):
+                n = self.a.queue * (2 if ini.get(name, "sched") == "fifo" else 1)
+                ini.set(name, "queue", n)
+
+    # --- one engine run (DFCP, ring ports)
+    def run_engine(self, tag, ini, timeout):
+        self.apply_queue(ini)
+        cfg = os.path.join(self.runs, tag + ".ini")
+        js = os.path.join(self.runs, tag + ".json")
+        logp = os.path.join(self.runs, tag + ".log")
+        with open(cfg, "w") as f:
+            f.write(ini.text())
+        if os.path.exists(js):
+            os.unlink(js)
+        with open(logp, "w") as lf:
+            p = self.popen([self.engine, "--", "--config", cfg, "--summary-json", js],
+                           stdout=lf, stderr=subprocess.STDOUT)
+            try:
+                rc = p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                p.send_signal(signal.SIGINT)
+                rc = p.wait(timeout=15)
+        self.procs.remove(p)
+        if rc != 0 or not os.path.exists(js):
+            raise RuntimeError(f"engine run {tag} failed (exit {rc}), see {logp}")
+        with open(js) as f:
+            return json.load(f)
+
+    # --- one kernel-TCP run (optionally with DFCP flows on af_packet)
+    def to_tcp(self, ini, keep_dfcp=False):
+        """Derive the kernel-TCP variant of a template."""
+        args = ini.get("eal", "args")
+        args = args.replace("--log-level=pmd.net.ring:warning", "")
+        vdevs = " --vdev=net_af_packet0,iface=ea --vdev=net_af_packet1,iface=eb"
+        if keep_dfcp:
+            vdevs += " --vdev=net_af_packet2,iface=da --vdev=net_af_packet3,iface=db"
+        ini.set("eal", "args", args.strip() + vdevs)
+        ini.set("port ra", "device", "net_af_packet0")
+        ini.set("port ra", "preset", "net_af_packet")
+        ini.set("port rb", "device", "net_af_packet1")
+        ini.set("port rb", "preset", "net_af_packet")
+        if keep_dfcp:
+            ini.set("port hosts", "device", "net_af_packet2")
+            ini.set("port hosts", "preset", "net_af_packet")
+            ini.set("port sinks", "device", "net_af_packet3")
+            ini.set("port sinks", "preset", "net_af_packet")
+            for name in ini.names("flow "):
+                ini.set(name, "remote_mac", None)  # ARP across bridges and router
+            ini.set("task d0", "checksum", "full")
+            ini.set("task d1", "checksum", "full")
+        else:
+            for name in ini.names("flow "):
+                ini.drop(name)
+            for name in ("task d0", "task d1", "port hosts", "port sinks"):
+                ini.drop(name)
+            ini.set("lcore 1", "tasks", "r0")
+        ini.set("engine", "duration", "0")
+
+    def run_tcp(self, tag, ini, clients, duration, wait_dfcp=False):
+        """clients: [(cc, src_ip, dst_ip, port)]. Returns (summary, {i: goodput})."""
+        self.apply_queue(ini)
+        cfg = os.path.join(self.runs, tag + ".ini")
+        js = os.path.join(self.runs, tag + ".json")
+        logp = os.path.join(self.runs, tag + ".log")
+        with open(cfg, "w") as f:
+            f.write(ini.text())
+        if os.path.exists(js):
+            os.unlink(js)
+        net = self.net
+        lf = open(logp, "w")
+        eng = self.popen(["ip", "netns", "exec", net.r, self.engine, "--", "--config", cfg,
+                          "--summary-json", js], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 30
+        ok = False
+        for line in eng.stdout:
+            lf.write(line)
+            if "running" in line:
+                ok = True
+                break
+            if time.time() > deadline:
+                break
+        if not ok:
+            eng.kill()
+            rest = eng.communicate()[0]
+            lf.write(rest or "")
+            lf.close()
+            self.procs.remove(eng)
+            raise RuntimeError(f"engine for {tag} did not start, see {logp}")
+        servers, cls = [], []
+        for i, (cc, src, dst, port) in enumerate(clients):
+            servers.append(self.popen(["ip", "netns", "exec", net.s, "iperf3", "-s", "-1",
+                                       "-B", dst, "-p", str(port)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        time.sleep(0.3)
+        for i, (cc, src, dst, port) in enumerate(clients):
+            cls.append(self.popen(["ip", "netns", "exec", net.c, "iperf3", "-c", dst,
+                                   "-B", src, "-p", str(port), "-t", str(duration),
+                                   "-C", cc, "-J", "--connect-timeout", "3000"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True))
+        good = {}
+        for i, c in enumerate(cls):
+            try:
+                out, _ = c.communicate(timeout=duration + 30)
+            except subprocess.TimeoutExpired:
+                c.kill()
+                out, _ = c.communicate()
+            self.procs.remove(c)
+            lf.write(f"--- iperf3 client {i}\n{out[-3000:]}\n")
+            try:
+                j = json.loads(out)
+                good[i] = j["end"]["sum_received"]["bits_per_second"] / 1e6
+            except (ValueError, KeyError, TypeError):
+                good[i] = 0.0
+        for s in servers:
+            try:
+                s.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                s.kill()
+                s.wait()
+            self.procs.remove(s)
+        if wait_dfcp:
+            # the DFCP sender stops after its duration; give it time to finish
+            time.sleep(2.0)
+        eng.send_signal(signal.SIGINT)
+        try:
+            rest, _ = eng.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            eng.kill()
+            rest, _ = eng.communicate()
+        self.procs.remove(eng)
+        lf.write(rest or "")
+        lf.close()
+        if not os.path.exists(js):
+            raise RuntimeError(f"engine for {tag} wrote no summary, see {logp}")
+        with open(js) as f:
+            return json.load(f), good
+
+    # --- helpers over a summary
+    @staticmethod
+    def flow(js, name):
+        for f in js.get("flows", []):
+            if f["name"] == name:
+                return f
+        return None
+
+    @staticmethod
+    def pipe(js, name):
+        for p in js.get("pipes", []):
+            if p["name"] == name:
+                return p
+        return None
+
+    @staticmethod
+    def queue(js, pipe, name):
+        p = Runner.pipe(js, pipe)
+        for q in (p or {}).get("queues", []):
+            if q["name"] == name:
+                return q
+        return None
+
+    def row(self, **kw):
+        self.rows.append(kw)
+        return kw
+
+    def dfcp_rx(self, js, name):
+        f = self.flow(js, name) or {}
+        act = f.get("active_s") or 0
+        l1 = ((f.get("rx_bytes", 0) + L1_OVERHEAD * f.get("rx_packets", 0)) * 8 / act / 1e6
+              if act else 0.0)
+        return {"goodput_mbps": f.get("goodput_mbps", 0.0), "rx_l1_mbps": l1,
+                "active_s": act, "done": f.get("done")}
+
+    def dfcp_tx(self, js, name):
+        f = self.flow(js, name) or {}
+        return {"redundancy": f.get("redundancy"), "window": f.get("window"),
+                "loss_ppm": f.get("loss_ppm"), "topups": f.get("topups"),
+                "timeouts": f.get("timeouts"), "tx_mbps": f.get("throughput_mbps")}
+
+    # ---------------------------------------------------------- scenarios
+    def single(self, scen, x, variant, d):
+        """loss / delay: one pair."""
+        link = self.link(1000)
+        plr = x if scen == "loss" else 0
+        delay = x if scen == "delay" else 0
+        ini = Ini(open(os.path.join(SRC, "configs/exp-single.ini")).read())
+        ini.set("pipe link", "bw", mbit(link))
+        ini.set("pipe link", "delay", f"{delay}ms")
+        ini.set("pipe link", "plr", f"{plr}%")
+        tag = f"{scen}-{x}-{variant}"
+        base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, plr_pct=plr,
+                    delay_ms=delay)
+        if variant in DFCP_VARIANTS:
+            self.dfcp_flow(ini, "flow f1", variant, link, delay + 20, d)
+            self.dfcp_receivers(ini, variant)
+            ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
+            js = self.run_engine(tag, ini, d + 40)
+            r = self.dfcp_rx(js, "r1")
+            self.row(**base, flow="f1", **r, **self.dfcp_tx(js, "f1"))
+        else:
+            if not self.need_net():
+                return
+            self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
+            self.to_tcp(ini)
+            js, good = self.run_tcp(tag, ini, [(variant, "10.0.0.1", "10.0.1.1", 5201)], d)
+            p = self.pipe(js, "link")
+            self.row(**base, flow="tcp", goodput_mbps=good[0],
+                     lost_packets=p and p["lost_packets"], dropped_packets=p and p["dropped_packets"])
+
+    def dumbbell(self, scen, x, variant, d):
+        link = self.link(1000)
+        ini = Ini(open(os.path.join(SRC, "configs/exp-dumbbell.ini")).read())
+        ini.set("pipe bottleneck", "bw", mbit(link))
+        ini.set("pipe delay1", "delay", "10ms")
+        ini.set("pipe delay2", "delay", f"{x}ms")
+        fifo = scen == "fifo"
+        if fifo:
+            ini.drop("queue q1")
+            ini.drop("queue q2")
+            ini.set("pipe bottleneck", "sched", "fifo")
+            ini.set("pipe bottleneck", "queue", 200)
+        tag = f"{scen}-{x}-{variant}"
+        base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, delay1_ms=10,
+                    delay2_ms=x, sched="fifo" if fifo else "wf2q+")
+        res = []
+        if variant in DFCP_VARIANTS:
+            self.dfcp_flow(ini, "flow f1", variant, link, 10 + 40, d)
+            self.dfcp_flow(ini, "flow f2", variant, link, x + 40, d)
+            self.dfcp_receivers(ini, variant)
+            ini.set("engine", "duration", f"{d + 12}s")
+            js = self.run_engine(tag, ini, d + 40)
+            for fl, rx in (("f1", "r1"), ("f2", "r2")):
+                res.append(self.row(**base, flow=fl, **self.dfcp_rx(js, rx),
+                                    **self.dfcp_tx(js, fl)))
+        else:
+            if not self.need_net():
+                return
+            self.net.hosts(["10.0.0.1", "10.0.0.2"], ["10.0.1.1", "10.0.1.2"])
+            self.to_tcp(ini)
+            js, good = self.run_tcp(tag, ini, [(variant, "10.0.0.1", "10.0.1.1", 5201),
+                                               (variant, "10.0.0.2", "10.0.1.2", 5202)], d)
+            for i, fl in enumerate(("f1", "f2")):
+                res.append(self.row(**base, flow=fl, goodput_mbps=good[i]))
+        j = jain([r["goodput_mbps"] for r in res])
+        for r in res:
+            r["jain"] = j
+
+    def parking(self, scen, x, variant, d):
+        case = 1 if scen == "parking1" else 2
+        l1 = self.link(1000)
+        l2 = self.link(500 if case == 1 else 1000)
+        d1 = 10 if case == 1 else 50
+        ini = Ini(open(os.path.join(SRC, "configs/exp-parkinglot.ini")).read())
+        ini.set("pipe link1", "bw", mbit(l1))
+        ini.set("pipe link1", "delay", f"{d1}ms")
+        ini.set("pipe link2", "bw", mbit(l2))
+        ini.set("pipe link2", "delay", f"{x}ms")
+        access = self.link(1000)
+        share, per_link = wf2q_shares({"long": access, "short1": access, "short2": access},
+                                      [(l1, {"long": 1, "short1": 1}),
+                                       (l2, {"long": 1, "short2": 1})])
+        mm = maxmin_shares([(l1, ["long", "short1"]), (l2, ["long", "short2"])])
+        tag = f"{scen}-{x}-{variant}"
+        base = dict(scenario=scen, x=x, variant=variant, link1_mbps=l1, link2_mbps=l2,
+                    link1_delay_ms=d1, link2_delay_ms=x)
+        rtts = {"long": d1 + x, "short1": d1, "short2": x}
+        names = [("long", "rlong", "10.0.0.1", "10.0.1.1"),
+                 ("short1", "rshort1", "10.0.0.2", "10.0.1.2"),
+                 ("short2", "rshort2", "10.0.0.3", "10.0.1.3")]
+        res = []
+        if variant in DFCP_VARIANTS:
+            for fl, _, _, _ in names:
+                self.dfcp_flow(ini, f"flow {fl}", variant, access, rtts[fl] + 40, d)
+            self.dfcp_receivers(ini, variant)
+            ini.set("engine", "duration", f"{d + 12}s")
+            js = self.run_engine(tag, ini, d + 40)
+            for fl, rx, _, _ in names:
+                res.append(self.row(**base, flow=fl, share_mbps=share[fl], maxmin_mbps=mm[fl],
+                                    **self.dfcp_rx(js, rx), **self.dfcp_tx(js, fl)))
+        else:
+            if not self.need_net():
+                return
+            self.net.hosts([n[2] for n in names], [n[3] for n in names])
+            self.to_tcp(ini)
+            js, good = self.run_tcp(tag, ini, [(variant, n[2], n[3], 5201 + i)
+                                               for i, n in enumerate(names)], d)
+            for i, (fl, _, _, _) in enumerate(names):
+                res.append(self.row(**base, flow=fl, share_mbps=share[fl], maxmin_mbps=mm[fl],
+                                    goodput_mbps=good[i]))
+        # dead packets: the long flow's bytes that crossed link 1 and were dropped at link 2
+        q1, q2 = self.queue(js, "link1", "l1_long"), self.queue(js, "link2", "l2_long")
+        p1 = self.pipe(js, "link1")
+        if q1 and q2 and p1:
+            dead_b = q2["dropped_bytes"] + L1_OVERHEAD * q2["dropped_packets"]
+            l1_b = p1["out_bytes"] + L1_OVERHEAD * p1["out_packets"]
+            dur = js.get("duration_s") or 1
+            for r in res:
+                r["dead_mbps"] = dead_b * 8 / dur / 1e6
+                r["dead_frac_link1"] = dead_b / l1_b if l1_b else 0.0
+                r["link1_long_out_pkts"] = q1["out_packets"]
+                r["link2_long_drop_pkts"] = q2["dropped_packets"]
+
+    def mixed(self, scen, x, variant, d):
+        """DFCP (ours) as flow 2 and kernel CUBIC as flow 1 on one bottleneck, both at
+        x ms one-way; variant = the bottleneck scheduler."""
+        if not self.need_net():
+            return
+        link = self.link(1000)
+        ini = Ini(open(os.path.join(SRC, "configs/exp-dumbbell.ini")).read())
+        ini.set("pipe bottleneck", "bw", mbit(link))
+        ini.set("pipe delay1", "delay", f"{x}ms")
+        ini.set("pipe delay2", "delay", f"{x}ms")
+        if variant == "fifo":
+            ini.drop("queue q1")
+            ini.drop("queue q2")
+            ini.set("pipe bottleneck", "sched", "fifo")
+            ini.set("pipe bottleneck", "queue", 200)
+        ini.drop("flow f1")
+        ini.drop("flow r1")
+        ini.set("task d0", "flows", "f2")
+        # a receiver no sender connects to keeps the engine running (it stops by
+        # itself when every flow is done) until the TCP transfer is over
+        ini.add("flow rkeep", {"role": "receiver", "local": "10.0.1.9:6009", "sink": "count",
+                               "window": 64})
+        ini.set("task d1", "flows", "r2, rkeep")
+        self.dfcp_flow(ini, "flow f2", "dfcp-ours", link, x + 40, d)
+        self.dfcp_receivers(ini, "dfcp-ours")
+        ini.set("flow r2", "bottleneck", None)
+        self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
+        self.to_tcp(ini, keep_dfcp=True)
+        tag = f"{scen}-{x}-{variant}"
+        js, good = self.run_tcp(tag, ini, [("cubic", "10.0.0.1", "10.0.1.1", 5201)], d,
+                                wait_dfcp=True)
+        base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, sched=variant)
+        r1 = self.row(**base, flow="cubic", goodput_mbps=good[0])
+        r2 = self.row(**base, flow="dfcp-ours", **self.dfcp_rx(js, "r2"), **self.dfcp_tx(js, "f2"))
+        j = jain([r1["goodput_mbps"], r2["goodput_mbps"]])
+        r1["jain"] = r2["jain"] = j
+
+    # ---------------------------------------------------------- driver
+    def plan(self):
+        a = self.a
+        scens = SCENARIOS if a.scenario == "all" else a.scenario.split(",")
+        plan = []
+        for s in scens:
+            if s not in FULL_POINTS:
+                raise SystemExit(f"unknown scenario {s}; one of {', '.join(SCENARIOS)} or all")
+            pts = QUICK_POINTS[s] if a.quick else FULL_POINTS[s]
+            if a.points:
+                pts = [float(p) if "." in p else int(p) for p in a.points.split(",")]
+            vs = (QUICK_VARIANTS.get(s, VARIANTS[s]) if a.quick else VARIANTS[s])
+            if a.variants:
+                vs = [v for v in vs if v in a.variants.split(",")]
+            for x in pts:
+                for v in vs:
+                    tcp = v not in DFCP_VARIANTS or s == "mixed"
+                    if tcp and a.no_tcp:
+                        continue
+                    if not tcp and a.only_tcp:
+                        continue
+                    plan.append((s, x, v, tcp))
+        return plan
+
+    def est(self, item):
+        s, x, v, tcp = item
+        d = self.a.tcp_duration if tcp else self.a.duration
+        return d + (3.0 if tcp else 2.0) + (x / 1000 * 3 if s != "loss" else 0)
+
+    def go(self):
+        plan = self.plan()
+        self.n_total = len(plan)
+        self.est_left = sum(self.est(i) for i in plan)
+        self.log(f"# {len(plan)} runs, scale {self.a.scale} (1 Gbit/s -> "
+                 f"{self.link(1000):g} Mbit/s), DFCP {self.a.duration} s, TCP "
+                 f"{self.a.tcp_duration} s, estimated {self.est_left:.0f} s")
+        fn = {"loss": self.single, "delay": self.single, "dumbbell": self.dumbbell,
+              "fifo": self.dumbbell, "parking1": self.parking, "parking2": self.parking,
+              "mixed": self.mixed}
+        per = {}
+        for item in plan:
+            per[item[0]] = per.get(item[0], 0) + 1
+        idx = {}
+        failures = 0
+        for item in plan:
+            s, x, v, tcp = item
+            idx[s] = idx.get(s, 0) + 1
+            self.progress(s, idx[s], per[s], f"{v} x={x}")
+            t = time.time()
+            try:
+                fn[s](s, x, v, self.a.tcp_duration if tcp else self.a.duration)
+            except RuntimeError as e:
+                failures += 1
+                self.log(f"\nerror: {s} x={x} {v}: {e}")
+            self.done_s += self.est(item)
+            self.est_left -= self.est(item)
+            self.n_done += 1
+            el = time.time() - t
+            last = [r for r in self.rows if r["scenario"] == s and r["x"] == x
+                    and r["variant"] == v]
+            gp = " ".join(f"{r['flow']}={r.get('goodput_mbps', 0):.1f}" for r in last)
+            self.logf.write(f"{s} x={x} {v}: {gp} ({el:.1f} s)\n")
+            self.logf.flush()
+        sys.stdout.write("\n")
+        return failures
+
+
+# ------------------------------------------------------------------ output
+
+COLS = ["scenario", "x", "variant", "flow", "goodput_mbps", "rx_l1_mbps", "jain",
+        "share_mbps", "maxmin_mbps", "link_mbps", "link1_mbps", "link2_mbps", "plr_pct",
+        "delay_ms", "delay1_ms", "delay2_ms", "link1_delay_ms", "link2_delay_ms", "sched",
+        "redundancy", "window", "loss_ppm", "topups", "timeouts", "tx_mbps", "active_s",
+        "done", "dead_mbps", "dead_frac_link1", "link1_long_out_pkts", "link2_long_drop_pkts",
+        "lost_packets", "dropped_packets"]
+
+
+def write_csv(out, rows):
+    by = {}
+    for r in rows:
+        by.setdefault(r["scenario"], []).append(r)
+    for s, rs in by.items():
+        with open(os.path.join(out, f"{s}.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLS, extrasaction="ignore")
+            w.writeheader()
+            for r in rs:
+                w.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v)
+                            for k, v in r.items()})
+
+
+def get(rows, s, v, flow=None, x=None):
+    return [r for r in rows if r["scenario"] == s and r["variant"] == v
+            and (flow is None or r["flow"] == flow) and (x is None or r["x"] == x)]
+
+
+def checks(rows, scale):
+    """The issue's expected shapes. Returns [(name, ok, detail)]; only checks
+    whose data are present."""
+    out = []
+    link = 1000 * scale
+    # loss
+    for r in get(rows, "loss", "dfcp-ours"):
+        p = r["x"] / 100
+        if p <= 0.10:
+            need = 0.85 * (1 - p) * link
+        elif p >= 0.5:
+            need = 0.4 * link
+        else:
+            continue
+        out.append((f"loss {r['x']}%: DFCP ours >= {need:.1f} Mbit/s", r["goodput_mbps"] >= need,
+                    f"{r['goodput_mbps']:.1f} Mbit/s"))
+    for cc in TCP_VARIANTS:
+        for r in get(rows, "loss", cc):
+            if r["x"] >= 10:
+                ours = get(rows, "loss", "dfcp-ours", x=r["x"])
+                # far below DFCP (or, without the DFCP row, below a quarter of (1-p) x link)
+                g = ours[0]["goodput_mbps"] if ours else (1 - r["x"] / 100) * link
+                what = "DFCP" if ours else "(1-p) x link"
+                # TCP's loss-limited rate does not scale with the link: the thesis's
+                # absolute bound (<= 17 Mbit/s) and at most half of DFCP's
+                out.append((f"loss {r['x']}%: {cc} far below {what} (<= 17 Mbit/s and < 0.5x)",
+                            r["goodput_mbps"] <= 17 and r["goodput_mbps"] < 0.5 * g,
+                            f"{cc} {r['goodput_mbps']:.2f} vs {g:.1f} Mbit/s "
+                            f"({r['goodput_mbps'] / g:.3f}x)"))
+    # delay
+    z, h = get(rows, "delay", "dfcp-ours", x=0), get(rows, "delay", "dfcp-ours", x=100)
+    if z and h:
+        out.append(("delay: DFCP ours at 100 ms >= 0.9 x at 0 ms",
+                    h[0]["goodput_mbps"] >= 0.9 * z[0]["goodput_mbps"],
+                    f"{h[0]['goodput_mbps']:.1f} vs {z[0]['goodput_mbps']:.1f} Mbit/s"))
+    # dumbbell
+    for r in get(rows, "dumbbell", "dfcp-ours", flow="f2"):
+        out.append((f"dumbbell {r['x']} ms: DFCP ours Jain >= 0.99", (r["jain"] or 0) >= 0.99,
+                    f"Jain {r['jain']:.4f}"))
+    cj = sorted((r["x"], r["jain"]) for r in get(rows, "dumbbell", "cubic", flow="f2"))
+    dj = {r["x"]: r["jain"] for r in get(rows, "dumbbell", "dfcp-ours", flow="f2")}
+    if len(cj) >= 2:
+        lo = [j for x, j in cj if x <= 20]
+        hi = [j for x, j in cj if x >= 80]
+        if lo and hi:
+            out.append(("dumbbell: CUBIC Jain falls as RTTs diverge "
+                        "(flow 2 >= 80 ms vs <= 20 ms)",
+                        min(hi) < max(lo), f"near {max(lo):.4f}, far {min(hi):.4f}"))
+    elif cj and cj[-1][0] >= 80 and cj[-1][0] in dj:
+        x, j = cj[-1]
+        out.append((f"dumbbell {x} ms: CUBIC Jain below DFCP's", j < dj[x],
+                    f"CUBIC {j:.4f}, DFCP {dj[x]:.4f}"))
+    # DFCP vs CUBIC on one bottleneck: WF2Q+ protects CUBIC, FIFO does not
+    for r in get(rows, "mixed", "wf2q+", flow="cubic"):
+        out.append((f"mixed {r['x']} ms WF2Q+: CUBIC keeps >= 0.35 x link next to DFCP",
+                    r["goodput_mbps"] >= 0.35 * link, f"CUBIC {r['goodput_mbps']:.1f} Mbit/s"))
+    for r in get(rows, "mixed", "fifo", flow="cubic"):
+        d = get(rows, "mixed", "fifo", flow="dfcp-ours", x=r["x"])
+        if d:
+            out.append((f"mixed {r['x']} ms FIFO: DFCP starves CUBIC (< 0.25x DFCP)",
+                        r["goodput_mbps"] < 0.25 * d[0]["goodput_mbps"],
+                        f"CUBIC {r['goodput_mbps']:.2f}, DFCP {d[0]['goodput_mbps']:.1f} Mbit/s"))
+    # parking lot
+    for s in ("parking1", "parking2"):
+        for r in get(rows, s, "dfcp-ours"):
+            sh_ = r["share_mbps"]
+            got = r.get("rx_l1_mbps", 0)
+            out.append((f"{s} {r['x']} ms: DFCP {r['flow']} wire rate within 5 % of WF2Q+ share "
+                        f"{sh_:.1f}", abs(got - sh_) <= 0.05 * sh_,
+                        f"{got:.1f} Mbit/s on the wire, goodput {r['goodput_mbps']:.1f}"))
+    return out
+
+
+def gp(cmds, out_base, data_files):
+    """Run gnuplot for PNG and SVG."""
+    for term, ext in (("pngcairo size 900,560 font 'sans,11'", "png"),
+                      ("svg size 900,560 font 'sans,11' dynamic", "svg")):
+        script = f"set terminal {term}\nset output '{out_base}.{ext}'\n" + cmds
+        p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+        if p.returncode != 0 and "pngcairo" in term:
+            script = script.replace("pngcairo", "png")
+            p = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+        if p.returncode != 0:
+            print(f"gnuplot failed for {out_base}.{ext}: {p.stderr.strip()[:300]}")
+
+
+def series(rows, s, v, flow=None, key="goodput_mbps"):
+    pts = {}
+    for r in rows:
+        if r["scenario"] == s and r["variant"] == v and (flow is None or r["flow"] == flow):
+            val = r.get(key)
+            if val is not None:
+                pts[r["x"]] = pts.get(r["x"], 0) + val if flow is None and key == "goodput_mbps" \
+                    else val
+    return sorted(pts.items())
+
+
+def q(text):
+    """A gnuplot string literal."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def plots(out, rows, scale):
+    if shutil.which("gnuplot") is None:
+        print("gnuplot missing: no plots")
+        return
+    pdir = os.path.join(out, "plots")
+    os.makedirs(pdir, exist_ok=True)
+    note = f"(links scaled x{scale:g}: 1 Gbit/s = {1000 * scale:g} Mbit/s)"
+
+    def lines(sets, title, ylabel, xlabel, name, logx=False, extra=""):
+        blocks, plotcmds = [], []
+        for label, pts in sets:
+            if not pts:
+                continue
+            blocks.append("\n".join(f"{x} {y}" for x, y in pts))
+            style = ("lines dt 2 lw 1" if label.startswith("WF2Q+ wire share")
+                     else "linespoints lw 2")
+            plotcmds.append(f"'-' using 1:2 with {style} title {q(label)}")
+        if not plotcmds:
+            return
+        cmds = (f"set title \"{title}\\n{note}\"\nset xlabel {q(xlabel)}\nset ylabel {q(ylabel)}\n"
+                f"set grid\nset key outside right\n{extra}\n"
+                + ("set logscale x\n" if logx else "")
+                + "plot " + ", ".join(plotcmds) + "\n"
+                + "".join(b + "\ne\n" for b in blocks))
+        gp(cmds, os.path.join(pdir, name), [])
+
+    # 1. goodput vs loss (log x: 0 plotted at 0.01)
+    sets = []
+    for v in DFCP_VARIANTS + TCP_VARIANTS:
+        pts = [(x if x > 0 else 0.01, y) for x, y in series(rows, "loss", v)]
+        sets.append((v, pts))
+    lines(sets, "Goodput vs packet loss (one pair, 0 ms)", "goodput (Mbit/s)",
+          "packet loss rate (%) (0 % drawn at 0.01)", "loss", logx=True)
+    # 2. goodput vs delay
+    lines([(v, series(rows, "delay", v)) for v in DFCP_VARIANTS + TCP_VARIANTS],
+          "Goodput vs one-way delay (one pair, no loss)", "goodput (Mbit/s)",
+          "one-way delay (ms)", "delay")
+    # 3. dumbbell per-flow goodput
+    for s in ("dumbbell", "fifo"):
+        sets = []
+        for v in VARIANTS[s]:
+            for fl in ("f1", "f2"):
+                sets.append((f"{v} flow {fl[1]}", series(rows, s, v, fl)))
+        lines(sets, f"Dumbbell ({'WF2Q+' if s == 'dumbbell' else 'FIFO'}), per-flow goodput "
+              f"(flow 1 10 ms)", "goodput (Mbit/s)", XLABEL[s], s + "-goodput")
+    # 4. Jain vs RTT
+    sets = []
+    for s, lab in (("dumbbell", "WF2Q+"), ("fifo", "FIFO")):
+        for v in VARIANTS[s]:
+            sets.append((f"{v} {lab}", series(rows, s, v, "f2", "jain")))
+    lines(sets, "Jain's index vs flow 2 delay (dumbbell)", "Jain's fairness index",
+          XLABEL["dumbbell"], "jain", extra="set yrange [0.4:1.02]")
+    # 5. parking lot per-flow goodput
+    for s in ("parking1", "parking2"):
+        sets = []
+        for v in VARIANTS[s]:
+            for fl in ("long", "short1", "short2"):
+                sets.append((f"{v} {fl}", series(rows, s, v, fl)))
+        for fl in ("long", "short1", "short2"):
+            sh_ = series(rows, s, "dfcp-ours", fl, "share_mbps")
+            if sh_:
+                sets.append((f"WF2Q+ wire share {fl}", sh_))
+        lines(sets, f"Parking lot case {s[-1]}, per-flow goodput", "goodput (Mbit/s)",
+              XLABEL[s], s)
+    # 6. mixed
+    sets = []
+    for v in ("wf2q+", "fifo"):
+        for fl in ("cubic", "dfcp-ours"):
+            sets.append((f"{fl} ({v.upper()})", series(rows, "mixed", v, fl)))
+    lines(sets, "DFCP vs CUBIC on one bottleneck (both flows at the same delay)",
+          "goodput (Mbit/s)", XLABEL["mixed"], "mixed")
+
+
+def fmt(v, nd=1):
+    if v is None or v == "":
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.{nd}f}"
+    return str(v)
+
+
+def tables(out):
+    """Markdown tables of OUT/results.json (for doc/results.md)."""
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    rows = res["rows"]
+    print(f"scale {res['scale']} (1 Gbit/s = {res['link_mbps']:g} Mbit/s), DFCP "
+          f"{res['duration_s']} s, TCP {res['tcp_duration_s']} s, thesis window "
+          f"{res['thesis_window']} blocks, elapsed {res['elapsed_s']:.0f} s\n")
+
+    def pivot(s, vs, flows=None, key="goodput_mbps", nd=1):
+        xs = sorted({r["x"] for r in rows if r["scenario"] == s})
+        if not xs:
+            return
+        cols = [(v, f) for v in vs for f in (flows or [None])]
+        print(f"| {XLABEL[s]} | " + " | ".join(v + (f" {f}" if f else "") for v, f in cols)
+              + " |")
+        print("|---:|" + "---:|" * len(cols))
+        for x in xs:
+            cells = []
+            for v, f in cols:
+                rr = get(rows, s, v, flow=f, x=x)
+                cells.append(fmt(rr[0].get(key) if rr else None, nd))
+            print(f"| {x} | " + " | ".join(cells) + " |")
+        print()
+
+    print("### loss: goodput (Mbit/s)\n")
+    pivot("loss", VARIANTS["loss"])
+    print("### loss: DFCP ours, first-round redundancy N used\n")
+    pivot("loss", ["dfcp-ours"], key="redundancy", nd=0)
+    print("### delay: goodput (Mbit/s)\n")
+    pivot("delay", VARIANTS["delay"])
+    for s in ("dumbbell", "fifo"):
+        print(f"### {s}: per-flow goodput (Mbit/s)\n")
+        pivot(s, VARIANTS[s], ["f1", "f2"])
+        print(f"### {s}: Jain's index\n")
+        pivot(s, VARIANTS[s], ["f2"], key="jain", nd=4)
+    for s in ("parking1", "parking2"):
+        print(f"### {s}: per-flow goodput (Mbit/s)\n")
+        pivot(s, VARIANTS[s], ["long", "short1", "short2"])
+        print(f"### {s}: DFCP ours wire rate (L1 Mbit/s) vs WF2Q+ share\n")
+        pivot(s, ["dfcp-ours"], ["long", "short1", "short2"], key="rx_l1_mbps")
+        pivot(s, ["dfcp-ours"], ["long", "short1", "short2"], key="share_mbps")
+        print(f"### {s}: dead packets on link 1 (Mbit/s, fraction of link 1 traffic)\n")
+        pivot(s, VARIANTS[s], ["long"], key="dead_mbps", nd=2)
+        pivot(s, VARIANTS[s], ["long"], key="dead_frac_link1", nd=3)
+    print("### mixed: goodput (Mbit/s)\n")
+    pivot("mixed", ["wf2q+", "fifo"], ["cubic", "dfcp-ours"])
+    print("### checks\n")
+    for c in res["checks"]:
+        print(f"- {'ok' if c['ok'] else '**FAIL**'} {c['name']}: {c['detail']}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__)
+    ap.add_argument("--scenario", default="all")
+    ap.add_argument("--duration", type=float, default=None,
+                    help="DFCP transfer seconds per point (default 4; thesis: 60)")
+    ap.add_argument("--tcp-duration", type=float, default=None,
+                    help="iperf3 seconds per point (default 5, quick 3; thesis: 60)")
+    ap.add_argument("--points", help="comma-separated x values instead of the defaults")
+    ap.add_argument("--variants", help="comma-separated subset of the variants")
+    ap.add_argument("--scale", type=float, default=0.05,
+                    help="multiply every link and access rate (default 0.05: 50 Mbit/s)")
+    ap.add_argument("--queue", type=int, default=None,
+                    help="packets per pipe queue (default: the templates' 100, as the "
+                         "thesis's ipfw queue; FIFO variants share 2x)")
+    ap.add_argument("--out", default=os.path.join(SRC, "results"))
+    ap.add_argument("--no-tcp", action="store_true")
+    ap.add_argument("--only-tcp", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="the CI-sized subset")
+    ap.add_argument("--check", action="store_true", help="exit 1 when an expectation fails")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--engine", default=None)
+    ap.add_argument("--list", action="store_true", help="print the plan and exit")
+    ap.add_argument("--tables", action="store_true",
+                    help="print markdown tables of OUT/results.json and exit")
+    a = ap.parse_args()
+    if a.duration is None:
+        a.duration = 4
+    if a.tcp_duration is None:
+        a.tcp_duration = 3 if a.quick else 5
+    a.duration = int(a.duration) if float(a.duration).is_integer() else a.duration
+    a.tcp_duration = int(math.ceil(a.tcp_duration))
+    if a.tables:
+        tables(a.out)
+        return 0
+    if a.engine is None:
+        for cand in ("build", "build-exp"):
+            e = os.path.join(SRC, cand, "app/dfcp-engine/dfcp-engine")
+            if os.access(e, os.X_OK):
+                a.engine = e
+                break
+        else:
+            print("no engine binary: build first (make build)")
+            return 2
+    os.makedirs(a.out, exist_ok=True)
+    r = Runner(a)
+    if a.list:
+        for item in r.plan():
+            print(*item)
+        return 0
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    failures = 0
+    interrupted = False
+    try:
+        failures = r.go()
+    except Stop as e:
+        interrupted = True
+        print(f"\ninterrupted ({e}), cleaning up")
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        r.cleanup()
+    rows = r.rows
+    write_csv(a.out, rows)
+    ck = checks(rows, a.scale)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump({"scale": a.scale, "link_mbps": 1000 * a.scale, "duration_s": a.duration,
+                   "tcp_duration_s": a.tcp_duration, "thesis_window": r.thesis_window(),
+                   "tcp_skipped": r.net_error, "elapsed_s": time.time() - r.t0,
+                   "command": " ".join(sys.argv), "rows": rows,
+                   "checks": [{"name": n, "ok": ok, "detail": d} for n, ok, d in ck]},
+                  f, indent=1)
+    if not a.no_plots:
+        plots(a.out, rows, a.scale)
+    print(f"results in {a.out} ({time.time() - r.t0:.0f} s)")
+    bad = 0
+    for n, ok, d in ck:
+        print(f"  {'ok  ' if ok else 'FAIL'} {n}: {d}")
+        bad += not ok
+    if r.net_error:
+        print(f"  note: kernel TCP runs skipped: {r.net_error}")
+    if interrupted:
+        return 130
+    if a.check and (bad or failures):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

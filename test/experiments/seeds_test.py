@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""CI-sized seed experiments (issue #7): seeds_test.py CASE ENGINE SOURCE_ROOT.
+
+Runs scripts/exp_seeds.py --quick --check on one scenario; fails when a defining
+shape does not hold (doc/results-tcp.md lists them):
+  seed003  dumbbell 1 Mbit/s 4 ms DropTail: Tahoe's cwnd drops to 1 segment on a fast
+           retransmit, Reno's to ssthresh = FlightSize/2; of two Reno flows the
+           short-RTT one gets more (5-8 s runs)
+  seed001  10 Mbit/s 25 ms -> 2 Mbit/s, 1 % error, MTU 400: Reno and TCPW-C deliver
+           below the bottleneck rate (TCPW-C >= Reno is reported, not enforced: it
+           does not hold yet, doc/results-tcp.md)
+  seed002  3 CUBIC flows, 20 Mbit/s + 100 ms: coordinated cap policy Jain >= off's
+           (or the cap engages for every flow)
+  kernel   our Reno vs the kernel's on the thesis delay scenario at 10 ms (no loss),
+           same router and link: goodput within +-20 % (77 = skipped without network namespaces)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+SCEN = {"seed003": "seed003", "seed001": "seed001", "seed002": "seed002",
+        "kernel": "kernel-vs-ours"}
+
+
+def netns_ok():
+    if os.geteuid() != 0:
+        return "needs root"
+    for c in ("ip", "iperf3"):
+        if subprocess.run(["sh", "-c", f"command -v {c}"], capture_output=True).returncode:
+            return f"needs {c}"
+    ns = f"dfcps-probe-{os.getpid()}"
+    p = subprocess.run(["ip", "netns", "add", ns], capture_output=True, text=True)
+    if p.returncode != 0:
+        return "cannot create a network namespace: " + p.stderr.strip()
+    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+    return None
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in SCEN:
+        print(__doc__)
+        return 2
+    case, engine, src = sys.argv[1:]
+    if case == "kernel":
+        why = netns_ok()
+        if why:
+            print("SKIP:", why)
+            return SKIP
+    with tempfile.TemporaryDirectory(prefix="dfcp-seeds-") as tmp:
+        cmd = [sys.executable, os.path.join(src, "scripts/exp_seeds.py"), "--quick", "--check",
+               "--no-plots", "--engine", engine, "--out", tmp, "--scenario", SCEN[case]]
+        if case != "kernel":
+            cmd.append("--no-kernel")
+        print("$", " ".join(cmd), flush=True)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=600)
+        sys.stdout.write(p.stdout[-6000:])
+        if case == "kernel" and "kernel runs skipped" in p.stdout:
+            print("SKIP: the kernel TCP set-up is not permitted here")
+            return SKIP
+        if p.returncode != 0:
+            print(f"FAIL: exp_seeds.py exited {p.returncode}")
+            return 1
+        if "  ok  " not in p.stdout:
+            print("FAIL: no check ran")
+            return 1
+    print("PASS", case)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
