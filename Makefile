@@ -50,6 +50,14 @@ experiments: build
 seed-experiments: build
 	python3 scripts/exp_seeds.py --engine $(BUILD)/app/dfcp-engine/dfcp-engine $(ARGS)
 
+# Benchmarks (programs, not tests; figures in doc/raptorq.md, doc/scheduler.md,
+# doc/performance.md): run them on an otherwise idle machine.
+bench: build
+	$(BUILD)/app/dfcp-bench/dfcp-bench codec --k 47 --symbol-size 1420 --peer lcrq
+	$(BUILD)/app/dfcp-bench/dfcp-bench codec --k 1000 --symbol-size 1420
+	$(BUILD)/app/dfcp-bench/dfcp-bench sched --peer rte_sched
+	ENGINE=$(BUILD)/app/dfcp-engine/dfcp-engine scripts/bench-linerate.sh 5
+
 test-quick: build
 	meson test -C $(BUILD) --suite unit --print-errorlogs
 
