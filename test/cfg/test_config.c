@@ -4,15 +4,10 @@
  * message naming file, section and key. Uses rte_cfgfile, never the EAL.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "eng.h"
-
-static int failures;
-static char path[] = "/tmp/dfcp-cfg-test-XXXXXX";
-static struct eng_config cfg;
+#define TEST_CONFIG_PATH "/tmp/dfcp-cfg-test-XXXXXX"
+#include "test_config_util.h"
 
 static const char *good_base =
 	"[eal]\n"
@@ -38,82 +33,19 @@ static const char *good_base =
 	"[lcore 1]\n"
 	"tasks = tx0, rx0\n";
 
-static int
-load(const char *text, char *err, size_t len)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-	err[0] = '\0';
-	return eng_config_load(&cfg, path, err, len);
-}
-
-static void
-expect_ok(const char *name, const char *text)
-{
-	char err[ENG_ERR_LEN];
-
-	if (load(text, err, sizeof(err)) != 0) {
-		fprintf(stderr, "FAIL %s: expected success, got: %s\n", name, err);
-		failures++;
-		return;
-	}
-	eng_config_free(&cfg);
-}
-
-/* Replace the first occurrence of from by to in the good config, expect an error containing each needle. */
-static void
-expect_err(const char *name, const char *text, const char *n1, const char *n2)
-{
-	char err[ENG_ERR_LEN];
-
-	if (load(text, err, sizeof(err)) == 0) {
-		fprintf(stderr, "FAIL %s: loaded, expected an error with \"%s\"\n", name, n1);
-		eng_config_free(&cfg);
-		failures++;
-		return;
-	}
-	if (strstr(err, path) == NULL || strstr(err, n1) == NULL ||
-			(n2 != NULL && strstr(err, n2) == NULL)) {
-		fprintf(stderr, "FAIL %s: message \"%s\" lacks \"%s\"/\"%s\"\n", name, err, n1,
-				n2 ? n2 : "");
-		failures++;
-		return;
-	}
-	printf("ok %s: %s\n", name, err);
-}
-
 static char *
 edit(const char *from, const char *to)
 {
-	static char buf[4096];
-	const char *p = strstr(good_base, from);
-
-	if (p == NULL) {
-		fprintf(stderr, "test bug: \"%s\" not in base\n", from);
-		exit(1);
-	}
-	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(p - good_base), good_base, to,
-			p + strlen(from));
-	return buf;
+	return config_edit(good_base, from, to);
 }
 
 int
 main(void)
 {
 	char err[ENG_ERR_LEN];
-	int fd = mkstemp(path);
 
-	if (fd < 0) {
-		perror("mkstemp");
+	if (config_file_create() != 0)
 		return 1;
-	}
-	close(fd);
 
 	/* good file: values */
 	if (load(good_base, err, sizeof(err)) != 0) {
@@ -187,10 +119,5 @@ main(void)
 	expect_err("bad lcore id", edit("[lcore 1]", "[lcore x]"), "[lcore x]", "lcore id");
 	expect_err("key outside section", "x = 1\n", "key outside of any [section]", NULL);
 
-	unlink(path);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("test_config: all checks passed\n");
-	return failures ? 1 : 0;
+	return config_file_finish("test_config");
 }

@@ -14,36 +14,18 @@ Cases:
   default   configs/default.ini (the dumbbell): goodputs > 0, Jain >= 0.9
 No timing assertions: counts, verification and exit codes only.
 """
-import json
+import functools
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import (SKIP, case_main, fail, load, need_root_ip, netns_add,  # noqa: E402
+                        netns_del, netns_exec_all, sh, write)
+import enginetest  # noqa: E402
+
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci"
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def run(cmd, timeout=120):
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    sys.stdout.write(p.stdout[-5000:])
-    sys.stdout.write(p.stderr[-3000:])
-    return p
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"summary JSON {path}: {e}")
+run = functools.partial(enginetest.run, out_tail=5000)
 
 
 def flow(js, name):
@@ -79,12 +61,6 @@ def check_transfer(snd, rcv, nbytes):
         fail("a flow did not finish")
     if rcv["state"] != "CLOSED" or rcv["close_reason"] != 1:
         fail("receiver did not close in order")
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 SENDER = """
@@ -160,21 +136,12 @@ def case_memif(engine, src, tmp):
     check_pools(r)
 
 
-def sh(cmd, check=True):
-    print("#", cmd, flush=True)
-    return subprocess.run(cmd, shell=True, check=check)
-
-
 def case_af_packet(engine, src, tmp):
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        print("SKIP: needs root and iproute2")
-        sys.exit(SKIP)
+    need_root_ip()
     # two namespaces: AF_PACKET fanout groups are per namespace and the PMD
     # derives the group id from the pid, so two engines in one namespace may clash
     na, nb = f"dfcp-fa-{os.getpid()}", f"dfcp-fb-{os.getpid()}"
-    if sh(f"ip netns add {na}", check=False).returncode != 0:
-        print("SKIP: cannot create a network namespace")
-        sys.exit(SKIP)
+    netns_add(na)
     sh(f"ip netns add {nb}", check=False)
     nbytes = 8 << 20
     rp = None
@@ -184,9 +151,8 @@ def case_af_packet(engine, src, tmp):
             print("SKIP: cannot create a veth pair")
             sys.exit(SKIP)
         for ns, dev in ((na, "veth0"), (nb, "veth1")):
-            for cmd in ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1", "ip link set lo up",
-                        f"ip link set {dev} up"):
-                sh(f"ip netns exec {ns} {cmd}", check=False)
+            netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                                "ip link set lo up", f"ip link set {dev} up"))
         # the kernel side of veth0 sends the garbage (plain UDP, not DFCP)
         sh(f"ip -n {na} addr add 10.0.0.9/24 dev veth0")
         sh(f"ip netns exec {na} ethtool -K veth0 tx off >/dev/null 2>&1", check=False)
@@ -235,8 +201,8 @@ def case_af_packet(engine, src, tmp):
     finally:
         if rp is not None and rp.poll() is None:
             rp.kill()
-        sh(f"ip netns del {na}", check=False)
-        sh(f"ip netns del {nb}", check=False)
+        netns_del(na)
+        netns_del(nb)
 
 
 LOSS = """
@@ -346,16 +312,9 @@ def case_default(engine, src, tmp):
 
 
 def main():
-    if len(sys.argv) != 4:
-        print(__doc__)
-        return 2
-    case, engine, src = sys.argv[1:]
     cases = {"ring": case_ring, "memif": case_memif, "af_packet": case_af_packet,
              "loss": case_loss, "sched": case_sched, "default": case_default}
-    with tempfile.TemporaryDirectory(prefix="dfcp-flow-test-") as tmp:
-        cases[case](engine, src, tmp)
-    print("PASS", case)
-    return 0
+    return case_main(__doc__, cases, "dfcp-flow-test-")
 
 
 if __name__ == "__main__":

@@ -6,38 +6,23 @@ Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
 bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped).
 No timing assertions: counts and exit codes only.
 """
-import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import (case_main, fail, need_root_ip, netns_add, netns_del,  # noqa: E402
+                        netns_exec_all, sh)
+from enginetest import load as load_summary  # noqa: E402
+import enginetest  # noqa: E402
+
 EAL = "-l 0-1 --no-huge -m 512 --no-pci --no-shconf"
 
 
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
 def run(engine, args, timeout=60):
-    print("$", engine, " ".join(args), flush=True)
-    p = subprocess.run([engine] + args, capture_output=True, text=True, timeout=timeout)
-    sys.stdout.write(p.stdout[-4000:])
-    sys.stdout.write(p.stderr[-4000:])
-    return p
-
-
-def load_summary(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"summary JSON {path}: {e}")
+    return enginetest.run([engine] + args, timeout, out_tail=4000, err_tail=4000)
 
 
 def task(js, name):
@@ -153,24 +138,14 @@ def case_sigint(engine, src, tmp):
     check_txrx(load_summary(out), "tx0", "rx0")
 
 
-def sh(cmd, check=True):
-    print("#", cmd, flush=True)
-    return subprocess.run(cmd, shell=True, check=check)
-
-
 def case_af_packet(engine, src, tmp):
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        print("SKIP: needs root and iproute2")
-        sys.exit(SKIP)
+    need_root_ip()
     ns = f"dfcp-test-{os.getpid()}"
-    if sh(f"ip netns add {ns}", check=False).returncode != 0:
-        print("SKIP: cannot create a network namespace")
-        sys.exit(SKIP)
+    netns_add(ns)
     try:
         sh(f"ip -n {ns} link add veth0 type veth peer name veth1")
-        for cmd in ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
-                    "ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"):
-            sh(f"ip netns exec {ns} {cmd}", check=False)
+        netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                            "ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"))
         out = os.path.join(tmp, "summary.json")
         cfg = os.path.join(src, "configs/af_packet.ini")
         p = subprocess.run(["ip", "netns", "exec", ns, engine, "--", "--config", cfg,
@@ -182,20 +157,13 @@ def case_af_packet(engine, src, tmp):
         # the kernel may drop on a loaded host: loss allowed, corruption not
         check_txrx(load_summary(out), "tx0", "rx0", exact=False)
     finally:
-        sh(f"ip netns del {ns}", check=False)
+        netns_del(ns)
 
 
 def main():
-    if len(sys.argv) != 4:
-        print(__doc__)
-        return 2
-    case, engine, src = sys.argv[1:]
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
              "sigint": case_sigint, "af_packet": case_af_packet}
-    with tempfile.TemporaryDirectory(prefix="dfcp-engine-test-") as tmp:
-        cases[case](engine, src, tmp)
-    print("PASS", case)
-    return 0
+    return case_main(__doc__, cases, "dfcp-engine-test-")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ Cases:
               77 otherwise).
 No timing assertions: counts, formats and exit codes only.
 """
+import functools
 import json
 import os
 import re
@@ -31,28 +32,11 @@ import sys
 import tempfile
 import time
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import SKIP, fail, load  # noqa: E402
+import enginetest  # noqa: E402
 
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def run(cmd, timeout=120):
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    sys.stdout.write(p.stdout[-6000:])
-    sys.stdout.write(p.stderr[-3000:])
-    return p
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"summary JSON {path}: {e}")
+run = functools.partial(enginetest.run, out_tail=6000)
 
 
 def prefix(tag):

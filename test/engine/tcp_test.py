@@ -23,38 +23,14 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import time
 
-SKIP = 77
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import (SKIP, case_main, fail, load, need_root_ip, netns_add,  # noqa: E402
+                        netns_del, netns_exec_all, run, sh, skip, write)
+
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci --no-shconf"
 M64 = (1 << 64) - 1
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    sys.exit(1)
-
-
-def run(cmd, timeout=120):
-    print("$", " ".join(cmd), flush=True)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    sys.stdout.write(p.stdout[-4000:])
-    sys.stdout.write(p.stderr[-3000:])
-    return p
-
-
-def sh(cmd, check=True):
-    print("#", cmd, flush=True)
-    return subprocess.run(cmd, shell=True, check=check)
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        fail(f"summary JSON {path}: {e}")
 
 
 def tcp_flow(js, name):
@@ -78,12 +54,6 @@ def show(f):
           f"{f['retrans_pkts']} recoveries {f['fast_retrans']} timeouts {f['timeouts']}, "
           f"rtt min/avg {f['rtt_min_us']:.0f}/{f['rtt_avg_us']:.0f} us, "
           f"cwnd {f['cwnd_seg']:.1f} seg")
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-    return path
 
 
 # lib/tcp/tcp_app.c tcp_pattern_fill(): the byte at offset o is byte o % 8 of
@@ -166,19 +136,13 @@ def case_ring(engine, src, tmp, cc):
 
 
 def need_netns():
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        print("SKIP: needs root and iproute2")
-        sys.exit(SKIP)
+    need_root_ip()
     if not os.path.exists("/dev/net/tun"):
-        print("SKIP: no /dev/net/tun")
-        sys.exit(SKIP)
+        skip("no /dev/net/tun")
     ns = f"dfcp-tcp-{os.getpid()}"
-    if sh(f"ip netns add {ns}", check=False).returncode != 0:
-        print("SKIP: cannot create a network namespace")
-        sys.exit(SKIP)
-    for cmd in ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
-                "sysctl -qw net.ipv6.conf.default.disable_ipv6=1", "ip link set lo up"):
-        sh(f"ip netns exec {ns} {cmd}", check=False)
+    netns_add(ns)
+    netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                        "sysctl -qw net.ipv6.conf.default.disable_ipv6=1", "ip link set lo up"))
     return ns
 
 
@@ -316,7 +280,7 @@ def case_tap_send(engine, src, tmp):
             if p is not None and p.poll() is None:
                 p.kill()
                 p.wait()
-        sh(f"ip netns del {ns}", check=False)
+        netns_del(ns)
 
 
 def case_tap_recv(engine, src, tmp):
@@ -354,7 +318,7 @@ def case_tap_recv(engine, src, tmp):
         if ep is not None and ep.poll() is None:
             ep.kill()
             ep.wait()
-        sh(f"ip netns del {ns}", check=False)
+        netns_del(ns)
 
 
 # ---------------------------------------------------------------------------
@@ -461,19 +425,11 @@ def case_bad_config(engine, src, tmp):
 
 
 def main():
-    if len(sys.argv) != 4:
-        print(__doc__)
-        return 2
-    case, engine, src = sys.argv[1:]
-    self_check_pattern()
     cases = {"ring-reno": lambda e, s, t: case_ring(e, s, t, "reno"),
              "ring-cubic": lambda e, s, t: case_ring(e, s, t, "cubic"),
              "tap-send": case_tap_send, "tap-recv": case_tap_recv,
              "cap": case_cap, "bad-config": case_bad_config}
-    with tempfile.TemporaryDirectory(prefix="dfcp-tcp-test-") as tmp:
-        cases[case](engine, src, tmp)
-    print("PASS", case)
-    return 0
+    return case_main(__doc__, cases, "dfcp-tcp-test-", setup=self_check_pattern)
 
 
 if __name__ == "__main__":

@@ -5,16 +5,11 @@
  * input fails with a message naming file, section, key and reason. No EAL.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "eng.h"
+#define TEST_CONFIG_PATH "/tmp/dfcp-route-cfg-test-XXXXXX"
+#include "test_config_util.h"
 #include "route.h"
-
-static int failures;
-static char path[] = "/tmp/dfcp-route-cfg-test-XXXXXX";
-static struct eng_config cfg;
 
 static const char *good_base =
 	"[port ga]\ndevice = ring:a\ntx_queues = 2\n[port ra]\ndevice = ring:a\n"
@@ -34,55 +29,10 @@ static const char *good_base =
 	"[task rx0]\nkind = rxonly\nport = gb\n"
 	"[lcore 1]\ntasks = s0, tx0, r0, rx0\n";
 
-static int
-load(const char *text, char *err, size_t len)
-{
-	FILE *f = fopen(path, "w");
-
-	if (f == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fputs(text, f);
-	fclose(f);
-	err[0] = '\0';
-	return eng_config_load(&cfg, path, err, len);
-}
-
-static void
-expect_err(const char *name, const char *text, const char *n1, const char *n2)
-{
-	char err[ENG_ERR_LEN];
-
-	if (load(text, err, sizeof(err)) == 0) {
-		fprintf(stderr, "FAIL %s: loaded, expected an error with \"%s\"\n", name, n1);
-		eng_config_free(&cfg);
-		failures++;
-		return;
-	}
-	if (strstr(err, path) == NULL || strstr(err, n1) == NULL ||
-			(n2 != NULL && strstr(err, n2) == NULL)) {
-		fprintf(stderr, "FAIL %s: message \"%s\" lacks \"%s\"/\"%s\"\n", name, err, n1,
-				n2 ? n2 : "");
-		failures++;
-		return;
-	}
-	printf("ok %s: %s\n", name, err);
-}
-
 static char *
 edit(const char *from, const char *to)
 {
-	static char buf[8192];
-	const char *p = strstr(good_base, from);
-
-	if (p == NULL) {
-		fprintf(stderr, "test bug: \"%s\" not in base\n", from);
-		exit(1);
-	}
-	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(p - good_base), good_base, to,
-			p + strlen(from));
-	return buf;
+	return config_edit(good_base, from, to);
 }
 
 static void
@@ -126,13 +76,9 @@ int
 main(void)
 {
 	char err[ENG_ERR_LEN];
-	int fd = mkstemp(path);
 
-	if (fd < 0) {
-		perror("mkstemp");
+	if (config_file_create() != 0)
 		return 1;
-	}
-	close(fd);
 	check_good();
 	if (load(edit("b_to_a = back\n", ""), err, sizeof(err)) != 0 ||
 			((struct eng_router_conf *)cfg.tasks[2].conf)->pipe_idx[1] != ENG_ROUTE_PASS) {
@@ -200,10 +146,5 @@ main(void)
 	expect_err("txonly bad weight", edit("egress = s0\nweight = 3", "egress = s0\nweight = 0"),
 			"[task tx0] weight:", NULL);
 
-	unlink(path);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("test_route_config: all checks passed\n");
-	return failures ? 1 : 0;
+	return config_file_finish("test_route_config");
 }

@@ -19,7 +19,10 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "engine"))
+from enginetest import SKIP, netns_ok  # noqa: E402
+
 ARGS = {
     "loss": [["--scenario", "loss", "--no-tcp"]],
     "delay": [["--scenario", "delay", "--no-tcp"]],
@@ -32,27 +35,13 @@ ARGS = {
 }
 
 
-def netns_ok():
-    if os.geteuid() != 0:
-        return "needs root"
-    for c in ("ip", "iperf3"):
-        if subprocess.run(["sh", "-c", f"command -v {c}"], capture_output=True).returncode:
-            return f"needs {c}"
-    ns = f"dfcpx-probe-{os.getpid()}"
-    p = subprocess.run(["ip", "netns", "add", ns], capture_output=True, text=True)
-    if p.returncode != 0:
-        return "cannot create a network namespace: " + p.stderr.strip()
-    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-    return None
-
-
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in ARGS:
         print(__doc__)
         return 2
     case, engine, src = sys.argv[1:]
     if case == "tcp":
-        why = netns_ok()
+        why = netns_ok("dfcpx")
         if why:
             print("SKIP:", why)
             return SKIP

@@ -20,23 +20,12 @@ import subprocess
 import sys
 import tempfile
 
-SKIP = 77
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "engine"))
+from enginetest import SKIP, netns_ok  # noqa: E402
+
 SCEN = {"seed003": "seed003", "seed001": "seed001", "seed002": "seed002",
         "kernel": "kernel-vs-ours"}
-
-
-def netns_ok():
-    if os.geteuid() != 0:
-        return "needs root"
-    for c in ("ip", "iperf3"):
-        if subprocess.run(["sh", "-c", f"command -v {c}"], capture_output=True).returncode:
-            return f"needs {c}"
-    ns = f"dfcps-probe-{os.getpid()}"
-    p = subprocess.run(["ip", "netns", "add", ns], capture_output=True, text=True)
-    if p.returncode != 0:
-        return "cannot create a network namespace: " + p.stderr.strip()
-    subprocess.run(["ip", "netns", "del", ns], capture_output=True)
-    return None
 
 
 def main():
@@ -45,7 +34,7 @@ def main():
         return 2
     case, engine, src = sys.argv[1:]
     if case == "kernel":
-        why = netns_ok()
+        why = netns_ok("dfcps")
         if why:
             print("SKIP:", why)
             return SKIP
