@@ -57,7 +57,7 @@ CAP = ["off", "old", "coordinated"]
 # The two-RTT and cap-policy shapes held in most runs but not in every short CI run on the
 # 2-vCPU machine (e.g. FTP0 396 < FTP1 491 kbit/s; coordinated Jain 0.952 < 1.000 with no
 # flow capped): reported until the runs are long enough to make them reliable.
-REPORT_ONLY = ("seed001 1 % error: TCPW-C >= Reno", "seed003 two RTTs",
+REPORT_ONLY = ("seed003 two RTTs",
                "seed002 3 flows: coordinated", "seed002 4 flows: coordinated",
                "seed002 5 flows: coordinated", "seed002 6 flows: coordinated")
 KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]

