@@ -94,8 +94,7 @@ struct dfcp_priv {
 	int peer_mac_set;
 	struct rte_ether_addr peer_mac;
 	/* counters */
-	uint64_t rx_packets, rx_bytes, rx_valid, rx_bad, rx_other;
-	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
+	struct eng_task_stats cnt;	/* the task's counters, as ops->stats reports them */
 	uint64_t drops[DFCP_E_MAX];	/* frames no flow accepted, by reason */
 	uint64_t drop_segmented;
 	/* mbuf stash: allocated in bulk, handed to the endpoints as frame buffers */
@@ -393,7 +392,7 @@ rx_arp(struct dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
 
 	if (rc < 0) {
 		p->drops[-rc]++;
-		p->rx_bad++;
+		p->cnt.rx_bad++;
 		return;
 	}
 	for (i = 0; i < p->nb_flows; i++) {
@@ -412,9 +411,9 @@ rx_arp(struct dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
 		}
 	}
 	if (hit)
-		p->rx_valid++;
+		p->cnt.rx_valid++;
 	else
-		p->rx_other++;
+		p->cnt.rx_other++;
 }
 
 static void
@@ -430,7 +429,7 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 
 	if (m->nb_segs != 1) {
 		p->drop_segmented++;
-		p->rx_bad++;
+		p->cnt.rx_bad++;
 		return;
 	}
 	if (len >= DFCP_ETH_LEN && net_rd16(d + 12) == DFCP_ETHERTYPE_ARP) {
@@ -446,7 +445,7 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 			if (ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD || l4f == RTE_MBUF_F_RX_L4_CKSUM_BAD) {
 				p->drops[ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD ? DFCP_E_IP_CSUM :
 						DFCP_E_UDP_CSUM]++;
-				p->rx_bad++;
+				p->cnt.rx_bad++;
 				return;
 			}
 		}
@@ -461,9 +460,9 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 			rc = dfcp_ep_rx(f->ep, d, len, now);
 			f->due_ns = 0;
 			if (rc < 0)
-				p->rx_bad++;
+				p->cnt.rx_bad++;
 			else
-				p->rx_valid++;
+				p->cnt.rx_valid++;
 			return;
 		}
 	}
@@ -471,10 +470,10 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 	rc = dfcp_parse(d, len, p->rx_flags, &pkt);
 	if (rc < 0) {
 		p->drops[-rc]++;
-		p->rx_bad++;
+		p->cnt.rx_bad++;
 	} else {
 		p->drops[DFCP_E_ADDR]++;
-		p->rx_other++;
+		p->cnt.rx_other++;
 	}
 }
 
@@ -483,7 +482,7 @@ static int
 flow_flush(struct dfcp_priv *p, struct flow_rt *f)
 {
 	return eng_tx_pending(f->ring, p->port_id, p->txq, f->pend, &f->npend, &f->pend_off,
-			&p->tx_packets, &p->tx_bytes);
+			&p->cnt.tx_packets, &p->cnt.tx_bytes);
 }
 
 static unsigned int
@@ -547,7 +546,7 @@ flow_tx(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 		if (rte_pktmbuf_alloc_bulk(p->pool, &p->stash[p->nstash], want) == 0)
 			p->nstash += want;
 		else
-			p->no_mbuf++;
+			p->cnt.no_mbuf++;
 		if (p->nstash < n)
 			n = p->nstash;
 		if (n == 0)
@@ -677,7 +676,7 @@ flow_tick(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 						fc->remote_ip, &m);
 				if (rc < 0) {
 					if (rc == -ENOMEM)
-						p->no_mbuf++;
+						p->cnt.no_mbuf++;
 					return;
 				}
 				f->pend[0] = m;
@@ -718,7 +717,7 @@ dfcp_poll(struct eng_task *t, uint64_t now_tsc)
 {
 	struct dfcp_priv *p = t->priv;
 	struct rte_mbuf *pkts[DFCP_TASK_MAX_BURST];
-	uint64_t now = tsc_ns(p, now_tsc), tx0 = p->tx_packets;
+	uint64_t now = tsc_ns(p, now_tsc), tx0 = p->cnt.tx_packets;
 	uint16_t n, i;
 
 	if (p->run_start_ns == 0)
@@ -736,11 +735,11 @@ dfcp_poll(struct eng_task *t, uint64_t now_tsc)
 			rte_prefetch0(d);
 			rte_prefetch0(d + RTE_CACHE_LINE_SIZE);
 		}
-		p->rx_bytes += pkts[i]->pkt_len;
+		p->cnt.rx_bytes += pkts[i]->pkt_len;
 		rx_frame(p, pkts[i], now);
 	}
 	if (n != 0) {
-		p->rx_packets += n;
+		p->cnt.rx_packets += n;
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
 	for (i = 0; i < p->nb_flows; i++) {
@@ -754,7 +753,7 @@ dfcp_poll(struct eng_task *t, uint64_t now_tsc)
 		flow_tx(p, f, now);
 	}
 	/* packets handled = received + sent (lcore busy/idle accounting, obs.h) */
-	return (uint16_t)RTE_MIN(n + (p->tx_packets - tx0), (uint64_t)UINT16_MAX);
+	return (uint16_t)RTE_MIN(n + (p->cnt.tx_packets - tx0), (uint64_t)UINT16_MAX);
 }
 
 /* ------------------------------------------------------------------ */
@@ -769,15 +768,7 @@ dfcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 	memset(out, 0, sizeof(*out));
 	if (p == NULL)
 		return;
-	out->tx_packets = p->tx_packets;
-	out->tx_bytes = p->tx_bytes;
-	out->tx_dropped = p->tx_dropped;
-	out->rx_packets = p->rx_packets;
-	out->rx_bytes = p->rx_bytes;
-	out->rx_valid = p->rx_valid;
-	out->rx_bad = p->rx_bad;
-	out->rx_other = p->rx_other;
-	out->no_mbuf = p->no_mbuf;
+	*out = p->cnt;
 }
 
 static void
@@ -793,7 +784,7 @@ release_mbufs(struct dfcp_priv *p)
 
 		if (f->npend != 0) {
 			rte_pktmbuf_free_bulk(&f->pend[f->pend_off], f->npend);
-			p->tx_dropped += f->npend;
+			p->cnt.tx_dropped += f->npend;
 			f->tx_dropped += f->npend;
 		}
 		f->npend = 0;

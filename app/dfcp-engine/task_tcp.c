@@ -83,8 +83,8 @@ struct tcp_task_priv {
 	unsigned int nstash;
 	struct rte_mbuf *stash[TCP_TASK_MAX_BURST];
 	/* counters */
-	uint64_t rx_packets, rx_bytes, rx_valid, rx_bad, rx_other;
-	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf, rx_segmented;
+	struct eng_task_stats cnt;	/* the task's counters, as ops->stats reports them */
+	uint64_t rx_segmented;
 	struct tcp_ep_stats ep_snap;
 	struct tcp_cap_stats cap_snap;
 	int traces_written;
@@ -563,7 +563,7 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 
 	if (m->nb_segs != 1) {
 		p->rx_segmented++;
-		p->rx_bad++;
+		p->cnt.rx_bad++;
 		return;
 	}
 	if (len >= TCP_ETH_LEN && net_rd16(d + 12) == TCP_ETHERTYPE_ARP) {
@@ -573,18 +573,18 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 				p->tc->role == ENG_TCP_SENDER && a.spa == p->tc->remote_ip) {
 			memcpy(p->conf.remote.mac, a.sha, 6);
 			p->resolved = 1;
-			p->rx_valid++;
+			p->cnt.rx_valid++;
 			return;
 		}
 	} else if (len < TCP_ETH_LEN || net_rd16(d + 12) != TCP_ETHERTYPE_IPV4) {
-		p->rx_other++;	/* IPv6, LLDP, ...: not for a TCP/IPv4 endpoint */
+		p->cnt.rx_other++;	/* IPv6, LLDP, ...: not for a TCP/IPv4 endpoint */
 		return;
 	}
 	rc = tcp_ep_rx(p->ep, d, len, now);
 	if (rc < 0)
-		p->rx_bad++;
+		p->cnt.rx_bad++;
 	else
-		p->rx_valid++;
+		p->cnt.rx_valid++;
 }
 
 /* Transmit what is pending; returns 1 when nothing is left pending. */
@@ -592,7 +592,7 @@ static int
 tx_flush(struct tcp_task_priv *p)
 {
 	return eng_tx_pending(p->ring, p->port_id, p->txq, p->pend, &p->npend, &p->pend_off,
-			&p->tx_packets, &p->tx_bytes);
+			&p->cnt.tx_packets, &p->cnt.tx_bytes);
 }
 
 static void
@@ -612,7 +612,7 @@ task_tx(struct tcp_task_priv *p, uint64_t now)
 		if (rte_pktmbuf_alloc_bulk(p->pool, &p->stash[p->nstash], want) == 0)
 			p->nstash += want;
 		else
-			p->no_mbuf++;
+			p->cnt.no_mbuf++;
 		if (p->nstash < n)
 			n = p->nstash;
 		if (n == 0)
@@ -649,7 +649,7 @@ send_arp(struct tcp_task_priv *p)
 	rc = eng_arp_request(p->pool, p->cap, &p->mac, p->tc->local_ip, p->tc->remote_ip, &m);
 	if (rc < 0) {
 		if (rc == -ENOMEM)
-			p->no_mbuf++;
+			p->cnt.no_mbuf++;
 		return;
 	}
 	p->pend[0] = m;
@@ -787,11 +787,11 @@ tcp_poll(struct eng_task *t, uint64_t now_tsc)
 		p->run_start_ns = tsc_ns(p, p->rt->start_tsc);
 	n = rte_eth_rx_burst(p->port_id, p->rxq, pkts, p->burst);
 	for (i = 0; i < n; i++) {
-		p->rx_bytes += pkts[i]->pkt_len;
+		p->cnt.rx_bytes += pkts[i]->pkt_len;
 		rx_frame(p, pkts[i], now);
 	}
 	if (n != 0) {
-		p->rx_packets += n;
+		p->cnt.rx_packets += n;
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
 	if (now >= p->tick_next_ns) {
@@ -814,15 +814,7 @@ tcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 	memset(out, 0, sizeof(*out));
 	if (p == NULL)
 		return;
-	out->tx_packets = p->tx_packets;
-	out->tx_bytes = p->tx_bytes;
-	out->tx_dropped = p->tx_dropped;
-	out->rx_packets = p->rx_packets;
-	out->rx_bytes = p->rx_bytes;
-	out->rx_valid = p->rx_valid;
-	out->rx_bad = p->rx_bad;
-	out->rx_other = p->rx_other;
-	out->no_mbuf = p->no_mbuf;
+	*out = p->cnt;
 }
 
 static void
@@ -833,7 +825,7 @@ release_mbufs(struct tcp_task_priv *p)
 	p->nstash = 0;
 	if (p->npend != 0) {
 		rte_pktmbuf_free_bulk(&p->pend[p->pend_off], p->npend);
-		p->tx_dropped += p->npend;
+		p->cnt.tx_dropped += p->npend;
 	}
 	p->npend = 0;
 	p->pend_off = 0;
