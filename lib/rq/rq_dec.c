@@ -21,6 +21,7 @@
 struct rq_dec {
 	uint32_t K;
 	uint16_t T;
+	size_t stride;		/* between two symbols of store (rq_sym_stride) */
 	uint32_t cap, count, nsrc;
 	int decoded;
 	const struct rq_kp *kp;
@@ -83,7 +84,8 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 	for (hs = 16; hs < 2 * max_symbols; hs *= 2)
 		;
 	dec->hmask = hs - 1;
-	dec->store = aligned_alloc(64, ((size_t)nsym * T + 63) / 64 * 64);
+	dec->stride = rq_sym_stride(T);
+	dec->store = rq_sym_alloc((size_t)nsym * dec->stride);
 	dec->tab = calloc((size_t)nsym + 6 * L, sizeof(uint8_t *));
 	dec->esi = malloc(max_symbols * sizeof(uint32_t));
 	dec->srcslot = malloc(K * sizeof(uint32_t));
@@ -117,9 +119,9 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 			return NULL;
 		}
 	}
-	memset(dec->store, 0, (size_t)nsym * T);
+	memset(dec->store, 0, (size_t)nsym * dec->stride);
 	for (i = 0; i < nsym; i++)
-		dec->tab[i] = dec->store + (size_t)i * T;
+		dec->tab[i] = dec->store + (size_t)i * dec->stride;
 	if (kp->gm == NULL && res_create(dec)) {
 		rq_dec_free(dec);
 		return NULL;

@@ -16,6 +16,7 @@
 struct rq_enc {
 	uint32_t K;
 	uint16_t T;
+	size_t stride;		/* between two symbols of mem (rq_sym_stride) */
 	int loaded;
 	int gen;		/* generator-matrix path */
 	int cvalid;		/* C computed for the loaded block */
@@ -51,7 +52,8 @@ rq_enc_create(uint32_t K, uint16_t T)
 	enc->plan = kp->enc_plan;
 	L = kp->p.L;
 	nsym = kp->p.Kp + L + rq_plan_scratch(enc->plan) + 1;
-	enc->mem = aligned_alloc(64, ((size_t)nsym * T + 63) / 64 * 64);
+	enc->stride = rq_sym_stride(T);
+	enc->mem = rq_sym_alloc((size_t)nsym * enc->stride);
 	enc->tab = calloc((size_t)nsym + 6 * L, sizeof(uint8_t *));
 	if (enc->mem == NULL || enc->tab == NULL)
 		goto fail;
@@ -64,9 +66,9 @@ rq_enc_create(uint32_t K, uint16_t T)
 		if (!enc->grow || !enc->coef || !enc->tbls || !enc->outp)
 			goto fail;
 	}
-	memset(enc->mem, 0, (size_t)nsym * T);
+	memset(enc->mem, 0, (size_t)nsym * enc->stride);
 	for (i = 0; i < nsym; i++)
-		enc->tab[i] = enc->mem + (size_t)i * T;
+		enc->tab[i] = enc->mem + (size_t)i * enc->stride;
 	enc->ctab = enc->tab + kp->p.Kp + 1;
 	return enc;
 fail:
@@ -100,17 +102,24 @@ rq_enc_set_gen(struct rq_enc *enc, int on)
 int
 rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 {
-	size_t blk;
+	const uint8_t *s = src;
+	size_t blk, T, i, n;
 
 	if (enc == NULL || (src == NULL && len > 0))
 		return -EINVAL;
-	blk = (size_t)enc->K * enc->T;
+	T = enc->T;
+	blk = (size_t)enc->K * T;
 	if (len > blk)
 		return -EMSGSIZE;
-	if (len)
-		memcpy(enc->mem, src, len);
-	if (len < blk)
-		memset(enc->mem + len, 0, blk - len);
+	for (i = 0; i < enc->K; i++) {
+		n = len > i * T ? len - i * T : 0;
+		if (n > T)
+			n = T;
+		if (n)
+			memcpy(enc->tab[i], s + i * T, n);
+		if (n < T)
+			memset(enc->tab[i] + n, 0, T - n);
+	}
 	enc->cvalid = 0;
 	if (!enc->gen) {
 		rq_plan_run(enc->plan, enc->T, enc->tab);
@@ -150,7 +159,7 @@ rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out)
 	if (esi > RQ_MAX_ESI)
 		return -ERANGE;
 	if (esi < enc->K) {
-		memcpy(out, enc->mem + (size_t)esi * enc->T, enc->T);
+		memcpy(out, enc->tab[esi], enc->T);
 		return 0;
 	}
 	if (enc->gen) {
@@ -200,15 +209,15 @@ rq_enc_symbols(const struct rq_enc *enc, const uint32_t *esi, void *const *out,
 	return (int)n;
 }
 
-/* Intermediate symbols of the loaded block, for tests (computed on demand). */
+/* Intermediate symbol i of the loaded block, for tests (computed on demand). */
 const uint8_t *
-rq_enc_intermediate(struct rq_enc *enc)
+rq_enc_intermediate(struct rq_enc *enc, uint32_t i)
 {
-	if (!enc->loaded)
+	if (!enc->loaded || i >= enc->kp->p.L)
 		return NULL;
 	if (!enc->cvalid) {
 		rq_plan_run(enc->plan, enc->T, enc->tab);
 		enc->cvalid = 1;
 	}
-	return enc->ctab[0];
+	return enc->ctab[i];
 }

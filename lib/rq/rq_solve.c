@@ -76,7 +76,7 @@ rq_plan_get_stats(const struct rq_plan *pl, struct rq_plan_stats *st)
  * in L1/L2 for large blocks. RQ_STRIPE_WS is the target working set.
  */
 #ifndef RQ_STRIPE_WS
-#define RQ_STRIPE_WS	(768u << 10)
+#define RQ_STRIPE_WS	(1280u << 10)
 #endif
 #define RQ_STRIPE_MIN	256u
 

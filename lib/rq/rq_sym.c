@@ -5,7 +5,9 @@
  * buffers and lengths; symbols in packet buffers are neither, so the XOR is
  * ours. GF(256) products go through ISA-L (ec_encode_data).
  */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <immintrin.h>
 
@@ -13,6 +15,23 @@
 
 #include "rq_priv.h"
 #include "rq_sym.h"
+
+void *
+rq_sym_alloc(size_t bytes)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *p;
+
+	if (bytes < huge / 2)
+		return aligned_alloc(64, (bytes + 63) / 64 * 64);
+	bytes = (bytes + huge - 1) / huge * huge;
+	p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+	if (p != NULL)
+		(void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
 
 static void
 xor_tail(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,

@@ -20,6 +20,24 @@ void rq_xor_idx_ref(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsi
 void rq_dot_ref(size_t len, unsigned int k, unsigned int rows, const uint8_t *coef,
 		uint8_t *const *in, uint8_t *const *out);
 
+/*
+ * Symbol memory of an encoder / decoder (freed with free()): 64-byte
+ * aligned; from 1 MiB on 2 MiB aligned and advised for transparent huge
+ * pages, because the plan replay touches every symbol of a block per column
+ * stripe and with 4 KiB pages misses the TLB on nearly every source.
+ */
+void *rq_sym_alloc(size_t bytes);
+/*
+ * Distance between two symbols in that memory: T rounded up to 64 bytes,
+ * so that every column stripe of every symbol starts on a cache line (a
+ * T = 1420 stride made most 64-byte loads of the replay split loads).
+ */
+static inline size_t
+rq_sym_stride(size_t T)
+{
+	return (T + 63) & ~(size_t)63;
+}
+
 #endif /* RQ_SYM_H */
 
 /*

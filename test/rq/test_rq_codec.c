@@ -16,7 +16,7 @@
 #include "rq_sym.h"
 #include "rq_test.h"
 
-const uint8_t *rq_enc_intermediate(struct rq_enc *enc);
+const uint8_t *rq_enc_intermediate(struct rq_enc *enc, uint32_t i);
 int rq_enc_set_gen(struct rq_enc *enc, int on);
 int rq_dec_set_gen(struct rq_dec *dec, int on);
 int rq_dec_set_res(struct rq_dec *dec, int on);
@@ -48,8 +48,9 @@ check_against_ref(uint32_t K, uint16_t T)
 		sp[i] = i < K ? src + (size_t)i * T : NULL;
 	}
 	CHECK(rq_ref_solve(K, T, isi, sp, p.Kp, cref) == 0, "ref solve K=%u", K);
-	CHECK(memcmp(cref, rq_enc_intermediate(enc), (size_t)p.L * T) == 0,
-		"intermediate symbols differ from reference, K=%u T=%u", K, T);
+	for (i = 0; i < p.L; i++)
+		CHECK(memcmp(cref + (size_t)i * T, rq_enc_intermediate(enc, i), T) == 0,
+			"intermediate symbol %u differs from reference, K=%u T=%u", i, K, T);
 	/* every source ESI reproduces the source; repair == reference LT */
 	for (i = 0; i < K + 20; i++) {
 		uint8_t ref[1500];
