@@ -40,6 +40,7 @@ struct cfg {
 	uint32_t overhead;
 	int json, peer_lcrq;
 	int path;	/* -1 default, 0 plan, 1 generator matrix (K' <= RQ_GEN_MAX_KP) */
+	int api;	/* bit 0: zero-copy API (ref), bit 1: copying API */
 };
 
 struct work {
@@ -117,17 +118,19 @@ measure(iter_fn fn, void *ctx, struct work *w, double seconds, int *err)
 struct ours {
 	struct rq_enc *enc;
 	struct rq_dec *dec;
+	int ref;	/* rq_enc_block_ref / rq_dec_add_ref, decoding in place */
 };
 
 static int
 ours_encode(void *ctx, struct work *w, uint32_t it)
 {
 	struct ours *o = ctx;
+	size_t len = (size_t)w->K * w->T;
 	uint32_t r;
 	int rc;
 
 	(void)it;
-	rc = rq_enc_block(o->enc, w->src, (size_t)w->K * w->T);
+	rc = o->ref ? rq_enc_block_ref(o->enc, w->src, len) : rq_enc_block(o->enc, w->src, len);
 	for (r = 0; r < w->nrep && rc == 0; r++)
 		rc = rq_enc_symbol(o->enc, w->K + r, w->rep + (size_t)r * w->T);
 	return rc;
@@ -141,10 +144,25 @@ ours_decode(void *ctx, struct work *w, uint32_t it)
 	uint32_t i;
 
 	rq_dec_reset(o->dec);
-	for (i = w->nlost; i < w->K; i++)
-		rq_dec_add(o->dec, pat[i], w->src + (size_t)pat[i] * w->T);
-	for (i = 0; i < w->nrep; i++)
-		rq_dec_add(o->dec, w->K + i, w->rep + (size_t)i * w->T);
+	if (o->ref) {
+		/*
+		 * In place, as the DFCP receiver does: the received source
+		 * symbols already lie at their place in the output block (w->out
+		 * holds the source from the start); the lost ones are spoiled
+		 * here and must come back from the decoder.
+		 */
+		for (i = 0; i < w->nlost; i++)
+			memset(w->out + (size_t)pat[i] * w->T, 0xa5, w->T);
+		for (i = w->nlost; i < w->K; i++)
+			rq_dec_add_ref(o->dec, pat[i], w->out + (size_t)pat[i] * w->T);
+		for (i = 0; i < w->nrep; i++)
+			rq_dec_add_ref(o->dec, w->K + i, w->rep + (size_t)i * w->T);
+	} else {
+		for (i = w->nlost; i < w->K; i++)
+			rq_dec_add(o->dec, pat[i], w->src + (size_t)pat[i] * w->T);
+		for (i = 0; i < w->nrep; i++)
+			rq_dec_add(o->dec, w->K + i, w->rep + (size_t)i * w->T);
+	}
 	return rq_dec_decode(o->dec, w->out, (size_t)w->K * w->T);
 }
 
@@ -201,7 +219,7 @@ report(const struct cfg *c, const struct work *w, const char *impl, double e, do
 			"\"repair\": %u, \"encode_gbps\": %.3f, \"decode_gbps\": %.3f}\n",
 			impl, c->K, c->T, c->loss, w->nrep, e, d);
 	else
-		printf("%-8s K=%-6u T=%-5u loss=%4.1f%% repair=%-4u encode %8.3f Gbit/s"
+		printf("%-12s K=%-6u T=%-5u loss=%4.1f%% repair=%-4u encode %8.3f Gbit/s"
 			"   decode %8.3f Gbit/s\n", impl, c->K, c->T, c->loss, w->nrep, e, d);
 }
 
@@ -210,7 +228,7 @@ usage(FILE *f)
 {
 	fprintf(f, "usage: dfcp-bench codec --k K --symbol-size T [--loss PCT] [--overhead N]\n"
 		"                        [--seconds S] [--peer lcrq] [--json] [--path gen|plan]\n"
-		"                        [--cpu-time]\n"
+		"                        [--cpu-time] [--api ref|copy|both]\n"
 		"  --loss PCT     lost source symbols, replaced by repair (default 10)\n"
 		"  --overhead N   repair symbols beyond the lost ones (default 2)\n"
 		"  --seconds S    time per measurement (default 2)\n"
@@ -218,7 +236,11 @@ usage(FILE *f)
 		"                 plan path (default: gen when K' <= %u, above it the\n"
 		"                 residual decoder when few source symbols are lost)\n"
 		"  --cpu-time     time with the thread's CPU clock instead of wall time\n"
-		"                 (time slices lost to other processes do not count)\n",
+		"                 (time slices lost to other processes do not count)\n"
+		"  --api A        ref: zero-copy API (rq_enc_block_ref, rq_dec_add_ref with\n"
+		"                 the received source symbols in place, as the DFCP\n"
+		"                 receiver keeps them; impl dfcp-rq); copy: rq_enc_block /\n"
+		"                 rq_dec_add (impl dfcp-rq-copy); both (default)\n",
 		RQ_GEN_MAX_KP);
 }
 
@@ -235,14 +257,16 @@ bench_codec_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "path", required_argument, NULL, 'P' },
 		{ "cpu-time", no_argument, NULL, 'C' },
+		{ "api", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2,
-		.path = -1 };
+		.path = -1, .api = 3 };
 	struct work w;
 	struct ours o;
-	double e, d;
+	const char *rname = "dfcp-rq";	/* the one the lcrq ratio uses (copy if run) */
+	double e = 0, d = 0;
 	uint32_t i, p;
 	int opt, err = 0;
 
@@ -263,6 +287,14 @@ bench_codec_main(int argc, char **argv)
 			break;
 		case 'j': c.json = 1; break;
 		case 'C': bench_clock = CLOCK_THREAD_CPUTIME_ID; break;
+		case 'A':
+			c.api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
+				strcmp(optarg, "both") == 0 ? 3 : 0;
+			if (c.api == 0) {
+				fprintf(stderr, "codec: --api ref, copy or both\n");
+				return 2;
+			}
+			break;
 		case 'P':
 			if (strcmp(optarg, "gen") != 0 && strcmp(optarg, "plan") != 0) {
 				fprintf(stderr, "codec: --path gen or plan\n");
@@ -318,18 +350,28 @@ bench_codec_main(int argc, char **argv)
 	}
 	if (c.path == 0)	/* the plan decoder, not the residual one (K' > RQ_GEN_MAX_KP) */
 		rq_dec_set_res(o.dec, 0);
-	e = measure(ours_encode, &o, &w, c.seconds, &err);
-	if (err == 0)
-		d = measure(ours_decode, &o, &w, c.seconds, &err);
-	if (err) {
-		fprintf(stderr, "codec: dfcp-rq failed: %s\n", strerror(-err));
-		return 1;
+	for (o.ref = 1; o.ref >= 0; o.ref--) {
+		if (!(c.api & (o.ref ? 1 : 2)))
+			continue;
+		memcpy(w.out, w.src, (size_t)c.K * c.T);
+		e = measure(ours_encode, &o, &w, c.seconds, &err);
+		if (err == 0) {
+			memset(w.out, 0, (size_t)c.K * c.T);
+			if (o.ref)	/* in place: the received symbols are there */
+				memcpy(w.out, w.src, (size_t)c.K * c.T);
+			d = measure(ours_decode, &o, &w, c.seconds, &err);
+		}
+		if (err) {
+			fprintf(stderr, "codec: dfcp-rq failed: %s\n", strerror(-err));
+			return 1;
+		}
+		if (memcmp(w.out, w.src, (size_t)c.K * c.T) != 0) {
+			fprintf(stderr, "codec: decoded block differs from the source\n");
+			return 1;
+		}
+		rname = o.ref ? "dfcp-rq" : "dfcp-rq-copy";
+		report(&c, &w, rname, e, d);
 	}
-	if (memcmp(w.out, w.src, (size_t)c.K * c.T) != 0) {
-		fprintf(stderr, "codec: decoded block differs from the source\n");
-		return 1;
-	}
-	report(&c, &w, "dfcp-rq", e, d);
 	rq_enc_free(o.enc);
 	rq_dec_free(o.dec);
 	if (c.peer_lcrq) {
@@ -354,7 +396,8 @@ bench_codec_main(int argc, char **argv)
 		}
 		report(&c, &w, "lcrq", le, ld);
 		if (!c.json)
-			printf("ratio    dfcp-rq/lcrq: encode %.1fx, decode %.1fx\n", e / le, d / ld);
+			printf("ratio    %s/lcrq: encode %.1fx, decode %.1fx\n", rname, e / le,
+				d / ld);
 		else
 			printf("{\"impl\": \"ratio\", \"k\": %u, \"t\": %u, \"encode_gbps\": %.3f, "
 				"\"decode_gbps\": %.3f}\n", c.K, c.T, e / le, d / ld);

@@ -1134,7 +1134,8 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 		for (uint32_t i = 0; i < K; i++) {
 			if (!(s->have[i >> 6] & (1ull << (i & 63))))
 				continue;
-			if (rq_dec_add(s->dec, i, s->out + (size_t)i * T) < 0)
+			/* in place: the decoder reads them where they are (no copy) */
+			if (rq_dec_add_ref(s->dec, i, s->out + (size_t)i * T) < 0)
 				return -DFCP_E_ESI;
 		}
 		s->in_dec = 1;

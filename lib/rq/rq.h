@@ -60,6 +60,13 @@ void rq_enc_free(struct rq_enc *enc);
  * copied; src may be reused after the call.
  */
 int rq_enc_block(struct rq_enc *enc, const void *src, size_t len);
+/*
+ * The same without the copy: the encoder reads the K*T bytes at src (source
+ * symbol i at src + i*T) until the next rq_enc_block / rq_enc_block_ref, so
+ * they must stay valid and unchanged until then. A short block (len < K*T)
+ * is copied as by rq_enc_block.
+ */
+int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */
 int rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out);
 /* Burst form: out[i] receives the symbol of esi[i]; returns n or -errno. */
@@ -81,6 +88,13 @@ void rq_dec_reset(struct rq_dec *dec);
  * was a duplicate ESI (ignored), or -ERANGE / -ENOSPC / -EINVAL.
  */
 int rq_dec_add(struct rq_dec *dec, uint32_t esi, const void *sym);
+/*
+ * The same without the copy: the decoder reads the T bytes at sym until the
+ * next rq_dec_reset, so they must stay valid and unchanged until then. For
+ * in-place decoding, keep source symbol i at out + i*T of the buffer later
+ * given to rq_dec_decode: those symbols are then not copied at all.
+ */
+int rq_dec_add_ref(struct rq_dec *dec, uint32_t esi, const void *sym);
 /* Distinct symbols held for the current block. */
 uint32_t rq_dec_count(const struct rq_dec *dec);
 /* Nonzero once the block has been decoded or enough symbols are held to try. */

@@ -24,6 +24,7 @@ struct rq_dec {
 	size_t stride;		/* between two symbols of store (rq_sym_stride) */
 	uint32_t cap, count, nsrc;
 	int decoded;
+	int refs;		/* some tab[i < count] point at caller memory */
 	const struct rq_kp *kp;
 	uint8_t *store;		/* cap symbols | zero | C (L) | scratch (H+L) */
 	uint8_t **tab;
@@ -209,6 +210,13 @@ rq_dec_reset(struct rq_dec *dec)
 {
 	if (dec == NULL)
 		return;
+	if (dec->refs) {
+		uint32_t i;
+
+		for (i = 0; i < dec->count; i++)
+			dec->tab[i] = dec->store + (size_t)i * dec->stride;
+		dec->refs = 0;
+	}
 	dec->count = 0;
 	dec->nsrc = 0;
 	dec->decoded = 0;
@@ -216,8 +224,9 @@ rq_dec_reset(struct rq_dec *dec)
 	memset(dec->hash, 0xff, (dec->hmask + 1) * sizeof(uint32_t));
 }
 
-int
-rq_dec_add(struct rq_dec *dec, uint32_t esi, const void *sym)
+/* Store one symbol: copied into the slot, or (ref) the slot points at sym. */
+static int
+dec_add(struct rq_dec *dec, uint32_t esi, const void *sym, int ref)
 {
 	uint32_t h;
 
@@ -235,13 +244,30 @@ rq_dec_add(struct rq_dec *dec, uint32_t esi, const void *sym)
 		return -ENOSPC;
 	dec->hash[h] = dec->count;
 	dec->esi[dec->count] = esi;
-	memcpy(dec->tab[dec->count], sym, dec->T);
+	if (ref) {
+		dec->tab[dec->count] = (uint8_t *)(uintptr_t)sym;
+		dec->refs = 1;
+	} else {
+		memcpy(dec->tab[dec->count], sym, dec->T);
+	}
 	if (esi < dec->K) {
 		dec->srcslot[esi] = dec->count;
 		dec->nsrc++;
 	}
 	dec->count++;
 	return 1;
+}
+
+int
+rq_dec_add(struct rq_dec *dec, uint32_t esi, const void *sym)
+{
+	return dec_add(dec, esi, sym, 0);
+}
+
+int
+rq_dec_add_ref(struct rq_dec *dec, uint32_t esi, const void *sym)
+{
+	return dec_add(dec, esi, sym, 1);
 }
 
 uint32_t
@@ -268,7 +294,10 @@ put_symbol(const struct rq_dec *dec, uint32_t i, uint8_t *out, size_t len)
 	n = len - off < dec->T ? len - off : dec->T;
 	dst = n == dec->T ? out + off : tmp;
 	if (dec->srcslot[i] != NONE) {
-		memcpy(out + off, dec->tab[dec->srcslot[i]], n);
+		const uint8_t *s = dec->tab[dec->srcslot[i]];
+
+		if (s != out + off)	/* in place (rq_dec_add_ref): nothing to do */
+			memcpy(out + off, s, n);
 		return;
 	} else {
 		const struct rq_params *p = &dec->kp->p;

@@ -18,6 +18,7 @@ struct rq_enc {
 	uint16_t T;
 	size_t stride;		/* between two symbols of mem (rq_sym_stride) */
 	int loaded;
+	int ref;		/* tab[0..K) point at the caller's block */
 	int gen;		/* generator-matrix path */
 	int cvalid;		/* C computed for the loaded block */
 	const struct rq_kp *kp;
@@ -99,6 +100,19 @@ rq_enc_set_gen(struct rq_enc *enc, int on)
 	return enc->gen;
 }
 
+/* The block's symbols are in place: intermediate symbols (plan path). */
+static int
+enc_load(struct rq_enc *enc)
+{
+	enc->cvalid = 0;
+	if (!enc->gen) {
+		rq_plan_run(enc->plan, enc->T, enc->tab);
+		enc->cvalid = 1;
+	}
+	enc->loaded = 1;
+	return 0;
+}
+
 int
 rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 {
@@ -111,6 +125,11 @@ rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 	blk = (size_t)enc->K * T;
 	if (len > blk)
 		return -EMSGSIZE;
+	if (enc->ref) {
+		for (i = 0; i < enc->K; i++)
+			enc->tab[i] = enc->mem + i * enc->stride;
+		enc->ref = 0;
+	}
 	for (i = 0; i < enc->K; i++) {
 		n = len > i * T ? len - i * T : 0;
 		if (n > T)
@@ -120,13 +139,21 @@ rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 		if (n < T)
 			memset(enc->tab[i] + n, 0, T - n);
 	}
-	enc->cvalid = 0;
-	if (!enc->gen) {
-		rq_plan_run(enc->plan, enc->T, enc->tab);
-		enc->cvalid = 1;
-	}
-	enc->loaded = 1;
-	return 0;
+	return enc_load(enc);
+}
+
+int
+rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len)
+{
+	const uint8_t *s = src;
+	uint32_t i;
+
+	if (enc == NULL || src == NULL || len != (size_t)enc->K * enc->T)
+		return rq_enc_block(enc, src, len);
+	for (i = 0; i < enc->K; i++)
+		enc->tab[i] = (uint8_t *)(uintptr_t)(s + (size_t)i * enc->T);
+	enc->ref = 1;
+	return enc_load(enc);
 }
 
 /* Generator path: out[i] = repair symbol of ESI esi[i] (all >= K), n <= chunk. */
