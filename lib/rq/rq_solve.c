@@ -504,6 +504,20 @@ phase1(struct bld *b)
 			inactivate(b, c);
 }
 
+/* bit_bytes[v]: byte i is bit i of v (little endian) */
+static uint64_t bit_bytes[256];
+
+__attribute__((constructor))
+static void
+bit_bytes_init(void)
+{
+	unsigned int v, i;
+
+	for (v = 0; v < 256; v++)
+		for (i = 0; i < 8; i++)
+			bit_bytes[v] |= (uint64_t)((v >> i) & 1) << (8 * i);
+}
+
 static inline uint64_t
 mul2_u64(uint64_t w)
 {
@@ -689,14 +703,15 @@ build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot, uint32
 				yb[b.uidx[c]] ^= 1;
 			} else {
 				const uint64_t *o = ub + (size_t)b.piv_row[b.colpiv[c]] * nw;
+				uint32_t j;
 
+				/* bits -> 0/1 bytes, 8 at a time (bits >= u are zero) */
 				for (w = 0; w < nw; w++) {
 					uint64_t v = o[w];
 
-					while (v) {
-						yb[w * 64 + (uint32_t)__builtin_ctzll(v)] ^= 1;
-						v &= v - 1;
-					}
+					for (j = 0; v; j++, v >>= 8)
+						if (v & 0xff)
+							y[w * 8 + j] ^= bit_bytes[v & 0xff];
 				}
 			}
 			if (c + 1 < KS) {
