@@ -78,7 +78,9 @@ rq_plan_get_stats(const struct rq_plan *pl, struct rq_plan_stats *st)
 #ifndef RQ_STRIPE_WS
 #define RQ_STRIPE_WS	(1280u << 10)
 #endif
+#ifndef RQ_STRIPE_MIN
 #define RQ_STRIPE_MIN	256u
+#endif
 
 static size_t
 stripe_len(const struct rq_plan *pl, size_t T)

@@ -40,7 +40,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (data[o] == 0xff)
 				esi |= 1u << 24;	/* out of range on purpose */
-			rq_dec_add(dec, esi, data + o + 3);
+			/* the input lives until the end: reference every other one */
+			if (data[o + 2] & 1)
+				rq_dec_add_ref(dec, esi, data + o + 3);
+			else
+				rq_dec_add(dec, esi, data + o + 3);
 			o += 3 + T;
 			if (rq_dec_ready(dec))
 				rq_dec_decode(dec, out, (size_t)K * T - (data[1] % T));
