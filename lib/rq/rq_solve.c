@@ -97,6 +97,39 @@ stripe_len(const struct rq_plan *pl, size_t T)
 	return (s + 63) / 64 * 64;
 }
 
+/*
+ * Input symbols are read once per pass (x1, x2) in pivot order, i.e. in no
+ * order the hardware prefetchers follow: prefetch the input stripe of the
+ * xop RQ_IN_PF ahead (K = 10000 decode +5-8 %; NTA was slower than T0/T2).
+ */
+#ifndef RQ_IN_PF
+#define RQ_IN_PF 4
+#endif
+#ifndef RQ_IN_HINT
+#define RQ_IN_HINT _MM_HINT_T0
+#endif
+
+static void
+run_xops(const struct rq_plan *pl, const struct xop *xs, uint32_t n, uint8_t *const *tab,
+		size_t o, size_t len)
+{
+	uint32_t i;
+	size_t v;
+
+	for (i = 0; i < n; i++) {
+		const struct xop *x = &xs[i];
+
+		if (RQ_IN_PF && i + RQ_IN_PF < n) {
+			uint32_t s0 = pl->src[xs[i + RQ_IN_PF].off];
+
+			if (s0 < pl->nin)
+				for (v = 0; v < len; v += 64)
+					_mm_prefetch((const char *)tab[s0] + o + v, RQ_IN_HINT);
+		}
+		rq_xor_idx_at(tab[x->dst] + o, tab, pl->src + x->off, x->n, o, len);
+	}
+}
+
 void
 rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 {
@@ -107,11 +140,7 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 
 	for (o = 0; o < T; o += len) {
 		len = T - o < sl ? T - o : sl;
-		for (i = 0; i < pl->nx1; i++) {
-			const struct xop *x = &pl->x1[i];
-
-			rq_xor_idx_at(tab[x->dst] + o, tab, pl->src + x->off, x->n, o, len);
-		}
+		run_xops(pl, pl->x1, pl->nx1, tab, o, len);
 		if (pl->hd_mt != NULL) {
 			for (i = 0; i < pl->H; i++)
 				ws[i] = tab[pl->hd_out[i]];
@@ -126,11 +155,7 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 			rq_gf_dot_m(len, pl->nsel, pl->u, pl->u_tbl, ws, ws + pl->nsel,
 				pl->u_gfni);
 		}
-		for (i = 0; i < pl->nx2; i++) {
-			const struct xop *x = &pl->x2[i];
-
-			rq_xor_idx_at(tab[x->dst] + o, tab, pl->src + x->off, x->n, o, len);
-		}
+		run_xops(pl, pl->x2, pl->nx2, tab, o, len);
 	}
 }
 
