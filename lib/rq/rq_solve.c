@@ -223,6 +223,7 @@ struct bld {
 	uint32_t npiv, *piv_row, *piv_col;
 	uint32_t u, *ucol, *uidx;
 	uint32_t *uf, *ufsz, *ufstamp, epoch;	/* union-find for the r = 2 choice */
+	uint32_t *ufbest;	/* root -> its column held by the most rows */
 	uint64_t *rsum, *rsq;	/* sum of the active columns (and of their squares) */
 	/* output lists (sized by bounds) */
 	struct xop *x;
@@ -322,6 +323,7 @@ stage_a(struct bld *b, const uint32_t *isi, const uint32_t *dslot, uint32_t n)
 	b->uf = aalloc(ws, L * sizeof(uint32_t));
 	b->ufsz = aalloc(ws, L * sizeof(uint32_t));
 	b->ufstamp = aalloc(ws, L * sizeof(uint32_t));
+	b->ufbest = aalloc(ws, L * sizeof(uint32_t));
 	b->rdeg = aalloc(ws, b->nb * sizeof(uint32_t));
 	b->bnext = aalloc(ws, b->nb * sizeof(uint32_t));
 	b->bprev = aalloc(ws, b->nb * sizeof(uint32_t));
@@ -380,6 +382,7 @@ uf_find(struct bld *b, uint32_t c)
 		b->ufstamp[c] = b->epoch;
 		b->uf[c] = c;
 		b->ufsz[c] = 1;
+		b->ufbest[c] = c;
 		return c;
 	}
 	while (b->uf[c] != c) {
@@ -425,6 +428,11 @@ choose_inactive(struct bld *b)
 	if (b->bhead[2] != NONE) {
 		uint32_t root = NONE, rs = 0;
 
+		/*
+		 * One pass: union the two columns of every degree-2 row; each
+		 * root keeps the largest component's best column (ties: the
+		 * first found), so no second pass over the rows is needed.
+		 */
 		b->epoch++;
 		for (r = b->bhead[2]; r != NONE; r = b->bnext[r]) {
 			uint32_t a, z;
@@ -441,26 +449,15 @@ choose_inactive(struct bld *b)
 				}
 				b->uf[z] = a;
 				b->ufsz[a] += b->ufsz[z];
+				if (b->cdeg[b->ufbest[z]] > b->cdeg[b->ufbest[a]])
+					b->ufbest[a] = b->ufbest[z];
 			}
 			if (b->ufsz[a] > rs) {
 				rs = b->ufsz[a];
 				root = a;
 			}
 		}
-		for (r = b->bhead[2]; r != NONE; r = b->bnext[r]) {
-			row_two(b, r, &c0, &c1);
-			if (uf_find(b, c0) != root)
-				continue;
-			if (b->cdeg[c0] > bd) {
-				bd = b->cdeg[c0];
-				best = c0;
-			}
-			if (b->cdeg[c1] > bd) {
-				bd = b->cdeg[c1];
-				best = c1;
-			}
-		}
-		return best;
+		return b->ufbest[root];
 	}
 	for (c = 0; c < p->W; c++)
 		if (b->cstate[c] == 0 && b->cdeg[c] > bd) {
