@@ -55,6 +55,7 @@ seed-experiments: build
 bench: build
 	$(BUILD)/app/dfcp-bench/dfcp-bench codec --k 47 --symbol-size 1420 --peer lcrq
 	$(BUILD)/app/dfcp-bench/dfcp-bench codec --k 1000 --symbol-size 1420
+	$(BUILD)/app/dfcp-bench/dfcp-bench codec --k 10000 --symbol-size 1420
 	$(BUILD)/app/dfcp-bench/dfcp-bench sched --peer rte_sched
 	ENGINE=$(BUILD)/app/dfcp-engine/dfcp-engine scripts/bench-linerate.sh 5
 
