@@ -15,7 +15,8 @@
  * Implemented: three-way handshake, MSS, window scaling, timestamps (RTT),
  * SACK (receiver blocks, sender scoreboard and RFC 6675 recovery),
  * cumulative and delayed ACKs, RFC 6298 RTO with minimum and timer tick,
- * fast retransmit / recovery (Tahoe, Reno, NewReno, SACK), FIN / RST with
+ * fast retransmit / recovery (Tahoe, Reno, NewReno, SACK), RACK-TLP loss
+ * detection and limited transmit, FIN / RST with
  * RFC 5961 checks, zero-window probes; congestion control modules behind
  * struct tcp_cc_ops; the seed-002 cwnd-cap policy (struct tcp_cap).
  */
@@ -373,6 +374,11 @@ struct tcp_conf {
 	int wscale, sack, timestamps;	/* offer the option (default 1 each) */
 	uint32_t init_cwnd;		/* segments (default 10) */
 	uint32_t dupthresh;		/* duplicate ACKs for fast retransmit (3) */
+	/* RACK-TLP loss detection (RFC 8985): -1 auto = on when the recovery is
+	 * SACK (sack, bic, cubic), 0 off, 1 on: Linux's loss recovery (SACK +
+	 * RACK-TLP + PRR) under any module but tahoe; needs SACK negotiated */
+	int rack;
+	int limited_transmit;		/* RFC 3042: -1 = with rack, 0 off, 1 on */
 	uint32_t delack_count;		/* ACK every N full segments (2; 1 = off) */
 	uint64_t delack_ns;		/* delayed ACK timeout (40 ms) */
 	int pair_acks;			/* receiver: TCPW-C ACK pairs (-1: if the cc asks) */
@@ -410,6 +416,9 @@ struct tcp_stats {
 	uint64_t dup_data_pkts;			/* received, already had it */
 	uint64_t rst_rx, challenge_acks, rst_tx;
 	uint64_t zero_window_probes;
+	uint64_t rack_marked;			/* segments RACK deemed lost */
+	uint64_t tlp_probes, tlp_recoveries;	/* probes sent; losses they repaired */
+	uint8_t rack;				/* RACK-TLP in use on this connection */
 	uint64_t bytes_acked;			/* sender goodput */
 	uint64_t bytes_delivered;		/* receiver goodput (to the sink) */
 	uint32_t cwnd, ssthresh, mss, flight;	/* bytes */

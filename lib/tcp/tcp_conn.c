@@ -47,6 +47,9 @@ struct tcp_conn {
 	/* RFC 6937 proportional rate reduction (SACK recovery) */
 	uint32_t prr_delivered, prr_out, recover_fs;
 	int64_t prr_sndcnt;
+	/* RFC 8985 RACK-TLP (tcp_rack.c), RFC 3042 limited transmit */
+	struct tcp_rack rk;
+	uint8_t rack_on, lt_on;
 	/* RTT and timer */
 	uint64_t srtt, rttvar, rto;
 	uint64_t rtt_sum;
@@ -111,6 +114,8 @@ tcp_conf_default(struct tcp_conf *c)
 	c->timestamps = 1;
 	c->init_cwnd = 10;
 	c->dupthresh = 3;
+	c->rack = -1;
+	c->limited_transmit = -1;
 	c->delack_count = 2;
 	c->delack_ns = 40000000ull;
 	c->pair_acks = -1;
@@ -157,7 +162,15 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 	if (conf->source != NULL)
 		c->sndbuf = malloc(c->sndbuf_size);
 	c->rcvbuf = malloc(c->rcvbuf_size);
+	/* RACK's segment records: one per 256 bytes of send buffer (a smaller
+	 * segment size limits the flight to that many segments) */
+	if (conf->source != NULL && conf->rack != 0 && conf->sack &&
+			tcp_rack_init(&c->rk, c->sndbuf_size / 256) < 0) {
+		free(c->rcvbuf);
+		c->rcvbuf = NULL;
+	}
 	if ((conf->source != NULL && c->sndbuf == NULL) || c->rcvbuf == NULL) {
+		tcp_rack_fini(&c->rk);
 		free(c->sndbuf);
 		free(c->rcvbuf);
 		free(c);
@@ -220,6 +233,13 @@ negotiate(struct tcp_conn *c, const struct tcp_seg *s)
 	c->smss = (uint16_t)mss;
 	if (c->rec_mode == TCP_REC_SACK && !c->sack_ok)
 		c->rec_mode = TCP_REC_NEWRENO;
+	/* rack = 1: Linux's loss recovery (SACK + RACK-TLP + PRR) under a
+	 * Reno / NewReno module unless the recovery kind is set explicitly */
+	if (c->conf.rack > 0 && c->conf.recovery < 0 && c->sack_ok &&
+			(c->rec_mode == TCP_REC_RENO || c->rec_mode == TCP_REC_NEWRENO))
+		c->rec_mode = TCP_REC_SACK;
+	c->rack_on = c->rk.seg != NULL && c->sack_ok && c->rec_mode == TCP_REC_SACK;
+	c->lt_on = c->conf.limited_transmit < 0 ? c->rack_on : c->conf.limited_transmit > 0;
 	/* auto: when our cc asks, or when the peer's SYN does (a TCPW-C
 	 * sender marks its SYN with TCP_RSV_PAIR: without pairs from this
 	 * receiver its CAPPROBE estimate never gets a sample) */
@@ -241,6 +261,8 @@ established(struct tcp_conn *c, uint64_t now)
 	c->syn_tries = 0;
 	if (c->srtt == 0)
 		c->rto = tcp_max64(c->conf.rto_init_ns, c->conf.rto_min_ns);
+	if (c->rk.seg != NULL)
+		tcp_rack_reset(&c->rk, c->snd_una);
 }
 
 struct tcp_conn *
@@ -265,6 +287,7 @@ tcp_conn_free(struct tcp_conn *c)
 {
 	if (c == NULL)
 		return;
+	tcp_rack_fini(&c->rk);
 	free(c->sndbuf);
 	free(c->rcvbuf);
 	free(c);
@@ -398,6 +421,8 @@ closed(struct tcp_conn *c, enum tcp_close_reason r, uint64_t now)
 		c->st.done_ns = now;
 	}
 	c->rto_at = c->delack_at = c->tw_at = 0;
+	c->rk.reo_at = c->rk.tlp_at = 0;
+	c->rk.tlp_pending = 0;
 	c->ack_now = c->pair_now = c->syn_pending = 0;
 }
 
@@ -406,6 +431,8 @@ time_wait(struct tcp_conn *c, uint64_t now)
 {
 	c->state = TCP_TIME_WAIT;
 	c->rto_at = 0;
+	c->rk.reo_at = c->rk.tlp_at = 0;
+	c->rk.tlp_pending = 0;
 	c->tw_at = now + (c->conf.time_wait_ns ? c->conf.time_wait_ns : 1);
 }
 
@@ -756,6 +783,8 @@ emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
 		c->rtt_seq = seq;
 		c->rtt_ts = now;
 	}
+	if (c->rack_on && len)
+		tcp_rack_sent(&c->rk, seq, len, now);
 	if (TCP_SEQ_GT(end, c->snd_max))
 		c->snd_max = end;
 	if (c->rto_at == 0)
@@ -806,6 +835,159 @@ can_send_data(const struct tcp_conn *c)
 	}
 }
 
+/* RFC 3042 limited transmit: the first two duplicate ACKs each allow one
+ * segment beyond cwnd. */
+static uint32_t
+lt_allow(const struct tcp_conn *c)
+{
+	if (!c->lt_on || c->in_rec || c->dupacks == 0 || c->dupacks >= c->conf.dupthresh)
+		return 0;
+	return tcp_min32(c->dupacks, 2) * c->smss;
+}
+
+/* RFC 8985 7.2: (re)start the probe timer after new data went out or new
+ * data was acked, when not recovering and no probe is outstanding; never
+ * past the RTO. */
+static void
+tlp_arm(struct tcp_conn *c, uint64_t now)
+{
+	uint32_t flight = c->snd_max - c->snd_una;
+	uint64_t pto;
+
+	c->rk.tlp_at = 0;
+	if (!c->rack_on || c->in_rec || c->rk.tlp_out || flight == 0 ||
+			TCP_SEQ_LT(c->snd_una, c->recover))
+		return;
+	pto = tcp_rack_pto(c->srtt, flight, c->smss);
+	if (pto == 0 || (c->rto_at && now + pto >= c->rto_at))
+		return;
+	c->rk.tlp_at = now + pto;
+}
+
+/* RACK's send test: PRR in recovery, else pipe + len <= cwnd (the SACKed
+ * and lost data out of the pipe, as Linux's packets_in_flight). */
+static int
+rack_may_send(const struct tcp_conn *c, uint32_t len)
+{
+	if (c->in_rec)
+		return c->prr_sndcnt >= (int64_t)len;
+	return tcp_rack_pipe(&c->rk) + len <= c->cc.cwnd;
+}
+
+static void
+prr_sent(struct tcp_conn *c, uint32_t len)
+{
+	if (c->in_rec) {
+		c->prr_sndcnt -= len;
+		c->prr_out += len;
+	}
+}
+
+/* The FIN once every byte went out (again after a timeout). */
+static int
+fin_next(struct tcp_conn *c, uint64_t now, uint32_t seq, void *buf, size_t cap,
+		uint16_t *flen)
+{
+	if (!c->fin_queued || seq != c->fin_seq || c->snd_nxt == c->fin_seq + 1)
+		return 0;
+	if (buf == NULL)
+		return 1;
+	if (emit_data(c, now, seq, 0, 1, buf, cap, flen) < 0)
+		return 0;
+	c->snd_nxt = seq + 1;
+	return 1;
+}
+
+/*
+ * Sending with RACK: segments RACK (or the RTO) marked lost first (RFC 6675
+ * NextSeg rule 1 on RACK's marks), then new data. Same contract as
+ * next_data.
+ */
+static int
+next_data_rack(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *flen)
+{
+	uint32_t dend = c->fin_queued ? c->fin_seq : c->snd_una + c->snd_buffered;
+	uint32_t seq, len, avail;
+	int dry = buf == NULL, probe = 0;
+
+	if (tcp_rack_next_lost(&c->rk, &seq, &len)) {
+		if (!rack_may_send(c, len))
+			return 0;
+		if (dry)
+			return 1;
+		prr_sent(c, len);
+		return emit_data(c, now, seq, len, 0, buf, cap, flen) == 0;
+	}
+	seq = c->snd_nxt;
+	avail = TCP_SEQ_LT(seq, dend) ? dend - seq : 0;
+	len = tcp_min32(avail, c->smss);
+	if (len == 0)
+		return fin_next(c, now, seq, buf, cap, flen);
+	if ((len < c->smss && !c->src_eof && !c->fin_queued) || tcp_rack_full(&c->rk))
+		return 0;
+	if (c->snd_wnd == 0 && c->snd_una == c->snd_max && c->probe) {
+		probe = 1;
+		len = 1;
+	} else if ((uint32_t)(seq + len - c->snd_una) > c->snd_wnd) {
+		if (!dry && c->snd_wnd == 0 && c->rto_at == 0)
+			arm_rto(c, now);
+		return 0;
+	} else if (!rack_may_send(c, len)) {
+		return 0;
+	}
+	if (dry)
+		return 1;
+	if (probe) {
+		c->probe = 0;
+		c->st.zero_window_probes++;
+	}
+	if (emit_data(c, now, seq, len, 0, buf, cap, flen) < 0)
+		return 0;
+	c->snd_nxt = seq + len;
+	prr_sent(c, len);
+	tlp_arm(c, now);
+	return 1;
+}
+
+/*
+ * RFC 8985 7.3: the probe is one new segment if the peer's window allows,
+ * else a retransmission of the highest unSACKed segment; the RTO is
+ * re-armed behind it.
+ */
+static int
+tlp_send(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *flen)
+{
+	uint32_t dend = c->fin_queued ? c->fin_seq : c->snd_una + c->snd_buffered;
+	uint32_t seq = c->snd_nxt, len, avail;
+	int rtx = 0;
+
+	if (!can_send_data(c) || c->in_rec || c->snd_max == c->snd_una)
+		return 0;
+	avail = TCP_SEQ_LT(seq, dend) ? dend - seq : 0;
+	len = tcp_min32(avail, c->smss);
+	if (len == 0 || tcp_rack_full(&c->rk) || (len < c->smss && !c->src_eof &&
+			!c->fin_queued) || (uint32_t)(seq + len - c->snd_una) > c->snd_wnd) {
+		if (!tcp_rack_last(&c->rk, &seq, &len)) {
+			/* only the FIN is outstanding: probe with it */
+			if (!c->fin_queued || c->snd_nxt != c->fin_seq + 1)
+				return 0;
+			seq = c->fin_seq;
+			len = 0;
+		}
+		rtx = 1;
+	}
+	if (emit_data(c, now, seq, len, len == 0, buf, cap, flen) < 0)
+		return 0;
+	if (!rtx)
+		c->snd_nxt = seq + len;
+	c->rk.tlp_out = 1;
+	c->rk.tlp_rtx = (uint8_t)rtx;
+	c->rk.tlp_high = c->snd_max;
+	c->st.tlp_probes++;
+	arm_rto(c, now);
+	return 1;
+}
+
 /*
  * One data / FIN segment if the windows allow; 1 if emitted. With buf ==
  * NULL only tells whether it would emit (for next_deadline), changing
@@ -820,6 +1002,8 @@ next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *fle
 
 	if (!can_send_data(c))
 		return 0;
+	if (c->rack_on)
+		return next_data_rack(c, now, buf, cap, flen);
 	if (c->rtx_pending) {
 		if (dry)
 			return 1;
@@ -851,7 +1035,7 @@ next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *fle
 		}
 		win = c->snd_wnd;	/* new data: PRR checked above */
 	} else {
-		win = tcp_min32(c->cc.cwnd, c->snd_wnd);
+		win = tcp_min32(c->cc.cwnd + lt_allow(c), c->snd_wnd);
 	}
 	seq = c->snd_nxt;
 	/* go-back-N after a timeout: skip what the peer SACKed */
@@ -956,9 +1140,19 @@ on_rto(struct tcp_conn *c, uint64_t now)
 	/* SACK marks are kept (go-back-N skips them); reneging is detected
 	 * in process_ack */
 	c->rto = tcp_min64(c->rto * 2, c->conf.rto_max_ns);
+	if (c->rack_on) {
+		/* everything not SACKed is lost and resent from the records;
+		 * new data (and a lost FIN) continue after them */
+		tcp_rack_mark_all_lost(&c->rk);
+		c->snd_nxt = TCP_SEQ_LT(c->rk.end, c->snd_max) ? c->rk.end : c->snd_max;
+		c->rk.tlp_at = 0;
+		c->rk.tlp_out = c->rk.tlp_pending = 0;
+	}
 	trace(c, now, TCP_TR_TIMEOUT);
 	arm_rto(c, now);
 }
+
+static void rack_timer(struct tcp_conn *c, uint64_t now);
 
 static void
 run_timers(struct tcp_conn *c, uint64_t now)
@@ -970,6 +1164,8 @@ run_timers(struct tcp_conn *c, uint64_t now)
 	}
 	if (c->rto_at && now >= c->rto_at)
 		on_rto(c, now);
+	if (c->rack_on)
+		rack_timer(c, now);
 	if (c->delack_at && now >= c->delack_at) {
 		c->delack_at = 0;
 		c->ack_now = 1;
@@ -1020,6 +1216,12 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 		}
 		if (c->pair_now)
 			break;
+		if (c->rk.tlp_pending) {
+			c->rk.tlp_pending = 0;
+			if (tlp_send(c, now, bufs[k], cap, &lens[k]))
+				k++;
+			continue;
+		}
 		if (c->sndbuf != NULL || c->fin_queued) {
 			if (next_data(c, now, bufs[k], cap, &lens[k])) {
 				k++;
@@ -1053,10 +1255,14 @@ tcp_conn_next_deadline(const struct tcp_conn *c, uint64_t now)
 		return now;
 	if (c->state == TCP_CLOSED)
 		return UINT64_MAX;
-	if (c->syn_pending || c->ack_now || c->pair_now)
+	if (c->syn_pending || c->ack_now || c->pair_now || c->rk.tlp_pending)
 		return now;
 	if (c->rto_at && c->rto_at < d)
 		d = c->rto_at;
+	if (c->rk.reo_at && c->rk.reo_at < d)
+		d = c->rk.reo_at;
+	if (c->rk.tlp_at && c->rk.tlp_at < d)
+		d = c->rk.tlp_at;
 	if (c->delack_at && c->delack_at < d)
 		d = c->delack_at;
 	if (c->tw_at && c->tw_at < d)
@@ -1107,7 +1313,8 @@ enter_recovery(struct tcp_conn *c, uint64_t now)
 	case TCP_REC_SACK:
 		c->cc.cwnd = c->cc.ssthresh;
 		c->in_rec = 1;
-		c->rtx_pending = 1;
+		c->rtx_pending = !c->rack_on;	/* RACK: what it marked lost */
+		c->rk.tlp_at = 0;
 		c->high_rxt = c->snd_una;
 		c->prr_delivered = 0;
 		c->prr_out = 0;
@@ -1146,7 +1353,7 @@ fin_acked(const struct tcp_conn *c)
 static void
 prr_update(struct tcp_conn *c, uint32_t delivered)
 {
-	uint32_t pipe = sb_pipe(c), ss = c->cc.ssthresh;
+	uint32_t pipe = c->rack_on ? tcp_rack_pipe(&c->rk) : sb_pipe(c), ss = c->cc.ssthresh;
 	int64_t sndcnt;
 
 	c->prr_delivered += delivered;
@@ -1164,7 +1371,84 @@ prr_update(struct tcp_conn *c, uint32_t delivered)
 		if (sndcnt > limit)
 			sndcnt = limit;
 	}
+	/* RACK: the fast retransmit goes out on entry (as Linux; the classic
+	 * path sends it through rtx_pending) */
+	if (c->rack_on && c->prr_out == 0 && sndcnt < (int64_t)c->smss)
+		sndcnt = c->smss;
 	c->prr_sndcnt = sndcnt > 0 ? sndcnt : 0;
+}
+
+/* RACK: mark what is lost now (RFC 8985 6.2 step 5). una: the cumulative
+ * ACK being processed. */
+static void
+rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now)
+{
+	uint64_t min_rtt = c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns;
+	int recovering = c->in_rec || TCP_SEQ_LT(una, c->recover);
+
+	tcp_rack_detect(&c->rk, now, tcp_rack_reo_wnd(&c->rk, recovering,
+			c->conf.dupthresh * c->smss, min_rtt, c->srtt));
+}
+
+/* Lost data outside recovery starts one (not while the window of an RTO
+ * is being resent: as Linux's CA_Loss, that only retransmits). */
+static void
+rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered)
+{
+	if (c->in_rec || c->rk.lost_b == 0 || TCP_SEQ_LT(c->snd_una, c->recover))
+		return;
+	enter_recovery(c, now);
+	prr_update(c, delivered);
+}
+
+/* Reorder timer (RFC 8985 6.3). */
+static void
+rack_timer(struct tcp_conn *c, uint64_t now)
+{
+	if (c->rk.reo_at && now >= c->rk.reo_at) {
+		uint32_t lost = c->rk.lost_b;
+
+		c->rk.reo_at = 0;
+		rack_mark(c, c->snd_una, now);
+		if (c->in_rec && c->rk.lost_b > lost)
+			prr_update(c, 0);
+		rack_recover(c, now, 0);
+	}
+	if (c->rk.tlp_at && now >= c->rk.tlp_at) {
+		c->rk.tlp_at = 0;
+		if (!c->in_rec && !c->rk.tlp_out && c->snd_max != c->snd_una)
+			c->rk.tlp_pending = 1;
+	}
+}
+
+/* A probe repaired a loss: one cwnd reduction (RFC 8985 7.4.2). */
+static void
+tlp_cwr(struct tcp_conn *c, uint64_t now)
+{
+	cc_sync(c, c->snd_max - c->snd_una);
+	c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
+	c->cc.cwnd = tcp_min32(c->cc.cwnd, c->cc.ssthresh);
+	c->cc.ca_acc = 0;
+	c->st.tlp_recoveries++;
+	apply_cap(c);
+	trace(c, now, TCP_TR_RECOVERY);
+}
+
+/* RFC 8985 7.4: the ACK of a probe. Without D-SACK an ACK beyond the
+ * probe after a retransmitted probe counts as a repaired loss (Linux's
+ * rule without the D-SACK); a pure duplicate means both copies arrived. */
+static void
+tlp_ack(struct tcp_conn *c, uint32_t ack, uint32_t acked, uint32_t sacked, uint64_t now)
+{
+	if (!c->rk.tlp_out || TCP_SEQ_LT(ack, c->rk.tlp_high))
+		return;
+	if (!c->rk.tlp_rtx || (acked == 0 && sacked == 0)) {
+		c->rk.tlp_out = 0;
+	} else if (TCP_SEQ_GT(ack, c->rk.tlp_high)) {
+		c->rk.tlp_out = 0;
+		if (!c->in_rec)
+			tlp_cwr(c, now);
+	}
 }
 
 /* ACK processing for synchronized states. Returns 0, or -TCP_E_* when
@@ -1234,6 +1518,13 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 		}
 	}
 	a.sacked = sacked;
+	if (c->rack_on) {
+		tcp_rack_update(&c->rk, ack, c->sb, c->nsb, now,
+				c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns);
+		tlp_ack(c, ack, acked, sacked, now);
+		if (c->rk.advanced)
+			rack_mark(c, ack, now);
+	}
 	a.dup = !pair && acked == 0 && s->len == 0 &&
 		!(s->flags & (TCP_FL_SYN | TCP_FL_FIN)) &&
 		c->snd_max != c->snd_una && ((uint32_t)s->wnd << c->snd_wscale) == old_wnd;
@@ -1257,6 +1548,8 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			/* the ACK stops where SACKed data begins: the receiver
 			 * reneged (or the SACK was bogus); forget the marks */
 			c->nsb = 0;
+			if (c->rack_on)
+				tcp_rack_clear_sacked(&c->rk);
 		}
 		c->backoffs = 0;
 		if (c->srtt)
@@ -1291,6 +1584,8 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			arm_rto(c, now);
 		else
 			c->rto_at = 0;
+		if (c->rack_on)
+			tlp_arm(c, now);
 	} else if (a.dup || (sacked && c->rec_mode == TCP_REC_SACK && !pair)) {
 		c->dupacks++;
 		c->st.dupacks_rx++;
@@ -1301,7 +1596,7 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			} else {
 				prr_update(c, sacked);
 			}
-		} else if (TCP_SEQ_GT(ack, c->recover) || !c->ever_rec) {
+		} else if (!c->rack_on && (TCP_SEQ_GT(ack, c->recover) || !c->ever_rec)) {
 			int lost = c->dupacks == c->conf.dupthresh;
 
 			if (c->rec_mode == TCP_REC_SACK && c->sack_ok && !lost)
@@ -1314,6 +1609,8 @@ process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			}
 		}
 	}
+	if (c->rack_on)
+		rack_recover(c, now, sacked);
 	return 0;
 }
 
@@ -1577,6 +1874,8 @@ tcp_conn_rx(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			TCP_SEQ_LT(s->seq + slen - 1, c->rcv_nxt + wnd));
 	if (s->flags & TCP_FL_RST) {
 		c->st.rst_rx++;
+		if (c->state == TCP_TIME_WAIT)
+			return -TCP_E_RST;	/* RFC 1337: no TIME-WAIT assassination */
 		if (s->seq == c->rcv_nxt) {
 			closed(c, TCP_CR_RESET, now);
 			return 0;
@@ -1779,4 +2078,6 @@ tcp_conn_stats(const struct tcp_conn *c, struct tcp_stats *st)
 		st->rtt_min_ns = 0;
 	st->rtt_avg_ns = c->st.rtt_samples ? c->rtt_sum / c->st.rtt_samples : 0;
 	st->bw_est_bps = c->ops->bw_bps != NULL ? c->ops->bw_bps(&c->cc) : 0;
+	st->rack = c->rack_on;
+	st->rack_marked = c->rk.marked;
 }

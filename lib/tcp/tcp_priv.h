@@ -46,6 +46,60 @@ struct tcp_conn *tcp_conn_accept(const struct tcp_conf *conf,
 int tcp_conn_match(const struct tcp_conn *c, const struct tcp_seg *s);
 int tcp_conn_is_half_open(const struct tcp_conn *c);
 
+/* RACK-TLP (RFC 8985, tcp_rack.c): one record per sent data segment. */
+#define TCP_RS_SACKED	0x01
+#define TCP_RS_LOST	0x02	/* deemed lost (RACK or RTO) */
+#define TCP_RS_RETRANS	0x04	/* a retransmission is in flight */
+#define TCP_RS_EVER_RTX	0x08	/* retransmitted at least once */
+
+struct tcp_rseg {
+	uint32_t seq;
+	uint16_t len;
+	uint8_t fl;		/* TCP_RS_* */
+	uint64_t ts;		/* latest transmission (ns) */
+};
+
+struct tcp_rack {
+	struct tcp_rseg *seg;	/* ring in sequence order, seg[head] oldest */
+	uint32_t cap, head, n;
+	uint32_t end;		/* sequence after the newest record */
+	uint32_t out_b, sacked_b, lost_b, rtx_b;
+	/* RACK: the most recently sent delivered segment */
+	uint64_t xmit_ts, rtt_ns;
+	uint64_t min_rtt;	/* from delivered segments, SACKed ones too */
+	uint32_t end_seq, fack;
+	uint8_t advanced, reord_seen;
+	uint64_t reo_at;	/* reorder timer, 0: off */
+	/* TLP */
+	uint64_t tlp_at;	/* probe timer, 0: off */
+	uint32_t tlp_high;	/* snd_max after the probe */
+	uint8_t tlp_out, tlp_rtx, tlp_pending;
+	uint64_t marked;	/* segments marked lost by RACK */
+};
+
+int tcp_rack_init(struct tcp_rack *r, uint32_t cap);
+void tcp_rack_fini(struct tcp_rack *r);
+void tcp_rack_reset(struct tcp_rack *r, uint32_t seq);
+int tcp_rack_full(const struct tcp_rack *r);
+uint32_t tcp_rack_pipe(const struct tcp_rack *r);
+/* [seq, seq+len) sent at now: a new record, or a retransmission */
+void tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now);
+/* cumulative ACK una and the sender's scoreboard (sorted blocks) */
+void tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
+		uint32_t nsb, uint64_t now, uint64_t min_rtt);
+void tcp_rack_clear_sacked(struct tcp_rack *r);
+uint64_t tcp_rack_reo_wnd(const struct tcp_rack *r, int recovering,
+		uint32_t dupthresh_bytes, uint64_t min_rtt, uint64_t srtt);
+/* mark lost what RACK deems lost; returns newly lost bytes, arms reo_at */
+uint32_t tcp_rack_detect(struct tcp_rack *r, uint64_t now, uint64_t reo_wnd);
+void tcp_rack_mark_all_lost(struct tcp_rack *r);	/* RTO */
+/* first lost record without a retransmission in flight */
+int tcp_rack_next_lost(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
+/* highest record not SACKed (the TLP retransmission) */
+int tcp_rack_last(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
+/* probe timeout: 2 SRTT + 2 ms, + 200 ms with one segment out; 0: no SRTT */
+uint64_t tcp_rack_pto(uint64_t srtt, uint32_t flight, uint32_t smss);
+
 /* Module table entries (one file each). */
 extern const struct tcp_cc_ops tcp_cc_tahoe;
 extern const struct tcp_cc_ops tcp_cc_reno;

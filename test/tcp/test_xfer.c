@@ -163,6 +163,13 @@ one(const char *cc, const char *scen, const struct tn_link *ab,
 	tn_init(&v, x.a, x.b, ab, ba, seed);
 	ok = xfer_run(&x, &v, 120000000000ull);
 	print_stats(cc, scen, &x, &v);
+	if (tmpl.rack >= 0) {
+		struct tcp_stats st;
+
+		tcp_conn_stats(x.snd[0], &st);
+		CHECK(st.rack == (tmpl.rack && tcp_cc_find(cc)->recovery != TCP_REC_NONE &&
+				tmpl.sack));
+	}
 	if (!ok) {
 		fprintf(stderr, "%s/%s: not done: snd %s rcv %s\n", cc, scen,
 			tcp_state_str(tcp_conn_state(x.snd[0])),
@@ -204,11 +211,23 @@ test_all_cc(void)
 	back = clean;
 	for (unsigned int i = 0; tcp_cc_get(i) != NULL; i++) {
 		const char *cc = tcp_cc_get(i)->name;
+		/* each module with its default loss recovery, then with RACK-TLP
+		 * toggled: on for the classic ones (SACK + RACK-TLP + PRR under
+		 * the module, as Linux), off for sack / bic / cubic */
+		struct tcp_conf r = t;
 
+		r.rack = tcp_cc_get(i)->recovery == TCP_REC_SACK ? 0 : 1;
 		one(cc, "clean", &clean, &back, &t, 1000000, 1 + i);
 		one(cc, "loss-1%", &lossy, &back, &t, 1000000, 11 + i);
 		one(cc, "reorder-2%", &reord, &back, &t, 1000000, 21 + i);
 		one(cc, "loss2%+reord", &both, &both, &t, 1000000, 31 + i);
+		one(cc, r.rack ? "clean+rack" : "clean-rack", &clean, &back, &r, 1000000, 51 + i);
+		one(cc, r.rack ? "loss-1%+rack" : "loss-1%-rack", &lossy, &back, &r, 1000000,
+				61 + i);
+		one(cc, r.rack ? "reorder+rack" : "reorder-rack", &reord, &back, &r, 1000000,
+				71 + i);
+		one(cc, r.rack ? "l2%+reord+rack" : "l2%+reord-rack", &both, &both, &r, 1000000,
+				81 + i);
 	}
 }
 
@@ -240,6 +259,17 @@ test_options(void)
 	t.tick_ns = 500000000ull;	/* seed 003: coarse timer */
 	t.init_cwnd = 1;
 	one("reno", "tick-500ms", &lossy, &l, &t, 300000, 46);
+	tcp_conf_default(&t);
+	t.limited_transmit = 1;	/* RFC 3042 on classic NewReno */
+	one("newreno", "limited-tx", &lossy, &l, &t, 500000, 48);
+	tcp_conf_default(&t);
+	lossy.plr = 0.10;	/* lost retransmissions and tail losses: RACK-TLP */
+	one("cubic", "loss-10%", &lossy, &l, &t, 300000, 49);
+	t.rack = 1;
+	one("reno", "loss-10%+rack", &lossy, &l, &t, 300000, 50);
+	t.rack = 0;
+	one("sack", "loss-10%-rack", &lossy, &l, &t, 300000, 50);
+	lossy.plr = 0.02;
 	tcp_conf_default(&t);
 	t.sndbuf = 4096;	/* tiny buffers, wrapping rings */
 	t.rcvbuf = 8192;

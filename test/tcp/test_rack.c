@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RACK-TLP (RFC 8985) and limited transmit (RFC 3042) against a scripted
+ * peer on a virtual clock: a lost retransmission is detected by RACK and
+ * resent without an RTO; a tail loss is repaired by a TLP probe without an
+ * RTO; reordering within the reorder window causes no retransmission (and
+ * the reorder timer fires when the hole stays open); limited transmit sends
+ * one new segment on each of the first two duplicate ACKs. Each case also
+ * runs with the mechanism off to show the difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcp.h"
+#include "tnet.h"
+
+#define MS	1000000ull
+#define MSS	1000u
+
+static const struct tcp_addr me = { { 2, 0, 0, 0, 0, 1 }, 0x0a000001, 40000 };
+static const struct tcp_addr peer = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 5001 };
+
+static uint8_t fb[64][2048];
+static void *bufs[64];
+static uint16_t lens[64];
+static struct tcp_seg out[64];
+static const uint32_t peer_seq = 555000;
+static uint32_t iss;
+static struct tcp_src_bulk src;
+
+/* the peer's transmissions of each segment index seen by pull() */
+static unsigned int sent_n[64];
+static uint32_t hi;	/* segments below this index were sent */
+
+static unsigned int
+pull(struct tcp_conn *c, uint64_t now)
+{
+	unsigned int k = tcp_conn_tx_burst(c, now, bufs, lens, sizeof(fb[0]), 64);
+
+	for (unsigned int i = 0; i < k; i++) {
+		uint32_t idx;
+
+		CHECK(tcp_parse(fb[i], lens[i], 0, &out[i]) == 0);
+		idx = (out[i].seq - iss - 1) / MSS;
+		if (out[i].len && idx < 64)
+			sent_n[idx]++;
+		if (out[i].len && idx + 1 > hi)
+			hi = idx + 1;
+	}
+	return k;
+}
+
+static uint32_t
+seg(uint32_t i)
+{
+	return iss + 1 + i * MSS;
+}
+
+/* ACK from the peer; SACK block [seg(s0), seg(s1)) when s1 > s0. */
+static void
+ack(struct tcp_conn *c, uint64_t now, uint32_t a, uint32_t s0, uint32_t s1)
+{
+	struct tcp_seg s, p;
+	uint8_t f[256];
+	int n;
+
+	memset(&s, 0, sizeof(s));
+	memcpy(s.src_mac, peer.mac, 6);
+	memcpy(s.dst_mac, me.mac, 6);
+	s.src_ip = peer.ip;
+	s.dst_ip = me.ip;
+	s.src_port = peer.port;
+	s.dst_port = me.port;
+	s.seq = peer_seq + 1;
+	s.ack = a;
+	s.flags = TCP_FL_ACK;
+	s.wnd = 65535;
+	if (s1 > s0) {
+		s.opts = TCP_O_SACK;
+		s.nsack = 1;
+		s.sack[0].start = seg(s0);
+		s.sack[0].end = seg(s1);
+	}
+	n = tcp_build(f, sizeof(f), &s);
+	CHECK(n > 0 && tcp_parse(f, (size_t)n, 0, &p) == 0);
+	CHECK(tcp_conn_rx(c, &p, now) == 0);
+}
+
+/*
+ * A sender with 10 segments of 1000 B out at t = 10 ms (no timestamps: the
+ * first segment is timed, Karn), SACK negotiated; total bytes of source
+ * data, no FIN.
+ */
+static struct tcp_conn *
+sender(const char *cc, int rack, int lt, uint64_t total)
+{
+	struct tcp_conf cf;
+	struct tcp_conn *c;
+	struct tcp_seg s, p;
+	uint8_t f[256];
+	int n;
+
+	memset(sent_n, 0, sizeof(sent_n));
+	hi = 0;
+	tcp_conf_default(&cf);
+	cf.local = me;
+	cf.remote = peer;
+	cf.cc = cc;
+	cf.mss = MSS;
+	cf.timestamps = 0;
+	cf.init_cwnd = 10;
+	cf.rack = rack;
+	cf.limited_transmit = lt;
+	cf.close_on_eof = 0;
+	tcp_src_bulk_init(&src, 1, total, 0);
+	cf.source = tcp_src_bulk_read;
+	cf.source_ctx = &src;
+	c = tcp_conn_connect(&cf, 0);
+	CHECK(c != NULL);
+	CHECK(pull(c, 0) == 1);
+	iss = out[0].seq;
+	memset(&s, 0, sizeof(s));
+	memcpy(s.src_mac, peer.mac, 6);
+	memcpy(s.dst_mac, me.mac, 6);
+	s.src_ip = peer.ip;
+	s.dst_ip = me.ip;
+	s.src_port = peer.port;
+	s.dst_port = me.port;
+	s.seq = peer_seq;
+	s.ack = iss + 1;
+	s.flags = TCP_FL_SYN | TCP_FL_ACK;
+	s.wnd = 65535;
+	s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
+	s.mss = MSS;
+	s.wscale = 4;
+	n = tcp_build(f, sizeof(f), &s);
+	CHECK(n > 0 && tcp_parse(f, (size_t)n, 0, &p) == 0);
+	CHECK(tcp_conn_rx(c, &p, 10 * MS) == 0);
+	ack(c, 10 * MS, iss + 1, 0, 0);	/* the scaled window */
+	memset(sent_n, 0, sizeof(sent_n));
+	CHECK(pull(c, 10 * MS) == 10);
+	for (unsigned int i = 0; i < 10; i++)
+		CHECK(sent_n[i] == 1);
+	return c;
+}
+
+/*
+ * Segment 0 is lost, and so is its first retransmission. With RACK the
+ * second loss is detected once a segment sent after that retransmission
+ * is SACKed, and segment 0 goes out a third time at once; without RACK
+ * only the RTO (>= 200 ms) resends it.
+ */
+static void
+test_lost_retransmission(int rack)
+{
+	struct tcp_conn *c = sender("sack", rack, -1, 1000000);
+	struct tcp_stats st;
+	uint64_t now = 30 * MS;
+
+	tcp_conn_stats(c, &st);
+	CHECK(st.rack == (rack != 0));
+	/* segments 1..3 SACKed: segment 0 lost (three SACKed above it) */
+	for (uint32_t k = 2; k <= 4; k++) {
+		ack(c, now, seg(0), 1, k);
+		pull(c, now);
+	}
+	CHECK(tcp_conn_cc(c)->in_recovery);
+	CHECK(sent_n[0] == 2);		/* fast retransmit ... lost as well */
+	/* 4..9 SACKed at 32 ms: PRR sends new data (10, 11, ...) */
+	now = 32 * MS;
+	for (uint32_t k = 5; k <= 10; k++) {
+		ack(c, now, seg(0), 1, k);
+		pull(c, now);
+	}
+	CHECK(sent_n[10] == 1);
+	CHECK(sent_n[0] == 2);
+	/* 52 ms: segment 10 (sent at 32 ms, after the retransmission at 30 ms)
+	 * is SACKed: RACK deems the retransmission lost */
+	now = 52 * MS;
+	ack(c, now, seg(0), 1, 11);
+	pull(c, now);
+	tcp_conn_stats(c, &st);
+	if (rack) {
+		CHECK(sent_n[0] == 3);
+		CHECK(st.timeouts == 0 && st.rack_marked >= 2);
+		/* the third copy arrives, and all else: recovery ends, no RTO */
+		ack(c, 72 * MS, seg(hi), 0, 0);
+		CHECK(!tcp_conn_cc(c)->in_recovery);
+		tcp_conn_stats(c, &st);
+		CHECK(st.timeouts == 0 && st.fast_retrans == 1);
+	} else {
+		CHECK(sent_n[0] == 2);
+		CHECK(tcp_conn_next_deadline(c, now) >= 230 * MS);	/* the RTO */
+	}
+	tcp_conn_free(c);
+}
+
+/*
+ * The last two of ten segments are lost (no more data to send). With RACK
+ * a probe (the last segment again) goes out after PTO = 2 SRTT + 2 ms;
+ * its SACK reveals segment 8 as lost, resent at once: all acked without an
+ * RTO. Without RACK the next event is the RTO.
+ */
+static void
+test_tail_loss_probe(int rack)
+{
+	struct tcp_conn *c = sender("sack", rack, -1, 10 * MSS);
+	struct tcp_stats st;
+	uint64_t now = 30 * MS, dl;
+	unsigned int k;
+
+	ack(c, now, seg(8), 0, 0);	/* 0..7 arrive; 8 and 9 do not */
+	CHECK(pull(c, now) == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.srtt_ns == 20 * MS);
+	dl = tcp_conn_next_deadline(c, now);
+	if (!rack) {
+		CHECK(dl >= now + 200 * MS);
+		tcp_conn_free(c);
+		return;
+	}
+	CHECK(dl == now + 42 * MS);		/* PTO = 2 SRTT + 2 ms */
+	CHECK(pull(c, dl - 1) == 0);
+	now = dl;
+	k = pull(c, now);
+	CHECK(k == 1 && out[0].seq == seg(9) && out[0].len == MSS);	/* the probe */
+	CHECK(sent_n[9] == 2 && sent_n[8] == 1);
+	/* the probe is SACKed: segment 8 is lost, resent without waiting */
+	now += 20 * MS;
+	ack(c, now, seg(8), 9, 10);
+	pull(c, now);
+	CHECK(sent_n[8] == 2);
+	now += 20 * MS;
+	ack(c, now, seg(10), 0, 0);
+	tcp_conn_stats(c, &st);
+	CHECK(tcp_conn_send_done(c));
+	CHECK(st.timeouts == 0 && st.tlp_probes == 1);
+	CHECK(now < 230 * MS);		/* before the first RTO could have fired */
+	tcp_conn_free(c);
+}
+
+/*
+ * Segment 0 is overtaken by segments 1 and 2 (two SACKed: below DupThresh)
+ * and arrives 3 ms later, inside the reorder window min_rtt / 4 = 5 ms: no
+ * retransmission. If it never arrives, the reorder timer marks it lost 5 ms
+ * after RACK.rtt and it is resent; RACK's pipe lets a new segment out per
+ * SACK meanwhile.
+ */
+static void
+test_reordering(int arrives)
+{
+	struct tcp_conn *c = sender("sack", 1, -1, 1000000);
+	struct tcp_stats st;
+	uint64_t now = 30 * MS;
+
+	ack(c, now, seg(0), 1, 2);
+	pull(c, now);
+	ack(c, now, seg(0), 1, 3);
+	pull(c, now);
+	CHECK(sent_n[0] == 1);
+	CHECK(sent_n[10] == 1 && sent_n[11] == 1);	/* SACKed data left the pipe */
+	CHECK(tcp_conn_next_deadline(c, now) == 35 * MS);	/* 10 + 20 + 5 ms */
+	if (arrives) {
+		now = 33 * MS;
+		ack(c, now, seg(3), 0, 0);
+		pull(c, now);
+		pull(c, 40 * MS);
+		tcp_conn_stats(c, &st);
+		CHECK(sent_n[0] == 1 && st.retrans_pkts == 0 && st.fast_retrans == 0);
+		CHECK(!tcp_conn_cc(c)->in_recovery);
+	} else {
+		CHECK(pull(c, 35 * MS - 1) == 0);
+		pull(c, 35 * MS);
+		tcp_conn_stats(c, &st);
+		CHECK(sent_n[0] == 2 && st.retrans_pkts == 1 && st.timeouts == 0);
+		CHECK(tcp_conn_cc(c)->in_recovery);
+	}
+	tcp_conn_free(c);
+}
+
+/* RFC 3042 on a NewReno sender without SACK information in the ACKs: one
+ * new segment for each of the first two duplicate ACKs, then the fast
+ * retransmit on the third. */
+static void
+test_limited_transmit(int lt)
+{
+	struct tcp_conn *c = sender("newreno", 0, lt, 1000000);
+	uint64_t now = 30 * MS;
+	unsigned int k;
+
+	CHECK(tcp_conn_cc(c)->cwnd == 10 * MSS);
+	ack(c, now, seg(0), 0, 0);
+	k = pull(c, now);
+	if (!lt) {
+		CHECK(k == 0);
+		tcp_conn_free(c);
+		return;
+	}
+	CHECK(k == 1 && out[0].seq == seg(10) && out[0].len == MSS);
+	ack(c, now, seg(0), 0, 0);
+	k = pull(c, now);
+	CHECK(k == 1 && out[0].seq == seg(11));
+	CHECK(tcp_conn_cc(c)->cwnd == 10 * MSS);	/* cwnd itself unchanged */
+	ack(c, now, seg(0), 0, 0);
+	k = pull(c, now);
+	CHECK(k >= 1 && out[0].seq == seg(0));		/* fast retransmit */
+	CHECK(tcp_conn_cc(c)->in_recovery);
+	tcp_conn_free(c);
+}
+
+/* Defaults: on with SACK recovery, off for the classic modules; rack = 1
+ * gives a Reno sender Linux's recovery; no SACK, no RACK. */
+static void
+test_defaults(void)
+{
+	static const struct {
+		const char *cc;
+		int rack, want;
+	} t[] = {
+		{ "sack", -1, 1 }, { "cubic", -1, 1 }, { "bic", -1, 1 },
+		{ "reno", -1, 0 }, { "newreno", -1, 0 }, { "tahoe", -1, 0 },
+		{ "westwood", -1, 0 }, { "tcpw-c", -1, 0 }, { "vegas", -1, 0 },
+		{ "cubic", 0, 0 }, { "reno", 1, 1 }, { "newreno", 1, 1 }, { "tahoe", 1, 0 },
+	};
+	struct tcp_stats st;
+
+	for (unsigned int i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct tcp_conn *c = sender(t[i].cc, t[i].rack, -1, 1000000);
+
+		tcp_conn_stats(c, &st);
+		if (st.rack != t[i].want) {
+			fprintf(stderr, "%s rack=%d: in use %u, want %d\n", t[i].cc, t[i].rack,
+				st.rack, t[i].want);
+			exit(1);
+		}
+		tcp_conn_free(c);
+	}
+}
+
+int
+main(void)
+{
+	for (int i = 0; i < 64; i++)
+		bufs[i] = fb[i];
+	test_defaults();
+	test_lost_retransmission(1);
+	test_lost_retransmission(0);
+	test_tail_loss_probe(1);
+	test_tail_loss_probe(0);
+	test_reordering(1);
+	test_reordering(0);
+	test_limited_transmit(1);
+	test_limited_transmit(0);
+	printf("tcp-rack: ok\n");
+	return 0;
+}
