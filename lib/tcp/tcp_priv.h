@@ -100,6 +100,111 @@ int tcp_rack_last(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 /* probe timeout: 2 SRTT + 2 ms, + 200 ms with one segment out; 0: no SRTT */
 uint64_t tcp_rack_pto(uint64_t srtt, uint32_t flight, uint32_t smss);
 
+/* The connection (tcp_conn.c, tcp_input.c, tcp_output.c, tcp_timer.c). */
+#define SB_MAX		32	/* sender scoreboard blocks */
+#define OOO_MAX		32	/* receiver out-of-order blocks */
+#define NS_PER_US	1000ull
+
+struct tcp_conn {
+	struct tcp_conf conf;
+	enum tcp_state state;
+	enum tcp_close_reason reason;
+	const struct tcp_cc_ops *ops;
+	struct tcp_cc cc;
+	enum tcp_recovery rec_mode;
+
+	/* negotiated */
+	uint16_t smss;		/* payload bytes per segment we send */
+	uint16_t peer_mss;
+	uint8_t snd_wscale, rcv_wscale;
+	uint8_t ws_ok, sack_ok, ts_ok;
+	uint8_t pair_acks;	/* we send TCPW-C ACK pairs */
+
+	/* send side */
+	uint32_t iss, snd_una, snd_nxt, snd_max;
+	uint32_t snd_wnd, snd_wl1, snd_wl2;
+	uint8_t *sndbuf;
+	uint32_t sndbuf_size, snd_buffered;	/* bytes from snd_una */
+	uint8_t src_eof, fin_queued;
+	uint32_t fin_seq;			/* valid when fin_queued */
+	uint32_t dupacks, recover, high_rxt;
+	uint8_t in_rec, rtx_pending, ever_rec, probe;
+	uint32_t nsb;
+	struct tcp_sack_blk sb[SB_MAX];
+	/* RFC 6937 proportional rate reduction (SACK recovery) */
+	uint32_t prr_delivered, prr_out, recover_fs;
+	int64_t prr_sndcnt;
+	/* RFC 8985 RACK-TLP (tcp_rack.c), RFC 3042 limited transmit */
+	struct tcp_rack rk;
+	uint8_t rack_on, lt_on;
+	/* RTT and timer */
+	uint64_t srtt, rttvar, rto;
+	uint64_t rtt_sum;
+	uint8_t rtt_timing;
+	uint32_t rtt_seq;
+	uint64_t rtt_ts;
+	uint32_t backoffs;
+	uint64_t rto_at, delack_at, tw_at;
+	uint32_t syn_tries;
+
+	/* receive side */
+	uint32_t irs, rcv_nxt;
+	uint8_t *rcvbuf;
+	uint32_t rcvbuf_size;
+	uint64_t rcv_off;		/* stream offset of rcv_nxt */
+	uint32_t nooo;
+	struct tcp_sack_blk ooo[OOO_MAX];
+	uint32_t last_ooo;		/* start of the most recent OOO arrival */
+	uint8_t fin_rcvd, rfin_pending;
+	uint32_t rfin_seq;
+	uint32_t ts_recent, last_ack_sent;
+	uint8_t ts_recent_ok;
+	uint32_t rcv_mss;		/* largest payload seen */
+	uint32_t unacked_segs;
+	/* TCPW-C receiver: arrival time (TS clock) and TSval of the last two
+	 * full in-order segments since the last segment we sent */
+	uint32_t pair_rx[2], pair_tsv[2];
+	uint8_t pair_n;
+
+	/* pending control */
+	uint8_t syn_pending, ack_now, pair_now, rst_pending;
+	uint64_t chal_win;
+	uint32_t chal_cnt;
+
+	/* trace */
+	uint32_t tr_cwnd, tr_ssthresh;
+
+	struct tcp_stats st;
+};
+
+/* TSval clock: microseconds. */
+static inline uint32_t
+tcp_ts_now(uint64_t now)
+{
+	return (uint32_t)(now / NS_PER_US);
+}
+
+/* tcp_conn.c: state helpers */
+void tcp_trace(struct tcp_conn *c, uint64_t now, uint8_t ev);
+void tcp_cc_sync(struct tcp_conn *c, uint32_t flight);
+int tcp_challenge_ok(struct tcp_conn *c, uint64_t now);
+void tcp_closed(struct tcp_conn *c, enum tcp_close_reason r, uint64_t now);
+void tcp_time_wait(struct tcp_conn *c, uint64_t now);
+int tcp_fin_acked(const struct tcp_conn *c);
+/* tcp_input.c: ACKs, scoreboard, recovery, data */
+int tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
+void tcp_process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
+void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
+int tcp_sb_next_lost(const struct tcp_conn *c, uint32_t *seq, uint32_t *len);
+/* tcp_output.c: segments out */
+int tcp_can_send_data(const struct tcp_conn *c);
+void tcp_tlp_arm(struct tcp_conn *c, uint64_t now);
+int tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *flen);
+/* tcp_timer.c: RTO, timers */
+void tcp_arm_rto(struct tcp_conn *c, uint64_t now);
+void tcp_rtt_sample(struct tcp_conn *c, uint64_t r);
+void tcp_run_timers(struct tcp_conn *c, uint64_t now);
+
 /* Module table entries (one file each). */
 extern const struct tcp_cc_ops tcp_cc_tahoe;
 extern const struct tcp_cc_ops tcp_cc_reno;

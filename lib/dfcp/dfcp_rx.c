@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP receiver: block slots with their buffer and decoder pools, symbol
+ * collection and decoding, in-order delivery, BLOCK-ACKs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rq.h"
+
+#include "dfcp.h"
+#include "dfcp_priv.h"
+
+/* ------------------------------------------------------------------ */
+/* receiver buffers                                                     */
+/* ------------------------------------------------------------------ */
+
+void
+dfcp_receiver_free(struct dfcp_conn *c)
+{
+	for (uint32_t i = 0; c->decs != NULL && i < c->alloc_W; i++)
+		rq_dec_free(c->decs[i]);
+	for (uint32_t i = 0; c->outs != NULL && i < c->alloc_W; i++)
+		free(c->outs[i]);
+	free(c->decs);
+	free(c->dec_free);
+	free(c->outs);
+	free(c->out_free);
+	free(c->have_mem);
+	free(c->rx);
+	c->decs = NULL;
+	c->dec_free = NULL;
+	c->outs = NULL;
+	c->out_free = NULL;
+	c->have_mem = NULL;
+	c->rx = NULL;
+}
+
+int
+dfcp_receiver_alloc(struct dfcp_conn *c)
+{
+	uint32_t W = c->W;
+
+	if (c->rx != NULL)
+		return 0;
+	c->alloc_W = W;
+	c->rx = calloc(W, sizeof(*c->rx));
+	if (c->rx == NULL)
+		return -ENOMEM;
+	if (!(c->p.flags & DFCP_F_DEC))
+		return 0;
+	/*
+	 * Pools: a slot takes a block buffer when its block starts and gives it
+	 * back on delivery, so in-order traffic cycles through a few cache-hot
+	 * buffers; a decoder is taken only when a repair symbol is needed.
+	 */
+	c->have_words = (c->p.K + 63u) / 64u;
+	c->decs = calloc(W, sizeof(*c->decs));
+	c->dec_free = calloc(W, sizeof(*c->dec_free));
+	c->outs = calloc(W, sizeof(*c->outs));
+	c->out_free = calloc(W, sizeof(*c->out_free));
+	c->have_mem = calloc((size_t)W * c->have_words, sizeof(uint64_t));
+	if (c->decs == NULL || c->dec_free == NULL || c->outs == NULL ||
+			c->out_free == NULL || c->have_mem == NULL)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < W; i++) {
+		c->decs[i] = rq_dec_create(c->p.K, c->p.T, 0);
+		c->outs[i] = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64);
+		if (c->decs[i] == NULL || c->outs[i] == NULL)
+			return -ENOMEM;
+		/* pushed in reverse: buffer 0 is taken first */
+		c->dec_free[W - 1 - i] = c->decs[i];
+		c->out_free[W - 1 - i] = c->outs[i];
+		c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
+	}
+	c->n_dec_free = W;
+	c->n_out_free = W;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* receiver                                                             */
+/* ------------------------------------------------------------------ */
+
+static void
+queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
+		uint32_t rcvd, uint32_t span)
+{
+	struct back_ent *e;
+
+	if (!(c->p.flags & DFCP_F_ACKS))
+		return;
+	if (c->back_count == BACK_RING)
+		return;		/* the cumulative ack and timers cover it */
+	e = &c->back[(c->back_head + c->back_count) % BACK_RING];
+	e->block = b;
+	e->status = status;
+	e->missing = missing;
+	e->rcvd = rcvd;
+	e->span = span;
+	c->back_count++;
+	if (status == DFCP_BA_SHORT)
+		c->st.short_reports++;
+}
+
+/* Block buffer and decoder back to their pools. */
+static void
+rx_release(struct dfcp_conn *c, struct rx_slot *s)
+{
+	s->state = RX_FREE;
+	if (s->dec != NULL) {
+		rq_dec_reset(s->dec);
+		c->dec_free[c->n_dec_free++] = s->dec;
+		s->dec = NULL;
+	}
+	if (s->out != NULL) {
+		c->out_free[c->n_out_free++] = s->out;
+		s->out = NULL;
+	}
+}
+
+static void
+rx_deliver(struct dfcp_conn *c)
+{
+	for (;;) {
+		struct rx_slot *s = &c->rx[c->rcv_cum % c->W];
+
+		if (s->state != RX_DECODED || s->block != c->rcv_cum)
+			break;
+		if (c->conf.sink != NULL)
+			c->conf.sink(c->conf.sink_ctx, c->rcv_off,
+					(c->p.flags & DFCP_F_DEC) ? s->out : NULL, s->len);
+		c->rcv_off += s->len;
+		c->st.goodput_bytes += s->len;
+		rx_release(c, s);
+		c->rcv_cum++;
+	}
+}
+
+/* acks off: the window slides over blocks that did not decode. */
+void
+dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum)
+{
+	while ((int32_t)(c->rcv_cum - cum) < 0) {
+		struct rx_slot *s;
+
+		rx_deliver(c);
+		if ((int32_t)(c->rcv_cum - cum) >= 0)
+			break;
+		s = &c->rx[c->rcv_cum % c->W];
+		if (s->state == RX_COLLECT && s->block == c->rcv_cum) {
+			c->rcv_off += s->len;
+			rx_release(c, s);
+		}
+		c->st.blocks_lost++;
+		c->rcv_cum++;
+	}
+	rx_deliver(c);
+}
+
+/*
+ * Decoding on: a source symbol (ESI < K) is copied once, straight to its
+ * place in the slot's block buffer; when all K arrive the block is complete
+ * without the decoder. A repair symbol goes to the slot's decoder (taken from
+ * the pool on first use); once K symbols are held and a source symbol is
+ * missing, the source symbols join it and the block is decoded into the
+ * buffer. Returns 0 or -DFCP_E_*; s->count and s->state are updated.
+ */
+static int
+rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *sym)
+{
+	uint32_t K = c->p.K, T = c->p.T, n;
+	int rc, added;
+
+	if (esi < K && !s->in_dec) {
+		uint64_t bit = 1ull << (esi & 63);
+
+		if (s->have[esi >> 6] & bit)
+			return 0;	/* duplicate */
+		s->have[esi >> 6] |= bit;
+		memcpy(s->out + (size_t)esi * T, sym, T);
+		s->nsrc++;
+		added = 1;
+	} else {
+		if (s->dec == NULL) {
+			if (c->n_dec_free == 0)
+				return -DFCP_E_NOBUF;	/* cannot happen: W decoders */
+			s->dec = c->dec_free[--c->n_dec_free];
+		}
+		rc = rq_dec_add(s->dec, esi, sym);
+		if (rc < 0)
+			return -DFCP_E_ESI;
+		added = rc > 0;
+	}
+	n = s->dec != NULL ? rq_dec_count(s->dec) : 0;
+	s->count = s->in_dec ? n : s->nsrc + n;
+	if (!s->in_dec && s->nsrc == K) {
+		s->state = RX_DECODED;
+		return 0;
+	}
+	if (!added || s->count < K)
+		return 0;
+	if (!s->in_dec) {
+		for (uint32_t i = 0; i < K; i++) {
+			if (!(s->have[i >> 6] & (1ull << (i & 63))))
+				continue;
+			/* in place: the decoder reads them where they are (no copy) */
+			if (rq_dec_add_ref(s->dec, i, s->out + (size_t)i * T) < 0)
+				return -DFCP_E_ESI;
+		}
+		s->in_dec = 1;
+		s->count = rq_dec_count(s->dec);
+	}
+	if (rq_dec_decode(s->dec, s->out, s->len) == 0)
+		s->state = RX_DECODED;
+	else
+		c->st.decode_failures++;
+	return 0;
+}
+
+int
+dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+{
+	uint32_t b = pkt->u.data.block, esi = pkt->u.data.esi;
+	int last = pkt->flags & DFCP_F_LAST;
+	struct rx_slot *s;
+
+	if (pkt->u.data.sym_len != c->p.T)
+		return -DFCP_E_SYMLEN;
+	if (pkt->u.data.block_len > c->p.block_size)
+		return -DFCP_E_ESI;
+	c->st.rx_data_pkts++;
+	if ((int32_t)(b - c->rcv_cum) < 0) {
+		if (last)
+			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+		return -DFCP_E_STALE;
+	}
+	if (b - c->rcv_cum >= c->W) {
+		if (c->p.flags & DFCP_F_ACKS)
+			return -DFCP_E_NOBUF;
+		dfcp_rx_skip_to(c, b - c->W + 1);
+	}
+	s = &c->rx[b % c->W];
+	if (s->state != RX_FREE && s->block != b) {
+		/* cannot happen: a slot only holds blocks of the window */
+		rx_release(c, s);
+	}
+	if (s->state == RX_FREE) {
+		if (c->p.flags & DFCP_F_DEC) {
+			if (c->n_out_free == 0)
+				return -DFCP_E_NOBUF;	/* cannot happen: W buffers */
+			s->out = c->out_free[--c->n_out_free];
+			memset(s->have, 0, c->have_words * sizeof(uint64_t));
+		}
+		s->state = RX_COLLECT;
+		s->block = b;
+		s->len = pkt->u.data.block_len;
+		s->esi_span = 0;
+		s->count = 0;
+		s->nsrc = 0;
+		s->in_dec = 0;
+	} else if (s->state == RX_DECODED) {
+		if (last)
+			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+		return -DFCP_E_STALE;
+	}
+	if (pkt->u.data.block_len != s->len)
+		return -DFCP_E_ESI;
+	if (esi + 1 > s->esi_span)
+		s->esi_span = esi + 1;
+	if (c->p.flags & DFCP_F_DEC) {
+		int rc = rx_symbol(c, s, esi, pkt->u.data.sym);
+
+		if (rc < 0)
+			return rc;
+	} else {
+		if (++s->count >= c->p.K)
+			s->state = RX_DECODED;
+	}
+	if (s->state == RX_DECODED) {
+		c->st.blocks_decoded++;
+		c->rcv_sum_rcvd += s->count;
+		c->rcv_sum_span += s->esi_span > s->count ? s->esi_span : s->count;
+		queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
+		rx_deliver(c);
+	} else if (last) {
+		uint32_t miss = s->count < c->p.K ? c->p.K - s->count : 1;
+
+		queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
+				s->count, s->esi_span);
+	}
+	return 0;
+}
+
+int
+dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, size_t cap)
+{
+	struct dfcp_pkt pkt;
+	uint64_t bm = 0;
+
+	for (uint32_t i = 0; i < 64 && i + 1 < c->W; i++) {
+		uint32_t b = c->rcv_cum + 1 + i;
+		const struct rx_slot *s = &c->rx[b % c->W];
+
+		if (s->state == RX_DECODED && s->block == b)
+			bm |= 1ull << i;
+	}
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.type = DFCP_T_BLOCK_ACK;
+	pkt.dst_cid = c->rcid;
+	pkt.src_cid = c->lcid;
+	pkt.u.back.block = e->block;
+	pkt.u.back.cum = c->rcv_cum;
+	pkt.u.back.status = e->status;
+	pkt.u.back.missing = e->missing;
+	pkt.u.back.rcvd = e->rcvd;
+	pkt.u.back.esi_span = e->span;
+	pkt.u.back.bitmap = bm;
+	return dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
+}

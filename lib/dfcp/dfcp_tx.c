@@ -1,0 +1,547 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP sender: fountain-coded, fully reliable, with auto redundancy. The
+ * encoder pool, block fill from the source, symbol generation into DATA
+ * frames, first rounds and top-ups, block timers, BLOCK-ACK processing and
+ * the loss estimate.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+#include "rq.h"
+
+#include "dfcp.h"
+#include "dfcp_priv.h"
+
+#define Q16		65536u
+#define LOSS_CAP_Q16	58982u		/* 0.9: auto redundancy stops growing */
+#define AUTO_Z_Q8	256u		/* first round: mean - z sd >= K, z = 1 (Q8) */
+#define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
+#define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
+#define SYM_CAP		65535u		/* symbols per round at most */
+
+/* ------------------------------------------------------------------ */
+/* auto redundancy                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * First round: the smallest N such that, with independent loss p, the
+ * received count X ~ Bin(N, q), q = 1 - p, satisfies E[X] - z sd(X) >= need,
+ * i.e. N q - need >= z sqrt(N p q), z = 1 (~85-95 % of blocks decode on the
+ * first pass; the rest get an exact top-up, which costs an RTT, not excess:
+ * doc/protocol.md, "Auto redundancy"). Integer fixed point Q16.
+ */
+uint32_t
+dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
+{
+	uint64_t p, q, n;
+
+	if (need == 0)
+		return 0;
+	p = loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16;
+	q = Q16 - p;
+	n = ((uint64_t)need * Q16 + q - 1) / q;
+	if (n < need)
+		n = need;
+	for (; n < cap; n++) {
+		uint64_t a = n * q, b = (uint64_t)need * Q16;
+		unsigned __int128 lhs, rhs;
+
+		if (a < b)
+			continue;
+		/* (a - b)^2 >= z^2 n p q, all in Q32; z in Q8 */
+		lhs = (unsigned __int128)(a - b) * (a - b) << 16;
+		rhs = (unsigned __int128)AUTO_Z_Q8 * AUTO_Z_Q8 * n * p * q;
+		if (lhs >= rhs)
+			break;
+	}
+	return n > cap ? cap : (uint32_t)n;
+}
+
+/*
+ * Top-up: enough fresh symbols that on average need arrive,
+ * ceil(need / q): sized to the shortfall, no spread term (a second short
+ * report costs one more small round, a spread term costs every round).
+ */
+static uint32_t
+topup_syms(uint32_t need, uint32_t loss_q16)
+{
+	uint64_t q, n;
+
+	q = Q16 - (loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16);
+	n = ((uint64_t)need * Q16 + q - 1) / q;
+	if (n < need)
+		n = need;
+	return n > SYM_CAP ? SYM_CAP : (uint32_t)n;
+}
+
+uint32_t
+dfcp_first_round_syms(const struct dfcp_conn *c)
+{
+	if (c->p.redundancy != DFCP_REDUNDANCY_AUTO)
+		return c->p.redundancy;
+	return dfcp_auto_symbols(c->p.K, c->loss_q16, SYM_CAP);
+}
+
+static uint64_t
+block_rto(const struct dfcp_conn *c)
+{
+	uint64_t rto = c->srtt + 4 * c->rttvar;
+
+	if (rto < c->conf.min_rto_ns)
+		rto = c->conf.min_rto_ns;
+	return rto;
+}
+
+/* ------------------------------------------------------------------ */
+/* sender buffers                                                       */
+/* ------------------------------------------------------------------ */
+
+void
+dfcp_sender_free(struct dfcp_conn *c)
+{
+	if (c->encs != NULL) {
+		for (uint32_t i = 0; i < c->alloc_W; i++)
+			rq_enc_free(c->encs[i]);
+	}
+	free(c->encs);
+	free(c->enc_free);
+	c->encs = NULL;
+	c->enc_free = NULL;
+	free(c->tx);
+	rq_enc_free(c->enc0);
+	free(c->stage);
+	free(c->repair_ring);
+	c->tx = NULL;
+	c->enc0 = NULL;
+	c->stage = NULL;
+	c->repair_ring = NULL;
+}
+
+int
+dfcp_sender_alloc(struct dfcp_conn *c)
+{
+	uint32_t W = c->conf.window;
+
+	c->alloc_W = W;
+	c->tx = calloc(W, sizeof(*c->tx));
+	c->repair_ring = calloc(W, sizeof(*c->repair_ring));
+	c->stage = malloc((size_t)c->conf.K * c->conf.T);
+	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL)
+		return -ENOMEM;
+	if (c->conf.encode) {
+		c->encs = calloc(W, sizeof(*c->encs));
+		c->enc_free = calloc(W, sizeof(*c->enc_free));
+		if (c->encs == NULL || c->enc_free == NULL)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < W; i++) {
+			c->encs[i] = rq_enc_create(c->conf.K, c->conf.T);
+			if (c->encs[i] == NULL)
+				return -ENOMEM;
+			c->enc_free[c->n_enc_free++] = c->encs[i];
+		}
+	} else {
+		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
+		if (c->enc0 == NULL)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* sender                                                               */
+/* ------------------------------------------------------------------ */
+
+static void
+tmr_arm(struct dfcp_conn *c, struct tx_slot *s, uint64_t when)
+{
+	s->deadline = when;
+	if (c->tmr_min == 0 || when < c->tmr_min)
+		c->tmr_min = when;
+}
+
+static void
+repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t syms)
+{
+	uint32_t idx = (uint32_t)(s - c->tx);
+
+	if (syms == 0)
+		syms = 1;
+	s->repair_left = syms;
+	s->round_esi = s->next_esi;
+	s->topped = 1;
+	s->deadline = 0;
+	c->st.topups++;
+	c->st.topup_syms += syms;
+	if (!s->in_repair) {
+		s->in_repair = 1;
+		c->repair_ring[(c->rr_head + c->rr_count) % c->W] = idx;
+		c->rr_count++;
+	}
+}
+
+/* Slot done: its encoder goes back on top of the pool. */
+static void
+tx_release(struct dfcp_conn *c, struct tx_slot *s)
+{
+	s->state = TX_FREE;
+	if (s->enc != NULL) {
+		c->enc_free[c->n_enc_free++] = s->enc;
+		s->enc = NULL;
+	}
+}
+
+/*
+ * Generate the queued symbols straight into their frames (headers already
+ * written): one rq_enc_symbols call per run of frames of the same encoder, so
+ * that the repair symbols of a block come from one generator pass. Should the
+ * codec refuse a symbol (it cannot: encoders are loaded, ESIs in range), its
+ * frame gets DFCP version 0: the peer drops it like a lost packet.
+ */
+static void
+gen_flush(struct dfcp_conn *c)
+{
+	uint32_t i = 0, n = c->n_gen;
+
+	c->n_gen = 0;
+	while (i < n) {
+		uint32_t j = i + 1;
+
+		while (j < n && c->gen_enc[j] == c->gen_enc[i])
+			j++;
+		if (rq_enc_symbols(c->gen_enc[i], &c->gen_esi[i], &c->gen_out[i], j - i) < 0) {
+			for (; i < j; i++)
+				if (rq_enc_symbol(c->gen_enc[i], c->gen_esi[i], c->gen_out[i]) < 0)
+					((uint8_t *)c->gen_out[i])[DFCP_L2L4_LEN - DFCP_DATA_OFF] = 0;
+		}
+		i = j;
+	}
+}
+
+static void
+block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
+{
+	struct tx_slot *s;
+
+	if ((int32_t)(b - c->snd_base) < 0 || (int32_t)(b - c->snd_next) >= 0)
+		return;
+	s = &c->tx[b % c->W];
+	if (s->state != TX_ACTIVE || s->block != b)
+		return;
+	if (!s->topped && s->first_left == 0 && now >= s->last_tx)
+		dfcp_rtt_sample(c, now - s->last_tx);
+	if (c->conf.block_latency != NULL && now >= s->first_tx)
+		hist_record(c->conf.block_latency, now - s->first_tx);
+	tx_release(c, s);
+	s->first_left = 0;
+	s->repair_left = 0;
+	s->deadline = 0;
+	c->st.blocks_acked++;
+	if (!s->topped)
+		c->st.blocks_first_pass++;
+	c->st.goodput_bytes += s->len;
+	while (c->snd_base != c->snd_next && c->tx[c->snd_base % c->W].state == TX_FREE)
+		c->snd_base++;
+}
+
+/*
+ * One loss sample per DECODED report: the block decoded on its rcvd-th
+ * distinct symbol, the span-th one sent (highest ESI seen + 1). The count of
+ * losses before the rcvd-th arrival is negative binomial, for which
+ * (span - rcvd) / (span - 1) is the unbiased estimate of p
+ * ((span - rcvd) / span under-estimates it by a factor (span - 1) / span).
+ */
+static void
+loss_sample(struct dfcp_conn *c, uint32_t rcvd, uint32_t span)
+{
+	int64_t sample, cur = c->loss_q16;
+
+	if (span < 2 || rcvd == 0 || rcvd > span)
+		return;
+	sample = (int64_t)(span - rcvd) * Q16 / (span - 1);
+	cur += (sample - cur) / (1 << EWMA_SHIFT);
+	if (cur < 0)
+		cur = 0;
+	c->loss_q16 = (uint32_t)cur;
+}
+
+void
+dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	uint32_t b = pkt->u.back.block, cum = pkt->u.back.cum;
+
+	if (pkt->u.back.status == DFCP_BA_DECODED) {
+		struct tx_slot *s = &c->tx[b % c->W];
+
+		if (s->state == TX_ACTIVE && s->block == b) {
+			loss_sample(c, pkt->u.back.rcvd, pkt->u.back.esi_span);
+			/*
+			 * Karn: a topped-up block gives no RTT sample, so spurious
+			 * timeouts could starve srtt for good. An ack that saw only
+			 * first-round symbols still times the first round.
+			 */
+			if (s->topped && s->first_done && now >= s->first_done &&
+					pkt->u.back.esi_span <= s->first_syms)
+				dfcp_rtt_sample(c, now - s->first_done);
+		}
+		block_acked(c, b, now);
+	}
+	/* cumulative part: never beyond what was sent */
+	if ((int32_t)(cum - c->snd_next) > 0)
+		cum = c->snd_next;
+	while ((int32_t)(c->snd_base - cum) < 0)
+		block_acked(c, c->snd_base, now);
+	for (uint32_t i = 0; i < 64; i++)
+		if (pkt->u.back.bitmap & (1ull << i))
+			block_acked(c, cum + 1 + i, now);
+
+	if (pkt->u.back.status == DFCP_BA_SHORT) {
+		struct tx_slot *s;
+
+		c->st.short_reports++;
+		if ((int32_t)(b - c->snd_base) < 0 || (int32_t)(b - c->snd_next) >= 0)
+			return;
+		s = &c->tx[b % c->W];
+		if (s->state != TX_ACTIVE || s->block != b)
+			return;
+		if (s->first_left || s->repair_left)
+			return;		/* a round is still going out */
+		if (pkt->u.back.esi_span <= s->round_esi)
+			return;		/* report predates the latest round */
+		repair_schedule(c, s, topup_syms(pkt->u.back.missing + TOPUP_MARGIN,
+					c->loss_q16));
+	}
+}
+
+/* Fill the next block from the source. 1 if a block was filled. */
+static int
+sender_fill(struct dfcp_conn *c, uint64_t now)
+{
+	uint32_t bs = c->p.block_size, len = 0;
+	struct tx_slot *s;
+	struct rq_enc *enc;
+
+	if (c->src_eof || c->snd_next - c->snd_base >= c->W || c->conf.source == NULL) {
+		if (c->conf.source == NULL)
+			c->src_eof = 1;
+		return 0;
+	}
+	/* queued symbols may come from an encoder that is free again */
+	if (c->n_gen != 0)
+		gen_flush(c);
+	while (len < bs) {
+		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
+
+		if (r == 0)
+			break;
+		len += (uint32_t)r;
+	}
+	if (len < bs)
+		c->src_eof = 1;
+	if (len == 0)
+		return 0;
+	s = &c->tx[c->snd_next % c->W];
+	if (c->p.flags & DFCP_F_ENC) {
+		if (s->enc == NULL) {
+			if (c->n_enc_free == 0)
+				return 0;	/* cannot happen: one encoder per window slot */
+			s->enc = c->enc_free[--c->n_enc_free];
+		}
+		enc = s->enc;
+		if (rq_enc_block(enc, c->stage, len) < 0)
+			return 0;
+	} else if (!c->enc0_loaded) {
+		if (rq_enc_block(c->enc0, c->stage, len) < 0)
+			return 0;
+		c->enc0_loaded = 1;
+	}
+	s->block = c->snd_next;
+	s->len = len;
+	s->next_esi = 0;
+	s->round_esi = 0;
+	s->first_left = dfcp_first_round_syms(c);
+	s->first_syms = s->first_left;
+	s->first_done = 0;
+	s->repair_left = 0;
+	s->deadline = 0;
+	s->topped = 0;
+	s->state = TX_ACTIVE;
+	c->snd_bytes += len;
+	c->snd_next++;
+	return 1;
+}
+
+/*
+ * One DATA frame: the symbol is queued for generation straight into the frame
+ * (gen_flush), the headers are the prepared template with the block, payload
+ * id, block length and flags patched in: every other Ethernet/IPv4/UDP field,
+ * the IPv4 checksum included, is the same for all DATA frames of a connection.
+ * A full software UDP checksum needs the symbol first: built the long way.
+ */
+static int
+build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
+		size_t cap)
+{
+	struct dfcp_pkt pkt;
+	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
+	uint32_t esi = s->next_esi;
+	uint8_t *d;
+	int len;
+
+	if (cap < (size_t)DFCP_DATA_OFF + c->p.T)
+		return -EMSGSIZE;
+	if (esi > RQ_MAX_ESI)
+		esi = RQ_MAX_ESI;	/* 16M symbols for one block: cannot happen */
+	if (c->conf.csum == DFCP_CSUM_FULL) {
+		if (rq_enc_symbol(enc, esi, buf + DFCP_DATA_OFF) < 0)
+			return -EIO;
+	} else {
+		if (c->n_gen == GEN_MAX)
+			gen_flush(c);
+		c->gen_enc[c->n_gen] = enc;
+		c->gen_esi[c->n_gen] = esi;
+		c->gen_out[c->n_gen++] = buf + DFCP_DATA_OFF;
+	}
+	if (s->next_esi <= RQ_MAX_ESI)
+		s->next_esi++;
+	if (c->dhdr_ok) {
+		d = buf + DFCP_L2L4_LEN;
+		memcpy(buf, c->dhdr, sizeof(c->dhdr));
+		net_wr16(d + 2, last ? DFCP_F_LAST : 0);
+		d += DFCP_COMMON_LEN;
+		net_wr32(d, s->block);
+		net_wr32(d + 4, ((s->block & 0xff) << 24) | (esi & 0xffffff));
+		net_wr32(d + 8, s->len);
+		return DFCP_DATA_OFF + c->p.T;
+	}
+	pkt.type = DFCP_T_DATA;
+	pkt.flags = last ? DFCP_F_LAST : 0;
+	pkt.dst_cid = c->rcid;
+	pkt.src_cid = c->lcid;
+	pkt.u.data.block = s->block;
+	pkt.u.data.esi = esi;
+	pkt.u.data.block_len = s->len;
+	pkt.u.data.sym = NULL;
+	pkt.u.data.sym_len = c->p.T;
+	len = dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
+	if (len == DFCP_DATA_OFF + c->p.T && c->conf.csum != DFCP_CSUM_FULL) {
+		memcpy(c->dhdr, buf, sizeof(c->dhdr));
+		c->dhdr_ok = 1;
+	}
+	return len;
+}
+
+static void
+sender_round_done(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
+{
+	s->last_tx = now;
+	if (!s->topped)
+		s->first_done = now;
+	if (!(c->p.flags & DFCP_F_ACKS)) {
+		/* acks off: the buffer frees right after sending */
+		tx_release(c, s);
+		c->st.goodput_bytes += s->len;
+		while (c->snd_base != c->snd_next &&
+				c->tx[c->snd_base % c->W].state == TX_FREE)
+			c->snd_base++;
+		return;
+	}
+	tmr_arm(c, s, now + block_rto(c));
+}
+
+void
+dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
+{
+	uint64_t min = 0;
+
+	if (c->tmr_min == 0 || now < c->tmr_min)
+		return;
+	for (uint32_t b = c->snd_base; b != c->snd_next; b++) {
+		struct tx_slot *s = &c->tx[b % c->W];
+
+		if (s->state != TX_ACTIVE || s->deadline == 0)
+			continue;
+		if (s->deadline <= now) {
+			c->st.timeouts++;
+			repair_schedule(c, s, topup_syms(c->p.K / 8u + 1u,
+						c->loss_q16));
+			continue;
+		}
+		if (min == 0 || s->deadline < min)
+			min = s->deadline;
+	}
+	c->tmr_min = min;
+}
+
+unsigned int
+dfcp_sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *lens,
+		size_t cap, unsigned int n)
+{
+	unsigned int k = 0;
+
+	while (k < n) {
+		struct tx_slot *s = NULL;
+		int last, len;
+
+		/* fresh repair for old blocks first */
+		while (c->rr_count) {
+			struct tx_slot *r = &c->tx[c->repair_ring[c->rr_head]];
+
+			if (r->state == TX_ACTIVE && r->repair_left) {
+				s = r;
+				break;
+			}
+			r->in_repair = 0;
+			c->rr_head = (c->rr_head + 1) % c->W;
+			c->rr_count--;
+		}
+		if (s != NULL) {
+			last = s->repair_left == 1;
+			len = build_data(c, s, last, bufs[k], cap);
+			if (len < 0)
+				break;
+			lens[k++] = (uint16_t)len;
+			c->st.tx_data_pkts++;
+			if (--s->repair_left == 0) {
+				s->in_repair = 0;
+				c->rr_head = (c->rr_head + 1) % c->W;
+				c->rr_count--;
+				sender_round_done(c, s, now);
+			}
+			continue;
+		}
+		/* first rounds, in block order */
+		while (c->snd_first != c->snd_next) {
+			struct tx_slot *f = &c->tx[c->snd_first % c->W];
+
+			if (f->state == TX_ACTIVE && f->block == c->snd_first &&
+					f->first_left)
+				break;
+			c->snd_first++;
+		}
+		if (c->snd_first == c->snd_next) {
+			if (!sender_fill(c, now))
+				break;
+		}
+		s = &c->tx[c->snd_first % c->W];
+		if (s->next_esi == 0) {
+			c->st.blocks_sent++;
+			s->first_tx = now;
+		}
+		last = s->first_left == 1;
+		len = build_data(c, s, last, bufs[k], cap);
+		if (len < 0)
+			break;
+		lens[k++] = (uint16_t)len;
+		c->st.tx_data_pkts++;
+		if (--s->first_left == 0) {
+			c->snd_first++;
+			sender_round_done(c, s, now);
+		}
+	}
+	if (c->n_gen != 0)
+		gen_flush(c);
+	return k;
+}
