@@ -64,7 +64,8 @@ int rq_enc_block(struct rq_enc *enc, const void *src, size_t len);
  * The same without the copy: the encoder reads the K*T bytes at src (source
  * symbol i at src + i*T) until the next rq_enc_block / rq_enc_block_ref, so
  * they must stay valid and unchanged until then. A short block (len < K*T)
- * is copied as by rq_enc_block.
+ * and a small one (K' <= 128: its aligned copy is faster to read) are
+ * copied as by rq_enc_block.
  */
 int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */
