@@ -134,15 +134,7 @@ hostile_filter(void *ctx, int d, const uint8_t *f, uint16_t len, uint64_t now)
 			uint8_t g[128];
 			int n;
 
-			memset(&s, 0, sizeof(s));
-			memcpy(s.src_mac, addr_b.mac, 6);
-			memcpy(s.dst_mac, addr_a.mac, 6);
-			s.src_ip = addr_b.ip;
-			s.dst_ip = addr_a.ip;
-			s.src_port = addr_b.port;
-			s.dst_port = addr_a.port;
-			s.seq = rnd();
-			s.flags = TCP_FL_RST;
+			tn_seg_init(&s, &addr_b, &addr_a, rnd(), 0, TCP_FL_RST);
 			n = tcp_build(g, sizeof(g), &s);
 			tcp_ep_rx(h->v->ep[0], g, (size_t)n, h->v->now);
 		}

@@ -46,17 +46,7 @@ feed(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t ack
 	uint8_t f[2048];
 	int n;
 
-	memset(&s, 0, sizeof(s));
-	memcpy(s.src_mac, peer.mac, 6);
-	memcpy(s.dst_mac, me.mac, 6);
-	s.src_ip = peer.ip;
-	s.dst_ip = me.ip;
-	s.src_port = peer.port;
-	s.dst_port = me.port;
-	s.seq = seq;
-	s.ack = ack;
-	s.flags = flags;
-	s.wnd = 65535;
+	tn_seg_init(&s, &peer, &me, seq, ack, flags);
 	if (flags & TCP_FL_SYN) {
 		s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
 		s.mss = MSS;
@@ -316,16 +306,7 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	ec.accept_conf = *tmpl;
 	ep = tcp_ep_create(&ec);
 	CHECK(ep != NULL);
-	memset(&s, 0, sizeof(s));
-	memcpy(s.src_mac, peer.mac, 6);
-	memcpy(s.dst_mac, me.mac, 6);
-	s.src_ip = peer.ip;
-	s.dst_ip = me.ip;
-	s.src_port = peer.port;
-	s.dst_port = me.port;
-	s.seq = peer_seq;
-	s.flags = TCP_FL_SYN;
-	s.wnd = 65535;
+	tn_seg_init(&s, &peer, &me, peer_seq, 0, TCP_FL_SYN);
 	s.opts = TCP_O_MSS | TCP_O_SACKOK | TCP_O_TS;
 	s.mss = MSS;
 	s.tsval = 100;
@@ -353,17 +334,7 @@ feed_ts(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t 
 	uint8_t f[2048];
 	int n;
 
-	memset(&s, 0, sizeof(s));
-	memcpy(s.src_mac, peer.mac, 6);
-	memcpy(s.dst_mac, me.mac, 6);
-	s.src_ip = peer.ip;
-	s.dst_ip = me.ip;
-	s.src_port = peer.port;
-	s.dst_port = me.port;
-	s.seq = seq;
-	s.ack = ack;
-	s.flags = flags;
-	s.wnd = 65535;
+	tn_seg_init(&s, &peer, &me, seq, ack, flags);
 	s.opts = TCP_O_TS;
 	s.tsval = (uint32_t)(200 + now / MS);
 	s.tsecr = 1;

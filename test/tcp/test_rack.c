@@ -65,17 +65,7 @@ ack(struct tcp_conn *c, uint64_t now, uint32_t a, uint32_t s0, uint32_t s1)
 	uint8_t f[256];
 	int n;
 
-	memset(&s, 0, sizeof(s));
-	memcpy(s.src_mac, peer.mac, 6);
-	memcpy(s.dst_mac, me.mac, 6);
-	s.src_ip = peer.ip;
-	s.dst_ip = me.ip;
-	s.src_port = peer.port;
-	s.dst_port = me.port;
-	s.seq = peer_seq + 1;
-	s.ack = a;
-	s.flags = TCP_FL_ACK;
-	s.wnd = 65535;
+	tn_seg_init(&s, &peer, &me, peer_seq + 1, a, TCP_FL_ACK);
 	if (s1 > s0) {
 		s.opts = TCP_O_SACK;
 		s.nsack = 1;
@@ -120,17 +110,7 @@ sender(const char *cc, int rack, int lt, uint64_t total)
 	CHECK(c != NULL);
 	CHECK(pull(c, 0) == 1);
 	iss = out[0].seq;
-	memset(&s, 0, sizeof(s));
-	memcpy(s.src_mac, peer.mac, 6);
-	memcpy(s.dst_mac, me.mac, 6);
-	s.src_ip = peer.ip;
-	s.dst_ip = me.ip;
-	s.src_port = peer.port;
-	s.dst_port = me.port;
-	s.seq = peer_seq;
-	s.ack = iss + 1;
-	s.flags = TCP_FL_SYN | TCP_FL_ACK;
-	s.wnd = 65535;
+	tn_seg_init(&s, &peer, &me, peer_seq, iss + 1, TCP_FL_SYN | TCP_FL_ACK);
 	s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
 	s.mss = MSS;
 	s.wscale = 4;

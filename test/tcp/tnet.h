@@ -61,6 +61,27 @@ struct tnet {
 	} \
 } while (0)
 
+/*
+ * A segment from `from` to `to` (addresses, ports, sequence numbers, flags,
+ * a 65535-byte window, no options or payload): the scripted peers' frames.
+ */
+static inline void
+tn_seg_init(struct tcp_seg *s, const struct tcp_addr *from, const struct tcp_addr *to,
+		uint32_t seq, uint32_t ack, uint8_t flags)
+{
+	memset(s, 0, sizeof(*s));
+	memcpy(s->src_mac, from->mac, 6);
+	memcpy(s->dst_mac, to->mac, 6);
+	s->src_ip = from->ip;
+	s->dst_ip = to->ip;
+	s->src_port = from->port;
+	s->dst_port = to->port;
+	s->seq = seq;
+	s->ack = ack;
+	s->flags = flags;
+	s->wnd = 65535;
+}
+
 static inline uint32_t
 tn_rand(struct tnet *v)
 {
