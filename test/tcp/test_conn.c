@@ -12,29 +12,7 @@
 #include <string.h>
 
 #include "tcp.h"
-#include "tnet.h"
-
-#define MS	1000000ull
-#define MSS	1000u
-
-static const struct tcp_addr me = { { 2, 0, 0, 0, 0, 1 }, 0x0a000001, 40000 };
-static const struct tcp_addr peer = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 5001 };
-
-static uint8_t fb[64][2048];
-static void *bufs[64];
-static uint16_t lens[64];
-static struct tcp_seg out[64];
-
-/* pull frames from c and parse them into out[] */
-static unsigned int
-pull(struct tcp_conn *c, uint64_t now)
-{
-	unsigned int k = tcp_conn_tx_burst(c, now, bufs, lens, sizeof(fb[0]), 64);
-
-	for (unsigned int i = 0; i < k; i++)
-		CHECK(tcp_parse(fb[i], lens[i], 0, &out[i]) == 0);
-	return k;
-}
+#include "tpeer.h"
 
 static uint32_t peer_seq = 777000;
 
@@ -89,7 +67,7 @@ sender(const char *cc, uint32_t *iss, uint64_t *now)
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
 	CHECK(c != NULL && tcp_conn_state(c) == TCP_SYN_SENT);
-	k = pull(c, 0);
+	k = tp_pull(c, 0);
 	CHECK(k == 1 && out[0].flags == TCP_FL_SYN);
 	CHECK(out[0].opts & TCP_O_MSS && out[0].mss == MSS);
 	CHECK(out[0].opts & TCP_O_WS && out[0].opts & TCP_O_SACKOK);
@@ -99,7 +77,7 @@ sender(const char *cc, uint32_t *iss, uint64_t *now)
 	CHECK(tcp_conn_state(c) == TCP_ESTABLISHED);
 	/* the peer's first ACK carries its scaled window (no data out yet) */
 	CHECK(feed(c, *now, TCP_FL_ACK, peer_seq + 1, *iss + 1, NULL, 0, NULL, 0) == 0);
-	k = pull(c, *now);
+	k = tp_pull(c, *now);
 	CHECK(k == 10);		/* ACK piggybacked on 10 full segments */
 	for (unsigned int i = 0; i < k; i++) {
 		CHECK(out[i].seq == *iss + 1 + i * MSS && out[i].len == MSS);
@@ -131,7 +109,7 @@ test_tahoe(void)
 	dupacks(c, now, iss + 1, 1);
 	CHECK(tcp_conn_cc(c)->cwnd == MSS);		/* cwnd -> 1 */
 	CHECK(tcp_conn_cc(c)->ssthresh == 5 * MSS);	/* FlightSize / 2 */
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 1 && out[0].seq == iss + 1 && out[0].len == MSS);
 	/* further dupacks do not re-trigger */
 	dupacks(c, now, iss + 1, 5);
@@ -156,7 +134,7 @@ test_reno(void)
 	dupacks(c, now, iss + 1, 3);
 	CHECK(tcp_conn_cc(c)->ssthresh == 5 * MSS);
 	CHECK(tcp_conn_cc(c)->cwnd == 8 * MSS);		/* ssthresh + 3 */
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k >= 1 && out[0].seq == iss + 1);	/* fast retransmit */
 	dupacks(c, now, iss + 1, 1);
 	CHECK(tcp_conn_cc(c)->cwnd == 9 * MSS);		/* inflation */
@@ -179,19 +157,19 @@ test_newreno(void)
 
 	now += 20 * MS;
 	dupacks(c, now, iss + 1, 3);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k >= 1 && out[0].seq == iss + 1);
 	/* partial ACK: stay in recovery, retransmit the next hole at once */
 	CHECK(feed(c, now + 20 * MS, TCP_FL_ACK, peer_seq + 1, iss + 1 + 5 * MSS, NULL, 0,
 			NULL, 0) == 0);
 	CHECK(tcp_conn_cc(c)->in_recovery);
-	k = pull(c, now + 20 * MS);
+	k = tp_pull(c, now + 20 * MS);
 	CHECK(k >= 1 && out[0].seq == iss + 1 + 5 * MSS && out[0].len == MSS);
 	/* a second partial ACK: still in recovery */
 	CHECK(feed(c, now + 40 * MS, TCP_FL_ACK, peer_seq + 1, iss + 1 + 7 * MSS, NULL, 0,
 			NULL, 0) == 0);
 	CHECK(tcp_conn_cc(c)->in_recovery);
-	k = pull(c, now + 40 * MS);
+	k = tp_pull(c, now + 40 * MS);
 	CHECK(k >= 1 && out[0].seq == iss + 1 + 7 * MSS);
 	/* everything up to 'recover' acked: leave with cwnd = ssthresh */
 	CHECK(feed(c, now + 60 * MS, TCP_FL_ACK, peer_seq + 1, iss + 1 + 10 * MSS, NULL, 0,
@@ -223,7 +201,7 @@ test_sack(void)
 	CHECK(feed(c, now, TCP_FL_ACK, peer_seq + 1, iss + 1, b, 2, NULL, 0) == 0);
 	CHECK(tcp_conn_cc(c)->in_recovery);
 	CHECK(tcp_conn_cc(c)->ssthresh == 5 * MSS);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	for (unsigned int i = 0; i < k; i++) {
 		seen0 |= out[i].seq == iss + 1;
 		seen5 |= out[i].seq == iss + 1 + 5 * MSS;
@@ -249,8 +227,8 @@ test_rto(void)
 	c = sender("reno", &iss, &now);
 	dl = tcp_conn_next_deadline(c, now);
 	CHECK(dl == now + 1000 * MS);
-	CHECK(pull(c, dl - 1) == 0);
-	k = pull(c, dl);
+	CHECK(tp_pull(c, dl - 1) == 0);
+	k = tp_pull(c, dl);
 	CHECK(k == 1 && out[0].seq == iss + 1);
 	tcp_conn_stats(c, &st);
 	CHECK(st.timeouts == 1 && st.cwnd == MSS && st.ssthresh == 5 * MSS);
@@ -271,18 +249,18 @@ test_rto(void)
 	cf.source = tcp_src_bulk_read;
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
-	pull(c, 0);
+	tp_pull(c, 0);
 	iss = out[0].seq;
 	now = 30 * MS;
 	feed(c, now, TCP_FL_SYN | TCP_FL_ACK, peer_seq, iss + 1, NULL, 0, NULL, 0);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 10);
 	now += 40 * MS;
 	feed(c, now, TCP_FL_ACK, peer_seq + 1, iss + 1 + 2 * MSS, NULL, 0, NULL, 0);
 	tcp_conn_stats(c, &st);
 	CHECK(st.srtt_ns == 40 * MS && st.rto_ns >= 540 * MS);
 	dl = tcp_conn_next_deadline(c, now);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	dl = tcp_conn_next_deadline(c, now);
 	CHECK(dl % (500 * MS) == 0 && dl >= now + 540 * MS);
 	tcp_conn_free(c);
@@ -314,8 +292,8 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	CHECK(tcp_ep_rx(ep, f, (size_t)n, 0) == 0);
 	*cp = tcp_ep_next_conn(ep, &pos);
 	CHECK(*cp != NULL && tcp_conn_state(*cp) == TCP_SYN_RECV);
-	k = tcp_ep_tx_burst(ep, 0, bufs, lens, sizeof(fb[0]), 64);
-	CHECK(k == 1 && tcp_parse(fb[0], lens[0], 0, &out[0]) == 0);
+	k = tp_pull_ep(ep, 0);
+	CHECK(k == 1);
 	CHECK(out[0].flags == (TCP_FL_SYN | TCP_FL_ACK) && out[0].ack == peer_seq + 1);
 	CHECK((out[0].opts & (TCP_O_SACKOK | TCP_O_TS | TCP_O_MSS)) ==
 		(TCP_O_SACKOK | TCP_O_TS | TCP_O_MSS));
@@ -368,28 +346,28 @@ test_delack_pairs(void)
 	seq += dlen;
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	CHECK(pull(c, now) == 0);
+	CHECK(tp_pull(c, now) == 0);
 	CHECK(tcp_conn_next_deadline(c, now) == now + 200 * MS);
 	/* the third: ACK now */
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 1 && out[0].ack == seq && out[0].rsv == 0);
 	/* one segment then the timeout */
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	CHECK(pull(c, now + 199 * MS) == 0);
-	k = pull(c, now + 200 * MS);
+	CHECK(tp_pull(c, now + 199 * MS) == 0);
+	k = tp_pull(c, now + 200 * MS);
 	CHECK(k == 1 && out[0].ack == seq);
 	/* out of order: immediate ACK with a SACK block */
 	now += 300 * MS;
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq + dlen, iss + 1, dlen) == 0);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 1 && out[0].ack == seq && out[0].nsack == 1);
 	CHECK(out[0].sack[0].start == seq + dlen && out[0].sack[0].end == seq + 2 * dlen);
 	/* hole filled: immediate ACK of both */
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 1 && out[0].ack == seq + 2 * dlen && out[0].nsack == 0);
 	tcp_conn_stats(c, &st);
 	CHECK(st.bytes_delivered == 6u * dlen);
@@ -404,10 +382,10 @@ test_delack_pairs(void)
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, 0) == 0);
 	CHECK(feed_ts(c, now, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	CHECK(pull(c, now) == 0);
+	CHECK(tp_pull(c, now) == 0);
 	CHECK(feed_ts(c, now + 1600000, TCP_FL_ACK, seq, iss + 1, dlen) == 0);
 	seq += dlen;
-	k = pull(c, now + 1600000);
+	k = tp_pull(c, now + 1600000);
 	CHECK(k == 2);
 	CHECK(out[0].ack == seq && out[1].ack == seq);
 	CHECK(out[0].rsv == 0 && out[1].rsv == TCP_RSV_PAIR);
@@ -436,20 +414,20 @@ test_rst_syn(void)
 	/* in-window RST not at rcv_nxt: challenge ACK, no reset */
 	CHECK(feed_ts(c, now, TCP_FL_RST, seq + 100, 0, 0) == -TCP_E_RST);
 	CHECK(tcp_conn_state(c) == TCP_ESTABLISHED);
-	k = pull(c, now);
+	k = tp_pull(c, now);
 	CHECK(k == 1 && out[0].flags == TCP_FL_ACK && out[0].ack == seq);
 	/* RST storm: thousands, in and out of the window; challenges limited */
 	for (uint32_t i = 1; i <= 20000; i++)
 		CHECK(feed_ts(c, now, TCP_FL_RST | (i & 1 ? TCP_FL_ACK : 0),
 				seq + i * 7919u, 0, 0) == -TCP_E_RST);
-	pull(c, now);
+	tp_pull(c, now);
 	tcp_conn_stats(c, &st);
 	CHECK(tcp_conn_state(c) == TCP_ESTABLISHED);
 	CHECK(st.rst_rx == 20001 && st.challenge_acks <= 100);
 	/* SYN on an established connection: challenge ACK */
 	CHECK(feed_ts(c, now + 2000 * MS, TCP_FL_SYN, seq, 0, 0) == -TCP_E_SYN);
 	CHECK(tcp_conn_state(c) == TCP_ESTABLISHED);
-	k = pull(c, now + 2000 * MS);
+	k = tp_pull(c, now + 2000 * MS);
 	CHECK(k == 1 && out[0].flags == TCP_FL_ACK);
 	/* ACK of data never sent: dropped, answered */
 	CHECK(feed_ts(c, now + 2000 * MS, TCP_FL_ACK, seq, iss + 100000, 0) == -TCP_E_ACK);
@@ -477,7 +455,7 @@ test_syn_retries(void)
 	cf.syn_retries = 3;
 	c = tcp_conn_connect(&cf, 0);
 	while (tcp_conn_state(c) != TCP_CLOSED && now < 100000 * MS) {
-		syns += pull(c, now);
+		syns += tp_pull(c, now);
 		now = tcp_conn_next_deadline(c, now);
 	}
 	CHECK(syns == 4 && tcp_conn_close_reason(c) == TCP_CR_SYN_TIMEOUT);
@@ -487,8 +465,6 @@ test_syn_retries(void)
 int
 main(void)
 {
-	for (int i = 0; i < 64; i++)
-		bufs[i] = fb[i];
 	test_tahoe();
 	test_reno();
 	test_newreno();
