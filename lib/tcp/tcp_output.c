@@ -322,6 +322,21 @@ prr_sent(struct tcp_conn *c, uint32_t len)
 	}
 }
 
+/* New data [seq, seq+len) out (probe: a zero-window probe); 1 if sent. */
+static int
+send_new(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int probe, void *buf,
+		size_t cap, uint16_t *flen)
+{
+	if (probe) {
+		c->probe = 0;
+		c->st.zero_window_probes++;
+	}
+	if (emit_data(c, now, seq, len, 0, buf, cap, flen) < 0)
+		return 0;
+	c->snd_nxt = seq + len;
+	return 1;
+}
+
 /* The FIN once every byte went out (again after a timeout). */
 static int
 fin_next(struct tcp_conn *c, uint64_t now, uint32_t seq, void *buf, size_t cap,
@@ -376,13 +391,8 @@ next_data_rack(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t
 	}
 	if (dry)
 		return 1;
-	if (probe) {
-		c->probe = 0;
-		c->st.zero_window_probes++;
-	}
-	if (emit_data(c, now, seq, len, 0, buf, cap, flen) < 0)
+	if (!send_new(c, now, seq, len, probe, buf, cap, flen))
 		return 0;
-	c->snd_nxt = seq + len;
 	prr_sent(c, len);
 	tcp_tlp_arm(c, now);
 	return 1;
@@ -510,13 +520,8 @@ tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t 
 	}
 	if (dry)
 		return 1;
-	if (probe) {
-		c->probe = 0;
-		c->st.zero_window_probes++;
-	}
-	if (emit_data(c, now, seq, len, 0, buf, cap, flen) < 0)
+	if (!send_new(c, now, seq, len, probe, buf, cap, flen))
 		return 0;
-	c->snd_nxt = seq + len;
 	if (c->in_rec && c->rec_mode == TCP_REC_SACK) {
 		c->prr_sndcnt -= len;
 		c->prr_out += len;
