@@ -11,14 +11,15 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
   seed003  dumbbell 10 Mbit/s 1 ms -> 1 Mbit/s 4 ms (DropTail) -> 10 Mbit/s 1 ms, NS2
            settings (1000-byte packets, no delayed ACK, initial window 1): Tahoe, Reno,
            NewReno, SACK, Vegas cwnd traces and average throughput at a 50-packet and a
-           15-packet queue (10 s); two flows with different RTTs (40 s with --duration
-           40, else shorter); RTO timer tick 0.5 s vs 0.1 s (both flows of a run share
-           the tick: one engine task per bottleneck, see doc/results-tcp.md)
+           15-packet queue (10 s); two flows with different RTTs (FTP1 +100 ms one-way;
+           40 s with --duration 40, else shorter); RTO timer tick: both flows 0.5 s, and
+           FTP0 0.5 s / FTP1 0.1 s in one run (per-connection tick of one task)
   seed001  10 Mbit/s 25 ms access -> 2 Mbit/s bottleneck, uniform packet error, MTU 400
            (mss 360), delayed ACK 2 / 200 ms: Reno, NewReno, Tahoe, Westwood, TCPW-C
            throughput vs error rate (--full: also vs bottleneck delay 0.1-25 ms and rate
            1-4 Mbit/s at 0.5 % error); fairness (2 TCPW-C flows) on 2 Mbit/s 25 ms 0.8 %;
-           friendliness: our TCPW-C (or Reno) next to the kernel's Reno (namespaces)
+           friendliness: our TCPW-C next to our Reno (one task, cc = tcpw-c, reno), and
+           our TCPW-C (or Reno) next to the kernel's Reno (namespaces)
   seed002  3-6 CUBIC flows, 20 Mbit/s bottleneck (300 packets), 100 ms added delay:
            aggregate throughput and Jain's index with cap_policy off / old / coordinated
   kernel-vs-ours  our reno/cubic vs the kernel's on the thesis scenarios 1 (loss) and
@@ -52,14 +53,22 @@ S001_DELAY = [0.1, 1, 5, 10, 25]
 S001_BW = [1, 2, 3, 4]
 S002_N = [3, 4, 5, 6]
 CAP = ["off", "old", "coordinated"]
-# checks printed and stored but not enforced by --check: shapes the seeds report that our
-# implementation does not reproduce yet (doc/results-tcp.md, "What does not hold")
-# The two-RTT and cap-policy shapes held in most runs but not in every short CI run on the
-# 2-vCPU machine (e.g. FTP0 396 < FTP1 491 kbit/s; coordinated Jain 0.952 < 1.000 with no
-# flow capped): reported until the runs are long enough to make them reliable.
-REPORT_ONLY = ("seed003 two RTTs",
-               "seed002 3 flows: coordinated", "seed002 4 flows: coordinated",
-               "seed002 5 flows: coordinated", "seed002 6 flows: coordinated")
+# seed 003, two RTTs: FTP1's extra one-way delay (ms). The seed's figure 2 gives no delays;
+# against the 50-packet FIFO (400 ms at 1 Mbit/s) +20 ms was a ~15 % RTT difference under
+# load, and which flow won depended on where the timeouts fell (doc/results-tcp.md)
+S003_RTT_EXTRA = 100
+# seed 003, RTO: (FTP0, FTP1) tick in ms: the seed's case 1 and case 2
+S003_TICKS = [(500, 500), (500, 100)]
+# checks printed and stored but not enforced by --check (doc/results-tcp.md, "Checks"):
+# the RTO-tick and friendliness shapes run in the full run only, a run each, unmeasured
+# spread
+REPORT_ONLY = ("seed003 RTO", "seed001 friendliness", "seed003 two RTTs (tahoe)",
+               "seed003 two RTTs (vegas)")
+# kernel vs ours at 5 % loss: the kernel's own goodput varies 2x between identical runs on
+# the loaded 2-vCPU machine (reno 14-30, cubic 10-19 Mbit/s; ours 24-25 / 13-22), so the
+# ratio is the kernel's noise (doc/results-tcp.md, "Kernel vs ours"); 1 % and the delay
+# points are enforced
+REPORT_ONLY += ("kernel vs ours loss 5 ",)
 KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
 
 
@@ -135,6 +144,9 @@ class Seeds:
         r1 = {"role": "receiver", "local": "10.0.1.1:6001", "sink": "count", "decode": "on"}
         if symbol:
             f1["symbol_size"] = r1["symbol_size"] = symbol
+            # the receiver's default redundancy (a fixed count) is fewer packets than K
+            # small symbols of a block: a config error; the sender decides it anyway
+            r1["redundancy"] = "auto"
         ini.add("flow f1", f1)
         ini.add("flow r1", r1)
         ini.add("task d0", {"kind": "dfcp", "port": "hosts", "flows": "f1", "checksum": "zero"})
@@ -226,11 +238,14 @@ class Seeds:
             for cc, (gs, js) in self.kernel(scen, ini, d, self.kcc).items():
                 self.row(scenario=scen, x=qn, variant="kernel-" + cc, flow="ftp0",
                          goodput_mbps=gs[0])
-        # two flows, different RTTs (FTP1: +20 ms one-way), and the RTO tick
-        for scen, extra, ticks in (("s003-rtt", 20, [0]), ("s003-rto", 0, [500, 100])):
+        # two flows, different RTTs (FTP1: +S003_RTT_EXTRA ms one-way); the RTO tick: the
+        # seed's case 1 (both flows 0.5 s) and case 2 (FTP0 0.5 s, FTP1 0.1 s) in one run,
+        # per-connection tick / rto_min of one task (connection i takes element i)
+        for scen, extra, ticks in (("s003-rtt", S003_RTT_EXTRA, [(0, 0)]),
+                                   ("s003-rto", 0, S003_TICKS)):
             if a.quick and scen == "s003-rto":
                 continue
-            for tick in ticks:
+            for t0, t1 in ticks:
                 for cc in (["reno"] if a.quick else S003_CC):
                     ini = load("exp-tcp-dumbbell.ini")
                     if scen == "s003-rto":
@@ -241,12 +256,15 @@ class Seeds:
                         ini.add("queue x1", {"pipe": "extra",
                                              "match": "tcp from 10.0.0.1 40001 to any"})
                     tx = {"cc": cc, "flows": 2, "sack": "on" if cc == "sack" else "off",
-                          "tick": f"{tick}ms", "rto_min": "200ms" if not tick else f"{tick}ms"}
-                    js, snd, tr = self.ours(f"{scen}-{cc}-t{tick}", ini, d2, tx,
+                          "tick": f"{t0}ms, {t1}ms",
+                          "rto_min": ", ".join(f"{t}ms" if t else "200ms" for t in (t0, t1))}
+                    x = f"{t0 / 1000:g}/{t1 / 1000:g}" if scen == "s003-rto" else extra
+                    js, snd, tr = self.ours(f"{scen}-{cc}-t{t0}-{t1}", ini, d2, tx,
                                             {"flows": 2, "sack": tx["sack"]})
                     for i, c in enumerate(sorted(snd, key=lambda c: c["local_port"])):
-                        self.row(scenario=scen, x=tick / 1000, variant=cc, flow=f"ftp{i}",
-                                 trace=tr, trace_index=i, **self.tcp_fields(c))
+                        self.row(scenario=scen, x=x, variant=cc, flow=f"ftp{i}",
+                                 trace=tr, trace_index=i, tick_ms=c.get("tick_us", 0) / 1000,
+                                 **self.tcp_fields(c))
 
     # ---------------------------------------------------------- seed 001
     def s001_ini(self, per=None, delay_ms=None, bw=None):
@@ -300,7 +318,18 @@ class Seeds:
             for i, c in enumerate(snd):
                 self.row(scenario="s001-fair", x=0.008, variant=cc, flow=f"f{i}",
                          jain=ex.jain(g), **self.tcp_fields(c))
-        # friendliness: ours (TCPW-C, then Reno as the control) next to the kernel's Reno
+        # friendliness (seed: 2 connections, 0, 1 or 2 of them Reno): our TCPW-C next to our
+        # Reno, two connections of one task with their own cc; 0 and 2 Reno are the
+        # fairness runs above
+        js, snd, tr = self.ours("s001-friend-ours", self.s001_ini(0.008, 25), df,
+                                {"cc": "tcpw-c, reno", "flows": 2}, {"flows": 2})
+        snd = sorted(snd, key=lambda c: c["local_port"])
+        g = [c["avg_mbps"] for c in snd]
+        for c in snd:
+            self.row(scenario="s001-friend", x=0.008, variant="ours-tcpw-c+ours-reno",
+                     flow="ours-" + c["cc"], jain=ex.jain(g), trace=tr,
+                     **self.tcp_fields(c))
+        # ours (TCPW-C, then Reno as the control) next to the kernel's Reno
         if "reno" in self.kcc and self.r.need_net():
             for cc in ("tcpw-c", "reno"):
                 ini = self.s001_ini(0.008, 25)
@@ -379,7 +408,10 @@ class Seeds:
                     ini.drop(s)
                 ini.add("task tx", {"kind": "tcp", "port": "hosts", "role": "sender",
                                     "local": "10.0.0.1:40000", "remote": "10.0.1.1:5201",
-                                    "remote_mac": "02:00:00:00:00:02", "cc": cc})
+                                    "remote_mac": "02:00:00:00:00:02", "cc": cc,
+                                    # Linux's loss recovery under either module: SACK +
+                                    # RACK-TLP + PRR (+ limited transmit), as the kernel's
+                                    "rack": "on"})
                 ini.add("task rx", {"kind": "tcp", "port": "sinks", "role": "receiver",
                                     "local": "10.0.1.1:5201"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
@@ -484,12 +516,23 @@ def checks(rows):
     if "newreno" in q15 and "reno" in q15:
         out.append(("seed003 queue 15: NewReno >= Reno", q15["newreno"] >= q15["reno"],
                     f"NewReno {q15['newreno'] * 1000:.0f}, Reno {q15['reno'] * 1000:.0f} kbit/s"))
-    for cc in ("reno",):
+    for cc in S003_CC:
         f = {r["flow"]: r["goodput_mbps"] for r in sel("s003-rtt", cc)}
         if "ftp0" in f and "ftp1" in f:
-            out.append((f"seed003 two RTTs ({cc}): short-RTT FTP0 > long-RTT FTP1",
-                        f["ftp0"] > f["ftp1"],
+            out.append((f"seed003 two RTTs ({cc}): short-RTT FTP0 > long-RTT FTP1 "
+                        f"(+{S003_RTT_EXTRA} ms)", f["ftp0"] > f["ftp1"],
                         f"FTP0 {f['ftp0'] * 1000:.0f}, FTP1 {f['ftp1'] * 1000:.0f} kbit/s"))
+    # seed 003 RTO, case 1 (both 0.5 s) vs case 2 (FTP1 0.1 s): a finer tick makes Reno's
+    # FTP1 recover sooner from its timeouts (seed: Reno 657.2 -> 897.8 kbit/s)
+    for cc in ("reno",):
+        f = {(r["x"], r["flow"]): r["goodput_mbps"] for r in sel("s003-rto", cc)}
+        c1 = [f.get((f"{t0 / 1000:g}/{t1 / 1000:g}", fl)) for t0, t1 in S003_TICKS[:2]
+              for fl in ("ftp0", "ftp1")]
+        if None not in c1:
+            out.append((f"seed003 RTO ({cc}): FTP1 with a 0.1 s tick > with 0.5 s",
+                        c1[3] > c1[1], f"case 1 (0.5/0.5 s) FTP0 {c1[0] * 1000:.0f} FTP1 "
+                        f"{c1[1] * 1000:.0f}, case 2 (0.5/0.1 s) FTP0 {c1[2] * 1000:.0f} "
+                        f"FTP1 {c1[3] * 1000:.0f} kbit/s"))
     for r in sel("s001-per", x=0.01):
         if r["variant"] in S001_CC:
             out.append((f"seed001 1 % error: {r['variant']} delivers, below the 2 Mbit/s "
@@ -501,6 +544,17 @@ def checks(rows):
         out.append(("seed001 1 % error: TCPW-C >= Reno", tw[0]["goodput_mbps"] >=
                     rn[0]["goodput_mbps"], f"TCPW-C {tw[0]['goodput_mbps']:.3f}, Reno "
                     f"{rn[0]['goodput_mbps']:.3f} Mbit/s"))
+    # friendliness (seed: TCPW-C coexists with Reno, ~20 % more): our TCPW-C next to our
+    # Reno gets at least the Reno's, and that Reno keeps >= 70 % of what a Reno gets next
+    # to another Reno (the fairness run)
+    fr = {r["flow"]: r["goodput_mbps"] for r in sel("s001-friend", "ours-tcpw-c+ours-reno")}
+    rr = [r["goodput_mbps"] for r in sel("s001-fair", "reno")]
+    if "ours-tcpw-c" in fr and "ours-reno" in fr and rr:
+        ref = sum(rr) / len(rr)
+        out.append(("seed001 friendliness: our TCPW-C >= our Reno next to it, that Reno >= "
+                    "70 % of a Reno next to a Reno", fr["ours-tcpw-c"] >= fr["ours-reno"] >=
+                    0.7 * ref, f"TCPW-C {fr['ours-tcpw-c']:.3f}, Reno {fr['ours-reno']:.3f} "
+                    f"Mbit/s; Reno next to Reno {ref:.3f} Mbit/s"))
     by_n = {}
     for r in sel("s002"):
         by_n.setdefault(r["x"], {})[r["variant"]] = r
@@ -515,11 +569,14 @@ def checks(rows):
                             len(pf) == n and min(pf) > 0 and agg >= need,
                             f"per flow {pf} Mbit/s, aggregate {agg:.2f}"))
         if "off" in v and "coordinated" in v:
+            # the coordinated cap holds every flow once any one's RTT rose (the template's
+            # cap_release_pct = 0: the seed's middleware keeps controlling), so the flows
+            # share equally; without it CUBIC's shares depend on where the losses fall
             o, c = v["off"], v["coordinated"]
-            ok = (c["jain"] or 0) >= (o["jain"] or 0) - 0.02 or (c.get("cap_capped") or 0) >= n
-            out.append((f"seed002 {n} flows: coordinated Jain >= off's (or the cap holds all "
-                        f"flows)", ok, f"Jain off {o['jain']:.3f}, coordinated "
-                        f"{c['jain']:.3f}, capped {c.get('cap_capped')}/{n}"))
+            ok = (c["jain"] or 0) >= (o["jain"] or 0) - 0.02 and (c.get("cap_triggers") or 0) > 0
+            out.append((f"seed002 {n} flows: coordinated Jain >= off's - 0.02, the cap "
+                        f"engaged", ok, f"Jain off {o['jain']:.3f}, coordinated "
+                        f"{c['jain']:.3f}, cap triggers {c.get('cap_triggers')}"))
     for r in sel("kvo"):
         if r.get("ratio") is not None:
             out.append((f"kernel vs ours {r['x']} {r['variant']}: within +-20 %",
@@ -588,11 +645,16 @@ def plots(out, rows):
                     [(r["variant"], r.get("trace"), 0) for r in rows
                      if r["scenario"] == s and r.get("trace")])
     for s in ("s003-rtt", "s003-rto"):
-        pan = [(f"{r['variant']} {r['flow']}" + (f" tick {r['x']:g} s" if s == "s003-rto" else ""),
+        pan = [(f"{r['variant']} {r['flow']}" + (f" ticks {r['x']} s" if s == "s003-rto" else ""),
                 r.get("trace"), r.get("trace_index", 0)) for r in rows
                if r["scenario"] == s and r.get("trace")]
         for i in range(0, len(pan), 4):
             plot_traces(pdir, f"{s}-cwnd-{i // 4 + 1}", f"seed 003: {s[5:]}, two flows", pan[i:i + 4])
+    # the seed's RTO figure for Reno: case 1 (both 0.5 s) above case 2 (FTP1 0.1 s)
+    plot_traces(pdir, "s003-rto-reno-cwnd", "seed 003: Reno, RTO tick FTP0/FTP1 (queue 15)",
+                [(f"reno {r['flow']}, ticks {r['x']} s", r.get("trace"), r.get("trace_index", 0))
+                 for r in rows if r["scenario"] == "s003-rto" and r["variant"] == "reno"
+                 and r.get("trace")])
     # seed 003 throughput bars as points over the variants
     sets = []
     for s in ("s003", "s003-q15"):
@@ -690,10 +752,11 @@ def tables(out):
                  ("s003-q15", "seed 003, queue 15: average throughput (kbit/s)")):
         print(f"### {t}\n")
         pivot(s, scale=1000, nd=0, xl="queue")
-    for s in ("s003-rtt", "s003-rto"):
+    for s, xl in (("s003-rtt", "FTP1 extra one-way delay (ms)"),
+                  ("s003-rto", "tick FTP0/FTP1 (s)")):
         for fl in ("ftp0", "ftp1"):
             print(f"### {s} {fl} (kbit/s)\n")
-            pivot(s, scale=1000, nd=0, flow=fl, xl="tick (s)")
+            pivot(s, scale=1000, nd=0, flow=fl, xl=xl)
     for s in ("s001-per", "s001-delay", "s001-bw"):
         print(f"### {s} (Mbit/s)\n")
         pivot(s)

@@ -81,7 +81,8 @@ eng_tcp_stats_period(struct eng_runtime *rt)
 			last_bytes[i][j] = b;
 			last_ns[i][j] = s.snap_ns;
 			printf("  tcp %s.%u %-11s %s", t->name, j, tcp_state_str(s.state),
-					tc->role == ENG_TCP_SENDER ? tc->cc : "receiver");
+					tc->role == ENG_TCP_SENDER ? eng_tcp_conn_conf(tc, j)->cc :
+					"receiver");
 			if (tc->role == ENG_TCP_SENDER)
 				printf(" cwnd %.1f ssthresh %.1f seg", segs(s.st.cwnd, s.st.mss),
 						segs(s.st.ssthresh, s.st.mss));
@@ -118,7 +119,8 @@ eng_tcp_stats_summary(struct eng_runtime *rt)
 			       " cwnd %.1f ssthresh %.1f seg, rtt min/avg %.2f/%.2f ms, retrans %" PRIu64
 			       " (%" PRIu64 " recoveries, %" PRIu64 " timeouts)",
 					t->name, j, tc->role == ENG_TCP_SENDER ? "sender, " : "receiver",
-					tc->role == ENG_TCP_SENDER ? tc->cc : "", tcp_state_str(s.state),
+					tc->role == ENG_TCP_SENDER ? eng_tcp_conn_conf(tc, j)->cc : "",
+					tcp_state_str(s.state),
 					s.done ? " done" : "",
 					flow_bytes(tc, &s), flow_goodput_mbps(tc, &s),
 					segs(s.st.cwnd, s.st.mss), segs(s.st.ssthresh, s.st.mss),
@@ -141,13 +143,16 @@ static void
 json_flow(FILE *f, const struct eng_task *t, unsigned int j, const struct eng_tcp_snap *s)
 {
 	const struct eng_tcp_conf *tc = t->conf;
+	const struct eng_tcp_conn_conf *k = eng_tcp_conn_conf(tc, j);
 	const struct tcp_stats *st = &s->st;
 	int cr = s->close_reason;
 
 	fprintf(f, "\n    {\"name\": \"%s.%u\", \"task\": \"%s\", \"role\": \"%s\", \"cc\": \"%s\","
+			" \"tick_us\": %.3f, \"rto_min_us\": %.3f, \"init_cwnd\": %u,"
 			" \"local_port\": %u, \"remote_ip\": \"%u.%u.%u.%u\", \"remote_port\": %u,"
 			" \"state\": \"%s\", \"close_reason\": \"%s\", \"done\": %s,",
-			t->name, j, t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver", tc->cc,
+			t->name, j, t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver", k->cc,
+			(double)k->tick_ns / 1e3, (double)k->rto_min_ns / 1e3, k->init_cwnd,
 			s->local_port, s->remote_ip >> 24, (s->remote_ip >> 16) & 0xff,
 			(s->remote_ip >> 8) & 0xff, s->remote_ip & 0xff, s->remote_port,
 			tcp_state_str(s->state),
@@ -251,9 +256,12 @@ eng_tcp_stats_json(struct eng_runtime *rt, FILE *f)
 		if (!is_tcp(t))
 			continue;
 		eng_tcp_ep_stats(t, &es);
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"role\": \"%s\", \"cc\": \"%s\", \"done\": %s,"
-				" \"jain\": %.6f, \"cap_policy\": \"%s\"", k++ ? "," : "", t->name,
-				tc->role == ENG_TCP_SENDER ? "sender" : "receiver", tc->cc,
+		fprintf(f, "%s\n    {\"name\": \"%s\", \"role\": \"%s\", \"cc\": \"", k++ ? "," : "",
+				t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver");
+		for (e = 0; e < tc->nb_conn_values; e++)	/* per connection, repeats once */
+			if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
+				fprintf(f, "%s%s", e ? ", " : "", tc->conn[e].cc);
+		fprintf(f, "\", \"done\": %s, \"jain\": %.6f, \"cap_policy\": \"%s\"",
 				eng_tcp_task_done(t) ? "true" : "false", task_jain(t),
 				cap_modes[tc->cap.mode]);
 		if (eng_tcp_cap_snap(t, &cs) == 0)

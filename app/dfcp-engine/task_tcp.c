@@ -182,16 +182,143 @@ sec_cap_table(struct eng_sec *sec, struct tcp_cap_conf *cc)
 	return 0;
 }
 
+/* Keys a sender may give per connection (struct eng_tcp_conn_conf). */
+enum conn_key {
+	CK_CC,
+	CK_RECOVERY,
+	CK_MSS,
+	CK_INIT_CWND,
+	CK_DUPTHRESH,
+	CK_RTO_INIT,
+	CK_RTO_MIN,
+	CK_TICK,
+	CK_MAX,
+};
+
+static const char *const conn_keys[CK_MAX] = {
+	"cc", "recovery", "mss", "init_cwnd", "dupthresh", "rto_init", "rto_min", "tick",
+};
+
+/* One element of a per-connection key into k; 0 or -1 with the reason in e. */
+static int
+conn_value(enum conn_key key, const char *v, struct eng_tcp_conn_conf *k, char *e, size_t elen)
+{
+	static const char *const recs[] = {"auto", "none", "reno", "newreno", "sack"};
+	const uint64_t ms = 1000000ull, s = 1000000000ull;
+	size_t off = 0;
+	unsigned int i;
+
+	switch (key) {
+	case CK_CC:
+		if (tcp_cc_find(v) != NULL && strlen(v) < sizeof(k->cc)) {
+			snprintf(k->cc, sizeof(k->cc), "%s", v);
+			return 0;
+		}
+		off = (size_t)snprintf(e, elen, "unknown congestion control \"%s\" (expected one "
+				"of: ", v);
+		for (i = 0; tcp_cc_get(i) != NULL && off < elen; i++)
+			off += (size_t)snprintf(e + off, elen - off, "%s%s", i ? ", " : "",
+					tcp_cc_get(i)->name);
+		if (off < elen)
+			snprintf(e + off, elen - off, ")");
+		return -1;
+	case CK_RECOVERY:
+		for (i = 0; i < RTE_DIM(recs); i++)
+			if (strcmp(v, recs[i]) == 0) {
+				k->recovery = (int)i - 1;
+				return 0;
+			}
+		snprintf(e, elen, "unknown value \"%s\" (expected auto, none, reno, newreno or sack)",
+				v);
+		return -1;
+	case CK_MSS:
+		return cfg_parse_u32(v, 64, 9000, &k->mss, e, elen);
+	case CK_INIT_CWND:
+		return cfg_parse_u32(v, 1, 1024, &k->init_cwnd, e, elen);
+	case CK_DUPTHRESH:
+		return cfg_parse_u32(v, 1, 1024, &k->dupthresh, e, elen);
+	case CK_RTO_INIT:
+		return cfg_parse_time(v, ms, ms, 600 * s, &k->rto_init_ns, e, elen);
+	case CK_RTO_MIN:
+		return cfg_parse_time(v, ms, 0, 600 * s, &k->rto_min_ns, e, elen);
+	case CK_TICK:
+		return cfg_parse_time(v, ms, 0, 10 * s, &k->tick_ns, e, elen);
+	default:
+		snprintf(e, elen, "not a per-connection key");
+		return -1;
+	}
+}
+
+static char *
+trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/*
+ * A per-connection key: one value (every connection) or a comma list, element
+ * i for connection i and the last one for the rest. Lists: senders only, at
+ * most `flows` elements.
+ */
+static int
+sec_conn_key(struct eng_sec *sec, struct eng_tcp_conf *c, enum conn_key key)
+{
+	const char *name = conn_keys[key];
+	const char *v = eng_sec_get(sec, name);
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *tok, *next, *last = NULL;
+	unsigned int n = 0, i;
+	int list;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	list = strchr(buf, ',') != NULL;
+	for (tok = buf; tok != NULL; tok = next) {
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		tok = trim(tok);
+		if (*tok == '\0')
+			return eng_sec_error(sec, name, "empty element %u in the list", n + 1);
+		if (n == ENG_TCP_MAX_FLOWS)
+			return eng_sec_error(sec, name, "more than %d values", ENG_TCP_MAX_FLOWS);
+		if (conn_value(key, tok, &c->conn[n], e, sizeof(e)) < 0)
+			return list ? eng_sec_error(sec, name, "connection %u: %s", n, e) :
+					eng_sec_error(sec, name, "%s", e);
+		last = tok;
+		n++;
+	}
+	if (n > 1 && c->role != ENG_TCP_SENDER)
+		return eng_sec_error(sec, name, "one value per connection applies to sender tasks "
+				"only (a receiver's connections share the listener's settings)");
+	if (n > 1 && n > c->flows)
+		return eng_sec_error(sec, name, "%u values for %u connection(s) (flows = %u): "
+				"connection i takes value i, the last value repeats", n, c->flows,
+				c->flows);
+	for (i = n; i < ENG_TCP_MAX_FLOWS; i++)
+		conn_value(key, last, &c->conn[i], e, sizeof(e));	/* checked above */
+	if (n > c->nb_conn_values)
+		c->nb_conn_values = n;
+	return 0;
+}
+
 static int
 tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 {
 	static const char *const roles[] = {"sender", "receiver"};
-	static const char *const recs[] = {"auto", "none", "reno", "newreno", "sack"};
 	static const char *const pairs[] = {"auto", "off", "on"};
 	static const char *const caps[] = {"off", "old", "coordinated"};
 	const uint64_t ms = 1000000ull, s = 1000000000ull;
 	struct eng_tcp_conf *c;
 	struct tcp_conf d;
+	unsigned int i;
 	int rc, v;
 
 	c = calloc(1, sizeof(*c));
@@ -200,23 +327,30 @@ tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	t->conf = c;
 	tcp_conf_default(&d);
 	c->flows = 1;
-	snprintf(c->cc, sizeof(c->cc), "%s", d.cc);
-	c->recovery = -1;
-	c->mss = d.mss;
+	for (i = 0; i < ENG_TCP_MAX_FLOWS; i++) {
+		struct eng_tcp_conn_conf *k = &c->conn[i];
+
+		snprintf(k->cc, sizeof(k->cc), "%s", d.cc);
+		k->recovery = -1;
+		k->mss = d.mss;
+		k->init_cwnd = d.init_cwnd;
+		k->dupthresh = d.dupthresh;
+		k->rto_init_ns = d.rto_init_ns;
+		k->rto_min_ns = d.rto_min_ns;
+		k->tick_ns = d.tick_ns;
+	}
+	c->nb_conn_values = 1;
 	c->sndbuf = d.sndbuf;
 	c->rcvbuf = d.rcvbuf;
-	c->init_cwnd = d.init_cwnd;
-	c->dupthresh = d.dupthresh;
 	c->delack_count = d.delack_count;
 	c->delack_ns = d.delack_ns;
 	c->pair_acks = -1;
+	c->rack = d.rack;
+	c->limited_transmit = d.limited_transmit;
 	c->sack = d.sack;
 	c->timestamps = d.timestamps;
 	c->wscale = d.wscale;
-	c->rto_init_ns = d.rto_init_ns;
-	c->rto_min_ns = d.rto_min_ns;
 	c->rto_max_ns = d.rto_max_ns;
-	c->tick_ns = d.tick_ns;
 	c->time_wait_ns = d.time_wait_ns;
 	c->max_retries = d.max_retries;
 	c->syn_retries = d.syn_retries;
@@ -252,27 +386,8 @@ tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	if (rc == 0 && c->role == ENG_TCP_SENDER && (uint32_t)c->local_port + c->flows > 65536)
 		rc = eng_sec_error(sec, "flows", "local ports %u..%u past 65535", c->local_port,
 				c->local_port + c->flows - 1);
-	if (rc == 0)
-		rc = eng_sec_str(sec, "cc", c->cc, sizeof(c->cc));
-	if (rc == 0 && tcp_cc_find(c->cc) == NULL) {
-		char list[256];
-		size_t off = 0;
-		unsigned int i;
-
-		list[0] = '\0';
-		for (i = 0; tcp_cc_get(i) != NULL && off < sizeof(list); i++)
-			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "",
-					tcp_cc_get(i)->name);
-		return eng_sec_error(sec, "cc", "unknown congestion control \"%s\" (expected one "
-				"of: %s)", c->cc, list);
-	}
-	if (rc == 0) {
-		v = 0;
-		rc = sec_word(sec, "recovery", recs, 5, &v, "auto, none, reno, newreno or sack");
-		c->recovery = v - 1;
-	}
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "mss", 64, 9000, &c->mss);
+	for (i = 0; rc == 0 && i < CK_MAX; i++)
+		rc = sec_conn_key(sec, c, (enum conn_key)i);
 	if (rc == 0) {
 		uint64_t b = c->sndbuf;
 
@@ -286,10 +401,6 @@ tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		c->rcvbuf = (uint32_t)b;
 	}
 	if (rc == 0)
-		rc = eng_sec_u32(sec, "init_cwnd", 1, 1024, &c->init_cwnd);
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "dupthresh", 1, 1024, &c->dupthresh);
-	if (rc == 0)
 		rc = eng_sec_u32(sec, "delack_count", 1, 64, &c->delack_count);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "delack_timeout", ms, 0, 10 * s, &c->delack_ns);
@@ -298,6 +409,16 @@ tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = sec_word(sec, "pair_acks", pairs, 3, &v, "auto, off or on");
 		c->pair_acks = v == 0 ? -1 : v - 1;
 	}
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "rack", pairs, 3, &v, "auto, off or on");
+		c->rack = v == 0 ? -1 : v - 1;
+	}
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "limited_transmit", pairs, 3, &v, "auto, off or on");
+		c->limited_transmit = v == 0 ? -1 : v - 1;
+	}
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "sack", &c->sack);
 	if (rc == 0)
@@ -305,15 +426,12 @@ tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "wscale", &c->wscale);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "rto_init", ms, ms, 600 * s, &c->rto_init_ns);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "rto_min", ms, 0, 600 * s, &c->rto_min_ns);
-	if (rc == 0)
 		rc = eng_sec_time(sec, "rto_max", ms, ms, 3600 * s, &c->rto_max_ns);
-	if (rc == 0 && c->rto_min_ns > c->rto_max_ns)
-		rc = eng_sec_error(sec, "rto_min", "larger than rto_max");
-	if (rc == 0)
-		rc = eng_sec_time(sec, "tick", ms, 0, 10 * s, &c->tick_ns);
+	for (i = 0; rc == 0 && i < c->nb_conn_values; i++)
+		if (c->conn[i].rto_min_ns > c->rto_max_ns)
+			rc = c->nb_conn_values > 1 ? eng_sec_error(sec, "rto_min", "connection %u: "
+					"larger than rto_max", i) : eng_sec_error(sec, "rto_min",
+					"larger than rto_max");
 	if (rc == 0)
 		rc = eng_sec_time(sec, "time_wait", s, 0, 600 * s, &c->time_wait_ns);
 	if (rc == 0)
@@ -405,27 +523,32 @@ flow_accept(void *ctx, struct tcp_conn *c)
 /* set-up                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Connection i's settings (a receiver's listener: i = 0). */
 static void
-conf_fill(struct tcp_conf *d, const struct eng_tcp_conf *c)
+conf_fill(struct tcp_conf *d, const struct eng_tcp_conf *c, unsigned int i)
 {
+	const struct eng_tcp_conn_conf *k = eng_tcp_conn_conf(c, i);
+
 	tcp_conf_default(d);
-	d->cc = c->cc;
-	d->recovery = c->recovery;
-	d->mss = (uint16_t)c->mss;
+	d->cc = k->cc;
+	d->recovery = k->recovery;
+	d->mss = (uint16_t)k->mss;
 	d->sndbuf = c->sndbuf;
 	d->rcvbuf = c->rcvbuf;
 	d->wscale = c->wscale;
 	d->sack = c->sack;
 	d->timestamps = c->timestamps;
-	d->init_cwnd = c->init_cwnd;
-	d->dupthresh = c->dupthresh;
+	d->init_cwnd = k->init_cwnd;
+	d->dupthresh = k->dupthresh;
 	d->delack_count = c->delack_count;
 	d->delack_ns = c->delack_ns;
 	d->pair_acks = c->pair_acks;
-	d->rto_init_ns = c->rto_init_ns;
-	d->rto_min_ns = c->rto_min_ns;
+	d->rack = c->rack;
+	d->limited_transmit = c->limited_transmit;
+	d->rto_init_ns = k->rto_init_ns;
+	d->rto_min_ns = k->rto_min_ns;
 	d->rto_max_ns = c->rto_max_ns;
-	d->tick_ns = c->tick_ns;
+	d->tick_ns = k->tick_ns;
 	d->max_retries = c->max_retries;
 	d->syn_retries = c->syn_retries;
 	d->time_wait_ns = c->time_wait_ns;
@@ -443,6 +566,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	unsigned int nflows = tc->flows ? tc->flows : ENG_TCP_MAX_FLOWS, i;
 	struct tcp_ep_conf ec;
 	struct tcp_task_priv *p;
+	uint32_t mss = 0;
 	int rc;
 
 	p = rte_zmalloc_socket("tcp", sizeof(*p) + nflows * sizeof(p->flows[0]),
@@ -463,14 +587,16 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->nb_flows = nflows;
 	p->cap = (uint16_t)RTE_MIN(rte_pktmbuf_data_room_size(p->pool) - RTE_PKTMBUF_HEADROOM,
 			UINT16_MAX);
-	if (tc->mss + TCP_HDR_MAX > p->cap ||
-			(pc->mtu != 0 && tc->mss + TCP_IP_LEN + TCP_HDR_LEN + TCP_OPT_MAX > pc->mtu)) {
+	for (i = 0; i < (tc->role == ENG_TCP_SENDER ? nflows : 1); i++)
+		mss = RTE_MAX(mss, tc->conn[i].mss);
+	if (mss + TCP_HDR_MAX > p->cap ||
+			(pc->mtu != 0 && mss + TCP_IP_LEN + TCP_HDR_LEN + TCP_OPT_MAX > pc->mtu)) {
 		ENG_LOG(ERR, task, "task %s: mss %u makes frames larger than the mbuf data room "
-				"(%u) or the MTU of port %s", t->name, tc->mss, p->cap, pc->name);
+				"(%u) or the MTU of port %s", t->name, mss, p->cap, pc->name);
 		rc = -EINVAL;
 		goto fail;
 	}
-	conf_fill(&p->conf, tc);
+	conf_fill(&p->conf, tc, 0);
 	memcpy(p->conf.local.mac, p->mac.addr_bytes, 6);
 	p->conf.local.ip = tc->local_ip;
 	p->conf.local.port = tc->local_port;
@@ -492,7 +618,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 		ec.listen = 1;
 		ec.max_conns = 2 * nflows + 8;	/* TIME_WAIT / retried SYNs */
 		ec.max_half_open = nflows + 4;
-		conf_fill(&ec.accept_conf, tc);
+		conf_fill(&ec.accept_conf, tc, 0);
 		ec.on_accept = flow_accept;
 		ec.accept_ctx = p;
 	} else {
@@ -539,9 +665,11 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			goto fail;
 		}
 	}
-	ENG_LOG(INFO, task, "task %s: TCP %s, %u connection(s), cc %s, mss %u on port %s%s%s",
-			t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver", nflows, tc->cc,
-			tc->mss, pc->name, p->resolved || tc->role != ENG_TCP_SENDER ? "" :
+	ENG_LOG(INFO, task, "task %s: TCP %s, %u connection(s), cc %s, mss %u%s on port %s%s%s",
+			t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver", nflows,
+			tc->conn[0].cc, tc->conn[0].mss, tc->nb_conn_values > 1 ?
+			" (connection 0; settings per connection)" : "",
+			pc->name, p->resolved || tc->role != ENG_TCP_SENDER ? "" :
 			", remote MAC by ARP", tc->cap.mode == TCP_CAP_OFF ? "" :
 			tc->cap.mode == TCP_CAP_OLD ? ", cap policy old" : ", cap policy coordinated");
 	return 0;
@@ -712,6 +840,9 @@ task_tick(struct tcp_task_priv *p, uint64_t now)
 				struct tcp_flow_rt *f = &p->flows[i];
 				struct tcp_conf c = p->conf;
 
+				conf_fill(&c, tc, i);	/* its own cc, tick, ... */
+				c.local = p->conf.local;
+				c.remote = p->conf.remote;
 				c.local.port = (uint16_t)(tc->local_port + i);
 				c.source = flow_source;
 				c.source_ctx = f;
@@ -850,15 +981,17 @@ write_traces(struct tcp_task_priv *p)
 		return -errno;
 	}
 	fprintf(fp, "# dfcp-engine cwnd trace, task %s, cc %s, %u connection(s)\n"
-			"# one data block per connection (gnuplot: index N)\n", p->t->name, tc->cc,
-			p->nb_flows);
+			"# one data block per connection (gnuplot: index N)\n", p->t->name,
+			tc->nb_conn_values > 1 ? "per connection" : tc->conn[0].cc, p->nb_flows);
 	for (i = 0; i < p->nb_flows; i++) {
 		const struct tcp_flow_rt *f = &p->flows[i];
-		uint32_t mss = f->snap.st.mss ? f->snap.st.mss : tc->mss;
+		const struct eng_tcp_conn_conf *k = &tc->conn[i];
+		uint32_t mss = f->snap.st.mss ? f->snap.st.mss : k->mss;
 
-		fprintf(fp, "%s# flow %s.%u local port %u mss %u points %u dropped %" PRIu64 "\n"
-				"# time_s cwnd_seg ssthresh_seg srtt_ms event\n", i ? "\n\n" : "",
-				p->t->name, i, tc->local_port + i, mss, f->trace.n, f->trace.dropped);
+		fprintf(fp, "%s# flow %s.%u local port %u mss %u points %u dropped %" PRIu64
+				" cc %s tick_ms %.3f\n# time_s cwnd_seg ssthresh_seg srtt_ms event\n",
+				i ? "\n\n" : "", p->t->name, i, tc->local_port + i, mss, f->trace.n,
+				f->trace.dropped, k->cc, (double)k->tick_ns / 1e6);
 		for (uint32_t j = 0; j < f->trace.n; j++) {
 			const struct tcp_trace_pt *pt = &f->trace.pts[j];
 			double t = pt->now >= p->run_start_ns ?

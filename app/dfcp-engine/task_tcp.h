@@ -22,6 +22,19 @@ enum eng_tcp_role {
 	ENG_TCP_RECEIVER,	/* listens, counting / verifying sink */
 };
 
+/*
+ * Settings a sender may give each connection its own value of: the key takes
+ * a comma list, connection i the element i (the last element repeats; one
+ * value = every connection). A receiver's connections share conn[0] (the
+ * listener's settings).
+ */
+struct eng_tcp_conn_conf {
+	char cc[32];			/* congestion-control module (tcp_cc_find) */
+	int recovery;			/* -1: the module's, else enum tcp_recovery */
+	uint32_t mss, init_cwnd, dupthresh;
+	uint64_t rto_init_ns, rto_min_ns, tick_ns;
+};
+
 /* [task NAME] kind = tcp: its kind-private configuration. */
 struct eng_tcp_conf {
 	int role;			/* enum eng_tcp_role */
@@ -30,14 +43,15 @@ struct eng_tcp_conf {
 	int has_remote_mac;
 	struct rte_ether_addr remote_mac;
 	uint32_t flows;			/* sender: parallel connections; receiver: expected */
-	char cc[32];			/* congestion-control module (tcp_cc_find) */
-	int recovery;			/* -1: the module's, else enum tcp_recovery */
-	uint32_t mss, sndbuf, rcvbuf, init_cwnd, dupthresh;
+	struct eng_tcp_conn_conf conn[ENG_TCP_MAX_FLOWS];	/* per connection, all filled */
+	uint32_t nb_conn_values;	/* the longest per-connection list (1: no list) */
+	uint32_t sndbuf, rcvbuf;
 	uint32_t delack_count;
 	uint64_t delack_ns;
 	int pair_acks;			/* -1 auto, 0, 1 */
+	int rack, limited_transmit;	/* -1 auto, 0, 1 (struct tcp_conf) */
 	int sack, timestamps, wscale;
-	uint64_t rto_init_ns, rto_min_ns, rto_max_ns, tick_ns, time_wait_ns;
+	uint64_t rto_max_ns, time_wait_ns;
 	uint32_t max_retries, syn_retries;
 	/* application */
 	uint64_t bytes;			/* sender: per connection, 0 = no limit */
@@ -55,6 +69,13 @@ struct eng_tcp_conf {
 	/* seed-002 cap policy over the task's connections */
 	struct tcp_cap_conf cap;
 };
+
+/* Connection i's settings (a receiver's connections: the listener's, conn[0]). */
+static inline const struct eng_tcp_conn_conf *
+eng_tcp_conn_conf(const struct eng_tcp_conf *tc, unsigned int i)
+{
+	return &tc->conn[tc->role == ENG_TCP_SENDER && i < ENG_TCP_MAX_FLOWS ? i : 0];
+}
 
 /* Live per-connection counters, published by the owning lcore. */
 struct eng_tcp_snap {

@@ -14,7 +14,12 @@ Cases:
   tap-recv    a Linux TCP sender (Python socket client) -> our TCP receiver, verified
   cap         three CUBIC connections of one task under the coordinated cap policy
               through a 20 Mbit/s pipe with a deep queue: all deliver, the policy ran
-  bad-config  unknown congestion control, cap policy on a receiver: exit code 1
+  per-conn    two connections of one sender task with their own cc (tcpw-c, reno),
+              tick / rto_min (0.5 s, 0.1 s) and init_cwnd: the summary JSON, the trace
+              headers and the behaviour (ACK pairs, RTO) show each connection's settings
+  bad-config  unknown congestion control, cap policy on a receiver, per-connection
+              lists (longer than flows, on a receiver, a bad or empty element): exit
+              code 1 with "FILE:LINE: [task t] KEY: reason"
 Skips (77) where namespaces or tap devices are not permitted. No timing assertions.
 """
 import json
@@ -405,6 +410,60 @@ def case_cap(engine, src, tmp):
     check_pools(js)
 
 
+PER_CONN = CAP.replace("flows = 3\ncc = cubic\nbytes = 2MiB\ncap_policy = coordinated\n"
+                       "cap_interval = 200ms\ncap_table = 5ms:40, 20ms:20, 50ms:10\n",
+                       "flows = 2\ncc = tcpw-c, reno\ntick = 500ms, 100ms\n"
+                       "rto_min = 500ms, 100ms\ninit_cwnd = 4, 10\nbytes = 1MiB\n"
+                       "cwnd_trace = TRACE\n").replace("flows = 3\nverify", "flows = 2\nverify") \
+    .replace("bytes = 1MiB\n", "bytes = 1MiB\nsndbuf = 64KiB\n")  # < the queue: no loss
+
+
+def case_per_conn(engine, src, tmp):
+    """Two connections of one sender task with their own cc, tick, rto_min, init_cwnd."""
+    trace = os.path.join(tmp, "cwnd.dat")
+    text = PER_CONN.replace("TRACE", trace)
+    if "cc = tcpw-c, reno" not in text or "flows = 2\nverify" not in text:
+        fail("per-connection config template did not apply")
+    cfg = write(os.path.join(tmp, "pc.ini"), text)
+    out = os.path.join(tmp, "s.json")
+    p = run([engine] + EAL.split() + ["--", "--config", cfg, "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    js = load(out)
+    n = 1 << 20
+    want = [("tcpw-c", 500000, 4), ("reno", 100000, 10)]
+    for i, (cc, tick, iw) in enumerate(want):
+        s, r = tcp_flow(js, f"tx.{i}"), tcp_flow(js, f"rx.{i}")
+        show(s)
+        print(f"  tick {s['tick_us']:.0f} us rto_min {s['rto_min_us']:.0f} us rto "
+              f"{s['rto_us']:.0f} us init_cwnd {s['init_cwnd']} pair ACKs rx "
+              f"{s['pair_acks_rx']} bw_est {s['bw_est_bps']}")
+        if s["goodput_bytes"] != n or not s["done"] or r["sink_bytes"] != n or r["bad_bytes"]:
+            fail(f"tx.{i} did not deliver {n} verified bytes")
+        if (s["cc"], s["tick_us"], s["rto_min_us"], s["init_cwnd"]) != (cc, tick, tick, iw):
+            fail(f"tx.{i}: cc {s['cc']} tick {s['tick_us']} rto_min {s['rto_min_us']} "
+                 f"init_cwnd {s['init_cwnd']}, expected {cc} {tick} {tick} {iw}")
+    s0, s1 = tcp_flow(js, "tx.0"), tcp_flow(js, "tx.1")
+    # the module really differs: only the TCPW-C connection asks for and gets ACK pairs
+    if s0["pair_acks_rx"] == 0 or s0["bw_est_bps"] == 0:
+        fail("tx.0 (tcpw-c) got no ACK pairs / bandwidth estimate")
+    if s1["pair_acks_rx"] != 0 or s1["bw_est_bps"] != 0:
+        fail("tx.1 (reno) got ACK pairs or a bandwidth estimate")
+    # the tick really differs: RTO = SRTT + max(G, 4 RTTVAR) on a clean 20 ms path
+    if not s0["rto_us"] >= 500000 > s1["rto_us"] >= 100000:
+        fail(f"RTO {s0['rto_us']:.0f} / {s1['rto_us']:.0f} us: expected >= 500 ms with the "
+             f"0.5 s tick, 100..500 ms with the 0.1 s tick")
+    task = [t for t in js["tcp_tasks"] if t["name"] == "tx"][0]
+    if task["cc"] != "tcpw-c, reno":
+        fail(f"task cc {task['cc']!r}")
+    with open(trace) as f:
+        heads = [ln for ln in f if ln.startswith("# flow")]
+    if len(heads) != 2 or "cc tcpw-c tick_ms 500.000" not in heads[0] \
+            or "cc reno tick_ms 100.000" not in heads[1]:
+        fail(f"trace headers {heads}")
+    check_pools(js)
+
+
 def case_bad_config(engine, src, tmp):
     base = "[engine]\n[port p0]\ndevice = ring:w0\n[lcore 1]\ntasks = t\n[task t]\nkind = tcp\n" \
            "port = p0\n"
@@ -416,19 +475,41 @@ def case_bad_config(engine, src, tmp):
         ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\ncap_table = 20ms:8, 10ms:4\n",
          "ascend"),
         ("role = sender\nlocal = 10.0.0.1\nremote = 10.0.0.2:2\n", ":PORT"),
+        # per-connection lists: "FILE:LINE: [task t] KEY: reason" (LINE: the key's line)
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 2\n"
+         "cc = reno, cubic, vegas\n",
+         "{cfg}:{line}: [task t] cc: 3 values for 2 connection(s) (flows = 2)"),
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\ntick = 500ms, 100ms\n",
+         "{cfg}:{line}: [task t] tick: 2 values for 1 connection(s)"),
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 3\n"
+         "cc = reno, nosuch\n",
+         "{cfg}:{line}: [task t] cc: connection 1: unknown congestion control \"nosuch\""),
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 3\n"
+         "rto_min = 100ms,,200ms\n", "{cfg}:{line}: [task t] rto_min: empty element 2"),
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 2\n"
+         "rto_max = 1s\nrto_min = 200ms, 2s\n",
+         "{cfg}:{line}: [task t] rto_min: connection 1: larger than rto_max"),
+        ("role = receiver\nlocal = 10.0.0.1:1\nflows = 2\ncc = reno, cubic\n",
+         "{cfg}:{line}: [task t] cc: one value per connection applies to sender tasks only"),
     ]
     for i, (keys, msg) in enumerate(cases):
         cfg = write(os.path.join(tmp, f"bad{i}.ini"), base + keys)
+        key = msg.split("] ")[1].split(":")[0] if msg.startswith("{cfg}") else None
+        if key:
+            lines = (base + keys).splitlines()
+            line = [n + 1 for n, ln in enumerate(lines) if ln.startswith(key + " =")][0]
+            msg = msg.format(cfg=cfg, line=line)
         p = run([engine] + EAL.split() + ["--", "--config", cfg])
         if p.returncode != 1 or msg not in p.stderr + p.stdout:
-            fail(f"bad config {i}: exit {p.returncode}, expected 1 with \"{msg}\"")
+            fail(f"bad config {i}: exit {p.returncode}, expected 1 with \"{msg}\"; got "
+                 f"{(p.stderr + p.stdout).strip()[-300:]}")
 
 
 def main():
     cases = {"ring-reno": lambda e, s, t: case_ring(e, s, t, "reno"),
              "ring-cubic": lambda e, s, t: case_ring(e, s, t, "cubic"),
              "tap-send": case_tap_send, "tap-recv": case_tap_recv,
-             "cap": case_cap, "bad-config": case_bad_config}
+             "cap": case_cap, "per-conn": case_per_conn, "bad-config": case_bad_config}
     return case_main(__doc__, cases, "dfcp-tcp-test-", setup=self_check_pattern)
 
 

@@ -5,13 +5,13 @@
 Runs scripts/exp_seeds.py --quick --check on one scenario; fails when a defining
 shape does not hold (doc/results-tcp.md lists them):
   seed003  dumbbell 1 Mbit/s 4 ms DropTail: Tahoe's cwnd drops to 1 segment on a fast
-           retransmit, Reno's to ssthresh = FlightSize/2 (that the short-RTT flow of two
-           gets more is reported only: not reliable in 15 s runs)
+           retransmit, Reno's to ssthresh = FlightSize/2; of two Reno flows (one task)
+           the short-RTT one gets more (FTP1 +100 ms one-way, 15 s)
   seed001  10 Mbit/s 25 ms -> 2 Mbit/s, 1 % error, MTU 400: Reno and TCPW-C deliver
            below the bottleneck rate, and TCPW-C >= Reno
   seed002  3 CUBIC flows, 20 Mbit/s + 100 ms: every flow delivers with and without the
-           coordinated cap, aggregate >= 70 % of the bottleneck without it (coordinated
-           Jain >= no-cap Jain is reported only: not reliable in 8 s runs)
+           coordinated cap, aggregate >= 70 % of the bottleneck without it, and the
+           coordinated cap (held once engaged) gives Jain >= no-cap Jain - 0.02
   kernel   our Reno vs the kernel's on the thesis delay scenario at 10 ms (no loss),
            same router and link: goodput within +-20 % (77 = skipped without network namespaces)
 """
