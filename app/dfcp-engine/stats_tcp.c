@@ -186,14 +186,16 @@ json_flow(FILE *f, const struct eng_task *t, unsigned int j, const struct eng_tc
 			", \"ooo_pkts\": %" PRIu64 ", \"dup_data_pkts\": %" PRIu64
 			", \"rst_rx\": %" PRIu64 ", \"rst_tx\": %" PRIu64
 			", \"challenge_acks\": %" PRIu64 ", \"zero_window_probes\": %" PRIu64
-			", \"bw_est_bps\": %" PRIu64 ", \"trace_points\": %" PRIu64
-			", \"trace_dropped\": %" PRIu64 "}",
+			", \"bw_est_bps\": %" PRIu64 ", \"rack\": %s, \"rack_marked\": %" PRIu64
+			", \"tlp_probes\": %" PRIu64 ", \"tlp_recoveries\": %" PRIu64
+			", \"trace_points\": %" PRIu64 ", \"trace_dropped\": %" PRIu64 "}",
 			st->tx_pkts, st->tx_bytes, st->rx_pkts, st->rx_bytes, st->tx_data_pkts,
 			st->rx_data_pkts, st->retrans_pkts, st->retrans_bytes, st->fast_retrans,
 			st->timeouts, st->dupacks_rx, st->acks_tx, st->pair_acks_tx, st->pair_acks_rx,
 			st->sack_blocks_rx, st->sack_blocks_tx, st->ooo_pkts, st->dup_data_pkts,
 			st->rst_rx, st->rst_tx, st->challenge_acks, st->zero_window_probes,
-			st->bw_est_bps, s->trace_points, s->trace_dropped);
+			st->bw_est_bps, st->rack ? "true" : "false", st->rack_marked, st->tlp_probes,
+			st->tlp_recoveries, s->trace_points, s->trace_dropped);
 }
 
 /* Jain's fairness index over the goodputs of a task's connections. */

@@ -123,6 +123,14 @@ def case_ring(engine, src, tmp, cc):
         fail("receiver did not close in order")
     if s["retrans_pkts"] == 0:
         fail("no retransmission through a 1 % loss pipe")
+    # rack = auto: RACK-TLP with SACK recovery (cubic), classic Reno otherwise
+    want_rack = cc in ("cubic", "sack", "bic")
+    if s["rack"] != want_rack:
+        fail(f"{cc}: rack {s['rack']}, expected {want_rack}")
+    if want_rack and s["rack_marked"] + s["tlp_recoveries"] == 0:
+        fail(f"{cc}: RACK-TLP repaired nothing through a 1 % loss pipe")
+    if not want_rack and (s["rack_marked"] or s["tlp_probes"]):
+        fail(f"{cc}: RACK counters moved with RACK off")
     lost = [pp for pp in js.get("pipes", []) if pp.get("name") == "fwd"]
     if lost:
         print(f"pipe fwd: {json.dumps(lost[0])[:300]}")
