@@ -101,5 +101,7 @@ void eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out);
 uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
 /* After the lcores stop: last snapshots, mbufs back to the pools, traces written. */
 void eng_tcp_release(struct eng_runtime *rt);
+/* The task keys of a kind = tcp section (task_tcp_conf.c). */
+int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 
 #endif /* ENG_TASK_TCP_H */

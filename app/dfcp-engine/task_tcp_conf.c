@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * tcp task configuration (no EAL): the task keys of doc/config.md
+ * "kind = tcp" into struct eng_tcp_conf — addresses, the tcp_conf keys
+ * (per-connection comma lists for cc, recovery, mss, init_cwnd, dupthresh,
+ * rto_init, rto_min, tick), the seed-002 cap policy and its RTT -> cap table.
+ * The data path is in task_tcp.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eng.h"
+#include "net.h"
+#include "task_tcp.h"
+#include "tcp.h"
+
+/* "A.B.C.D:PORT" */
+static int
+sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port)
+{
+	const char *v = eng_sec_get(sec, key);
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *colon;
+	uint64_t n;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	colon = strchr(buf, ':');
+	if (colon == NULL)
+		return eng_sec_error(sec, key, "missing \":PORT\" (expected A.B.C.D:PORT)");
+	*colon = '\0';
+	if (cfg_parse_ipv4(buf, ip, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s (expected A.B.C.D:PORT)", e);
+	if (cfg_parse_u64(colon + 1, 1, 65535, &n, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "TCP port: %s", e);
+	*port = (uint16_t)n;
+	return 0;
+}
+
+static int
+sec_word(struct eng_sec *sec, const char *key, const char *const *names, int n, int *out,
+		const char *expected)
+{
+	const char *v = eng_sec_get(sec, key);
+	int i;
+
+	if (v == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(v, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	return eng_sec_error(sec, key, "unknown value \"%s\" (expected %s)", v, expected);
+}
+
+/* "RISE:SEGS, RISE:SEGS, ..." with ascending RISE (time, bare = ms). */
+static int
+sec_cap_table(struct eng_sec *sec, struct tcp_cap_conf *cc)
+{
+	const char *v = eng_sec_get(sec, "cap_table");
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *tok, *save = NULL;
+	uint32_t n = 0;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		char *colon;
+		uint64_t rise;
+		uint32_t segs;
+
+		while (*tok == ' ' || *tok == '\t')
+			tok++;
+		colon = strchr(tok, ':');
+		if (colon == NULL)
+			return eng_sec_error(sec, "cap_table", "\"%s\": expected RISE:SEGMENTS", tok);
+		*colon = '\0';
+		if (cfg_parse_time(tok, 1000000ull, 0, 60000000000ull, &rise, e, sizeof(e)) < 0)
+			return eng_sec_error(sec, "cap_table", "RTT rise: %s", e);
+		if (cfg_parse_u32(colon + 1, 1, 1u << 20, &segs, e, sizeof(e)) < 0)
+			return eng_sec_error(sec, "cap_table", "cap: %s", e);
+		if (n == TCP_CAP_TABLE_MAX)
+			return eng_sec_error(sec, "cap_table", "at most %d entries", TCP_CAP_TABLE_MAX);
+		if (n > 0 && rise <= cc->table[n - 1].rtt_rise_ns)
+			return eng_sec_error(sec, "cap_table", "RTT rises must ascend");
+		cc->table[n].rtt_rise_ns = rise;
+		cc->table[n].cap_segs = segs;
+		n++;
+	}
+	if (n == 0)
+		return eng_sec_error(sec, "cap_table", "empty table");
+	cc->ntable = n;
+	return 0;
+}
+
+/* Keys a sender may give per connection (struct eng_tcp_conn_conf). */
+enum conn_key {
+	CK_CC,
+	CK_RECOVERY,
+	CK_MSS,
+	CK_INIT_CWND,
+	CK_DUPTHRESH,
+	CK_RTO_INIT,
+	CK_RTO_MIN,
+	CK_TICK,
+	CK_MAX,
+};
+
+static const char *const conn_keys[CK_MAX] = {
+	"cc", "recovery", "mss", "init_cwnd", "dupthresh", "rto_init", "rto_min", "tick",
+};
+
+/* One element of a per-connection key into k; 0 or -1 with the reason in e. */
+static int
+conn_value(enum conn_key key, const char *v, struct eng_tcp_conn_conf *k, char *e, size_t elen)
+{
+	static const char *const recs[] = {"auto", "none", "reno", "newreno", "sack"};
+	const uint64_t ms = 1000000ull, s = 1000000000ull;
+	size_t off = 0;
+	unsigned int i;
+
+	switch (key) {
+	case CK_CC:
+		if (tcp_cc_find(v) != NULL && strlen(v) < sizeof(k->cc)) {
+			snprintf(k->cc, sizeof(k->cc), "%s", v);
+			return 0;
+		}
+		off = (size_t)snprintf(e, elen, "unknown congestion control \"%s\" (expected one "
+				"of: ", v);
+		for (i = 0; tcp_cc_get(i) != NULL && off < elen; i++)
+			off += (size_t)snprintf(e + off, elen - off, "%s%s", i ? ", " : "",
+					tcp_cc_get(i)->name);
+		if (off < elen)
+			snprintf(e + off, elen - off, ")");
+		return -1;
+	case CK_RECOVERY:
+		for (i = 0; i < RTE_DIM(recs); i++)
+			if (strcmp(v, recs[i]) == 0) {
+				k->recovery = (int)i - 1;
+				return 0;
+			}
+		snprintf(e, elen, "unknown value \"%s\" (expected auto, none, reno, newreno or sack)",
+				v);
+		return -1;
+	case CK_MSS:
+		return cfg_parse_u32(v, 64, 9000, &k->mss, e, elen);
+	case CK_INIT_CWND:
+		return cfg_parse_u32(v, 1, 1024, &k->init_cwnd, e, elen);
+	case CK_DUPTHRESH:
+		return cfg_parse_u32(v, 1, 1024, &k->dupthresh, e, elen);
+	case CK_RTO_INIT:
+		return cfg_parse_time(v, ms, ms, 600 * s, &k->rto_init_ns, e, elen);
+	case CK_RTO_MIN:
+		return cfg_parse_time(v, ms, 0, 600 * s, &k->rto_min_ns, e, elen);
+	case CK_TICK:
+		return cfg_parse_time(v, ms, 0, 10 * s, &k->tick_ns, e, elen);
+	default:
+		snprintf(e, elen, "not a per-connection key");
+		return -1;
+	}
+}
+
+static char *
+trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/*
+ * A per-connection key: one value (every connection) or a comma list, element
+ * i for connection i and the last one for the rest. Lists: senders only, at
+ * most `flows` elements.
+ */
+static int
+sec_conn_key(struct eng_sec *sec, struct eng_tcp_conf *c, enum conn_key key)
+{
+	const char *name = conn_keys[key];
+	const char *v = eng_sec_get(sec, name);
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *tok, *next, *last = NULL;
+	unsigned int n = 0, i;
+	int list;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	list = strchr(buf, ',') != NULL;
+	for (tok = buf; tok != NULL; tok = next) {
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		tok = trim(tok);
+		if (*tok == '\0')
+			return eng_sec_error(sec, name, "empty element %u in the list", n + 1);
+		if (n == ENG_TCP_MAX_FLOWS)
+			return eng_sec_error(sec, name, "more than %d values", ENG_TCP_MAX_FLOWS);
+		if (conn_value(key, tok, &c->conn[n], e, sizeof(e)) < 0)
+			return list ? eng_sec_error(sec, name, "connection %u: %s", n, e) :
+					eng_sec_error(sec, name, "%s", e);
+		last = tok;
+		n++;
+	}
+	if (n > 1 && c->role != ENG_TCP_SENDER)
+		return eng_sec_error(sec, name, "one value per connection applies to sender tasks "
+				"only (a receiver's connections share the listener's settings)");
+	if (n > 1 && n > c->flows)
+		return eng_sec_error(sec, name, "%u values for %u connection(s) (flows = %u): "
+				"connection i takes value i, the last value repeats", n, c->flows,
+				c->flows);
+	for (i = n; i < ENG_TCP_MAX_FLOWS; i++)
+		conn_value(key, last, &c->conn[i], e, sizeof(e));	/* checked above */
+	if (n > c->nb_conn_values)
+		c->nb_conn_values = n;
+	return 0;
+}
+
+int
+eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	static const char *const roles[] = {"sender", "receiver"};
+	static const char *const pairs[] = {"auto", "off", "on"};
+	static const char *const caps[] = {"off", "old", "coordinated"};
+	const uint64_t ms = 1000000ull, s = 1000000000ull;
+	struct eng_tcp_conf *c;
+	struct tcp_conf d;
+	unsigned int i;
+	int rc, v;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	tcp_conf_default(&d);
+	c->flows = 1;
+	for (i = 0; i < ENG_TCP_MAX_FLOWS; i++) {
+		struct eng_tcp_conn_conf *k = &c->conn[i];
+
+		snprintf(k->cc, sizeof(k->cc), "%s", d.cc);
+		k->recovery = -1;
+		k->mss = d.mss;
+		k->init_cwnd = d.init_cwnd;
+		k->dupthresh = d.dupthresh;
+		k->rto_init_ns = d.rto_init_ns;
+		k->rto_min_ns = d.rto_min_ns;
+		k->tick_ns = d.tick_ns;
+	}
+	c->nb_conn_values = 1;
+	c->sndbuf = d.sndbuf;
+	c->rcvbuf = d.rcvbuf;
+	c->delack_count = d.delack_count;
+	c->delack_ns = d.delack_ns;
+	c->pair_acks = -1;
+	c->rack = d.rack;
+	c->limited_transmit = d.limited_transmit;
+	c->sack = d.sack;
+	c->timestamps = d.timestamps;
+	c->wscale = d.wscale;
+	c->rto_max_ns = d.rto_max_ns;
+	c->time_wait_ns = d.time_wait_ns;
+	c->max_retries = d.max_retries;
+	c->syn_retries = d.syn_retries;
+	c->seed = 1;
+	c->weight = 1;
+	c->trace_points = 100000;
+	tcp_cap_conf_default(&c->cap);
+
+	rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = eng_task_parse_port(t, sec, cfg, "port", "rxq",
+				c->egress[0] != '\0' ? NULL : "txq", 1);
+	if (rc < 0)
+		return rc;
+	if (eng_sec_get(sec, "role") == NULL)
+		return eng_sec_missing(sec, "role", "sender or receiver");
+	rc = sec_word(sec, "role", roles, 2, &c->role, "sender or receiver");
+	if (rc == 0 && eng_sec_get(sec, "local") == NULL)
+		rc = eng_sec_missing(sec, "local", "A.B.C.D:PORT");
+	if (rc == 0)
+		rc = sec_addr(sec, "local", &c->local_ip, &c->local_port);
+	if (rc == 0 && c->role == ENG_TCP_SENDER && eng_sec_get(sec, "remote") == NULL)
+		rc = eng_sec_missing(sec, "remote", "A.B.C.D:PORT of the receiver");
+	if (rc == 0)
+		rc = sec_addr(sec, "remote", &c->remote_ip, &c->remote_port);
+	if (rc == 0 && eng_sec_get(sec, "remote_mac") != NULL) {
+		rc = eng_sec_mac(sec, "remote_mac", &c->remote_mac);
+		c->has_remote_mac = 1;
+	}
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "flows", c->role == ENG_TCP_SENDER ? 1 : 0, ENG_TCP_MAX_FLOWS,
+				&c->flows);
+	if (rc == 0 && c->role == ENG_TCP_SENDER && (uint32_t)c->local_port + c->flows > 65536)
+		rc = eng_sec_error(sec, "flows", "local ports %u..%u past 65535", c->local_port,
+				c->local_port + c->flows - 1);
+	for (i = 0; rc == 0 && i < CK_MAX; i++)
+		rc = sec_conn_key(sec, c, (enum conn_key)i);
+	if (rc == 0) {
+		uint64_t b = c->sndbuf;
+
+		rc = eng_sec_size(sec, "sndbuf", 4096, 1u << 30, &b);
+		c->sndbuf = (uint32_t)b;
+	}
+	if (rc == 0) {
+		uint64_t b = c->rcvbuf;
+
+		rc = eng_sec_size(sec, "rcvbuf", 4096, 1u << 30, &b);
+		c->rcvbuf = (uint32_t)b;
+	}
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "delack_count", 1, 64, &c->delack_count);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "delack_timeout", ms, 0, 10 * s, &c->delack_ns);
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "pair_acks", pairs, 3, &v, "auto, off or on");
+		c->pair_acks = v == 0 ? -1 : v - 1;
+	}
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "rack", pairs, 3, &v, "auto, off or on");
+		c->rack = v == 0 ? -1 : v - 1;
+	}
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "limited_transmit", pairs, 3, &v, "auto, off or on");
+		c->limited_transmit = v == 0 ? -1 : v - 1;
+	}
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "sack", &c->sack);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "timestamps", &c->timestamps);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "wscale", &c->wscale);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "rto_max", ms, ms, 3600 * s, &c->rto_max_ns);
+	for (i = 0; rc == 0 && i < c->nb_conn_values; i++)
+		if (c->conn[i].rto_min_ns > c->rto_max_ns)
+			rc = c->nb_conn_values > 1 ? eng_sec_error(sec, "rto_min", "connection %u: "
+					"larger than rto_max", i) : eng_sec_error(sec, "rto_min",
+					"larger than rto_max");
+	if (rc == 0)
+		rc = eng_sec_time(sec, "time_wait", s, 0, 600 * s, &c->time_wait_ns);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "max_retries", 1, 64, &c->max_retries);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "syn_retries", 0, 64, &c->syn_retries);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX, &c->bytes);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "duration", s, 0, UINT64_MAX, &c->duration_ns);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "start", s, 0, 3600 * s, &c->start_ns);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &c->seed);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "verify", &c->verify);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "weight", 1, 1048576, &c->weight);
+	if (rc == 0)
+		rc = eng_sec_str(sec, "cwnd_trace", c->cwnd_trace, sizeof(c->cwnd_trace));
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "trace_points", 16, 1u << 24, &c->trace_points);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "trace_gap", ms, 0, 10 * s, &c->trace_gap_ns);
+	/* seed-002 cap policy */
+	if (rc == 0) {
+		v = 0;
+		rc = sec_word(sec, "cap_policy", caps, 3, &v, "off, old or coordinated");
+		c->cap.mode = (enum tcp_cap_mode)v;
+	}
+	if (rc == 0)
+		rc = eng_sec_time(sec, "cap_interval", ms, ms, 60 * s, &c->cap.interval_ns);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "cap_rise_pct", 1, 10000, &c->cap.rise_pct);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "cap_rise_min", ms, 0, 60 * s, &c->cap.rise_min_ns);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "cap_budget", 0, 1u << 24, &c->cap.budget_segs);
+	if (rc == 0)
+		rc = eng_sec_rate(sec, "cap_bw", 0, UINT64_MAX, &c->cap.bw_bps);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "cap_queue", 0, 1u << 24, &c->cap.queue_segs);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "cap_min", 1, 1u << 20, &c->cap.min_segs);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "cap_release_pct", 0, 10000, &c->cap.release_pct);
+	if (rc == 0)
+		rc = sec_cap_table(sec, &c->cap);
+	if (rc == 0 && c->cap.mode != TCP_CAP_OFF && c->role != ENG_TCP_SENDER)
+		rc = eng_sec_error(sec, "cap_policy", "applies to sender tasks only");
+	return rc;
+}
