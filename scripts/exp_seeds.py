@@ -329,13 +329,20 @@ class Seeds:
             self.row(scenario="s001-friend", x=0.008, variant="ours-tcpw-c+ours-reno",
                      flow="ours-" + c["cc"], jain=ex.jain(g), trace=tr,
                      **self.tcp_fields(c))
-        # ours (TCPW-C, then Reno as the control) next to the kernel's Reno
+        self.s001_friend_kernel(df)
+
+    def s001_friend_kernel(self, df):
+        """Ours (TCPW-C, then Reno as the control) next to the kernel's Reno."""
         if "reno" in self.kcc and self.r.need_net():
             for cc in ("tcpw-c", "reno"):
                 ini = self.s001_ini(0.008, 25)
                 ini.set("task tx", "local", "10.0.0.5:40000")
                 ini.set("task tx", "remote", "10.0.1.5:5201")
                 ini.set("task rx", "local", "10.0.1.5:5201")
+                # a receiver that is never "done": the run must not end with our flow
+                # while the kernel's iperf3 still exchanges its results (it then hung
+                # and printed nothing); run_tcp stops the engine after iperf3
+                ini.set("task rx", "flows", "0")
                 ini.set("task tx", "cc", cc)
                 ini.set("task tx", "duration", f"{df}s")
                 self.to_kernel(ini, keep_ours=True)
