@@ -264,6 +264,12 @@ void eng_task_kind_list(char *buf, size_t len);
 /* Helper for parse(): read "KEY = PORTNAME" and optional queue keys. */
 int eng_task_parse_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
 		const char *key, const char *rxq_key, const char *txq_key, int required);
+/*
+ * "egress = SCHED_TASK" (optional, into egress[len]) and "port" with "rxq",
+ * plus "txq" only without an egress: the scheduler then owns the tx queue.
+ */
+int eng_task_parse_egress_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
+		char *egress, size_t len);
 
 /* ---------------------------------------------------------------------------
  * Runtime (EAL initialised).

@@ -39,6 +39,18 @@ eng_task_kind_list(char *buf, size_t len)
 }
 
 int
+eng_task_parse_egress_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
+		char *egress, size_t len)
+{
+	int rc = eng_sec_name(sec, "egress", egress, len);
+
+	if (rc == 0)
+		rc = eng_task_parse_port(t, sec, cfg, "port", "rxq",
+				egress[0] != '\0' ? NULL : "txq", 1);
+	return rc;
+}
+
+int
 eng_task_parse_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
 		const char *key, const char *rxq_key, const char *txq_key, int required)
 {

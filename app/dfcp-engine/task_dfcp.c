@@ -126,11 +126,7 @@ dfcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		return -ENOMEM;
 	t->conf = c;
 	c->max_conns = 4;
-	rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
-	/* with an egress sched task the tx queue belongs to the scheduler */
-	if (rc == 0)
-		rc = eng_task_parse_port(t, sec, cfg, "port", "rxq",
-				c->egress[0] != '\0' ? NULL : "txq", 1);
+	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
 	if (rc < 0)
 		return rc;
 	if (eng_sec_get(sec, "flows") == NULL)

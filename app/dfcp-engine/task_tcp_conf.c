@@ -273,10 +273,7 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	c->trace_points = 100000;
 	tcp_cap_conf_default(&c->cap);
 
-	rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
-	if (rc == 0)
-		rc = eng_task_parse_port(t, sec, cfg, "port", "rxq",
-				c->egress[0] != '\0' ? NULL : "txq", 1);
+	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
 	if (rc < 0)
 		return rc;
 	if (eng_sec_get(sec, "role") == NULL)
