@@ -389,13 +389,18 @@ tasks = tx, rtr, rx
 """
 
 
-def case_cap(engine, src, tmp):
-    cfg = write(os.path.join(tmp, "cap.ini"), CAP)
+def run_config(engine, tmp, name, text):
+    """Write the config, run it on the test EAL arguments; (process, summary JSON)."""
+    cfg = write(os.path.join(tmp, name), text)
     out = os.path.join(tmp, "s.json")
     p = run([engine] + EAL.split() + ["--", "--config", cfg, "--summary-json", out])
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
-    js = load(out)
+    return p, load(out)
+
+
+def case_cap(engine, src, tmp):
+    p, js = run_config(engine, tmp, "cap.ini", CAP)
     n = 2 << 20
     for i in range(3):
         s, r = tcp_flow(js, f"tx.{i}"), tcp_flow(js, f"rx.{i}")
@@ -432,12 +437,7 @@ def case_per_conn(engine, src, tmp):
     text = PER_CONN.replace("TRACE", trace)
     if "cc = tcpw-c, reno" not in text or "flows = 2\nverify" not in text:
         fail("per-connection config template did not apply")
-    cfg = write(os.path.join(tmp, "pc.ini"), text)
-    out = os.path.join(tmp, "s.json")
-    p = run([engine] + EAL.split() + ["--", "--config", cfg, "--summary-json", out])
-    if p.returncode != 0:
-        fail(f"exit code {p.returncode}")
-    js = load(out)
+    p, js = run_config(engine, tmp, "pc.ini", text)
     n = 1 << 20
     want = [("tcpw-c", 500000, 4), ("reno", 100000, 10)]
     for i, (cc, tick, iw) in enumerate(want):
