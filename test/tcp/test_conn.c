@@ -20,9 +20,7 @@ static int
 feed(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t ack,
 		const struct tcp_sack_blk *sk, unsigned int nsk, const void *data, uint32_t len)
 {
-	struct tcp_seg s, p;
-	uint8_t f[2048];
-	int n;
+	struct tcp_seg s;
 
 	tn_seg_init(&s, &peer, &me, seq, ack, flags);
 	if (flags & TCP_FL_SYN) {
@@ -37,10 +35,7 @@ feed(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t ack
 	}
 	s.payload = data;
 	s.len = len;
-	n = tcp_build(f, sizeof(f), &s);
-	CHECK(n > 0);
-	CHECK(tcp_parse(f, (size_t)n, 0, &p) == 0);
-	return tcp_conn_rx(c, &p, now);
+	return tp_deliver(c, &s, now);
 }
 
 static struct tcp_src_bulk src;
@@ -308,9 +303,7 @@ feed_ts(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t 
 		uint32_t len)
 {
 	static uint8_t data[2048];
-	struct tcp_seg s, p;
-	uint8_t f[2048];
-	int n;
+	struct tcp_seg s;
 
 	tn_seg_init(&s, &peer, &me, seq, ack, flags);
 	s.opts = TCP_O_TS;
@@ -318,9 +311,7 @@ feed_ts(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t 
 	s.tsecr = 1;
 	s.payload = data;
 	s.len = len;
-	n = tcp_build(f, sizeof(f), &s);
-	CHECK(n > 0 && tcp_parse(f, (size_t)n, 0, &p) == 0);
-	return tcp_conn_rx(c, &p, now);
+	return tp_deliver(c, &s, now);
 }
 
 static void

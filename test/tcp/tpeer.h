@@ -52,4 +52,17 @@ tp_pull_ep(struct tcp_ep *ep, uint64_t now)
 	return tp_pull_any(NULL, ep, now);
 }
 
+/* Build s as a frame, parse it back and hand it to c: tcp_conn_rx's result. */
+static inline int
+tp_deliver(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+{
+	struct tcp_seg p;
+	uint8_t f[2048];
+	int n;
+
+	n = tcp_build(f, sizeof(f), s);
+	CHECK(n > 0 && tcp_parse(f, (size_t)n, 0, &p) == 0);
+	return tcp_conn_rx(c, &p, now);
+}
+
 #endif /* TCP_TEST_TPEER_H */
