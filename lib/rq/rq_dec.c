@@ -320,6 +320,49 @@ row_scale(uint8_t *r, uint8_t c, uint32_t n)
 }
 
 /*
+ * Incremental Gauss-Jordan on e columns: row nb of bas (already filled with
+ * the new row v) is reduced by the nb basis rows, normalised on its first
+ * nonzero column pc[nb] and eliminated from the others; aug (e x e) records
+ * each basis row as a combination of the rows chosen (row nb: unit nb).
+ * Returns the pivot column, or -1 if v depends on the basis (bas/aug row nb
+ * are then scratch).
+ */
+static int
+basis_add(uint8_t *bas, uint8_t *aug, uint32_t *pc, uint32_t nb, uint32_t e)
+{
+	uint8_t *v = bas + (size_t)nb * e, *w = aug + (size_t)nb * e, inv;
+	uint32_t j, k;
+
+	memset(w, 0, e);
+	w[nb] = 1;
+	for (k = 0; k < nb; k++) {
+		uint8_t f = v[pc[k]];
+
+		if (f) {
+			rq_gf_row_mad(v, bas + (size_t)k * e, f, e);
+			rq_gf_row_mad(w, aug + (size_t)k * e, f, nb + 1);
+		}
+	}
+	for (j = 0; j < e && v[j] == 0; j++)
+		;
+	if (j == e)
+		return -1;
+	inv = rq_gf_div(1, v[j]);
+	row_scale(v, inv, e);
+	row_scale(w, inv, nb + 1);
+	for (k = 0; k < nb; k++) {
+		uint8_t *b = bas + (size_t)k * e, f = b[j];
+
+		if (f) {
+			rq_gf_row_mad(b, v, f, e);
+			rq_gf_row_mad(aug + (size_t)k * e, w, f, nb + 1);
+		}
+	}
+	pc[nb] = j;
+	return (int)j;
+}
+
+/*
  * Generator path. The systematic rows and the LDPC/HDPC constraints fix C
  * as M * D (D: the K' systematic symbols, padding zero), so a received
  * symbol of ISI X says g_X * D = sym. With the K - e received source
@@ -351,40 +394,15 @@ gen_decode(struct rq_dec *dec)
 	for (s = 0; s < dec->count && nb < e; s++) {
 		uint32_t esi = dec->esi[s], j;
 		uint8_t *g = dec->grow + (size_t)nb * Kp;
-		uint8_t *v = dec->bas + (size_t)nb * e, *w = dec->aug + (size_t)nb * e;
-		uint8_t inv;
+		uint8_t *v = dec->bas + (size_t)nb * e;
 
 		if (esi < K)
 			continue;
 		rq_gen_row(kp, esi + Kp - K, g);
 		for (j = 0; j < e; j++)
 			v[j] = g[dec->lost[j]];
-		memset(w, 0, e);
-		w[nb] = 1;
-		for (k = 0; k < nb; k++) {
-			uint8_t f = v[dec->pc[k]];
-
-			if (f) {
-				rq_gf_row_mad(v, dec->bas + (size_t)k * e, f, e);
-				rq_gf_row_mad(w, dec->aug + (size_t)k * e, f, nb + 1);
-			}
-		}
-		for (j = 0; j < e && v[j] == 0; j++)
-			;
-		if (j == e)
+		if (basis_add(dec->bas, dec->aug, dec->pc, nb, e) < 0)
 			continue;	/* dependent on the rows chosen so far */
-		inv = rq_gf_div(1, v[j]);
-		row_scale(v, inv, e);
-		row_scale(w, inv, nb + 1);
-		for (k = 0; k < nb; k++) {
-			uint8_t *b = dec->bas + (size_t)k * e, f = b[j];
-
-			if (f) {
-				rq_gf_row_mad(b, v, f, e);
-				rq_gf_row_mad(dec->aug + (size_t)k * e, w, f, nb + 1);
-			}
-		}
-		dec->pc[nb] = j;
 		dec->chosen[nb++] = s;
 	}
 	if (nb < e)
@@ -510,40 +528,15 @@ res_decode(struct rq_dec *dec, uint32_t e)
 	rq_plan_run(kp->enc_plan, e, dec->utab);
 	/* choose e independent repair rows (Gauss-Jordan on the lost columns) */
 	for (s = 0; s < dec->count && nb < e; s++) {
-		uint32_t esi = dec->esi[s], j, m;
-		uint8_t *v = dec->rbas + (size_t)nb * e, *w = dec->raug + (size_t)nb * e;
-		uint8_t inv;
+		uint32_t esi = dec->esi[s], m;
+		uint8_t *v = dec->rbas + (size_t)nb * e;
 
 		if (esi < K)
 			continue;
 		m = rq_lt_cols(p, esi + Kp - K, cols);
 		rq_xor_idx(v, dec->utab + Kp + 1, cols, m, e);
-		memset(w, 0, e);
-		w[nb] = 1;
-		for (k = 0; k < nb; k++) {
-			uint8_t f = v[dec->rpc[k]];
-
-			if (f) {
-				rq_gf_row_mad(v, dec->rbas + (size_t)k * e, f, e);
-				rq_gf_row_mad(w, dec->raug + (size_t)k * e, f, nb + 1);
-			}
-		}
-		for (j = 0; j < e && v[j] == 0; j++)
-			;
-		if (j == e)
+		if (basis_add(dec->rbas, dec->raug, dec->rpc, nb, e) < 0)
 			continue;	/* dependent on the rows chosen so far */
-		inv = rq_gf_div(1, v[j]);
-		row_scale(v, inv, e);
-		row_scale(w, inv, nb + 1);
-		for (k = 0; k < nb; k++) {
-			uint8_t *b = dec->rbas + (size_t)k * e, f = b[j];
-
-			if (f) {
-				rq_gf_row_mad(b, v, f, e);
-				rq_gf_row_mad(dec->raug + (size_t)k * e, w, f, nb + 1);
-			}
-		}
-		dec->rpc[nb] = j;
 		dec->rchosen[nb++] = s;
 	}
 	if (nb < e)
