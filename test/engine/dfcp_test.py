@@ -20,8 +20,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from enginetest import (SKIP, case_main, fail, load, need_root_ip, netns_add,  # noqa: E402
-                        netns_del, netns_exec_all, sh, write)
+from enginetest import (RING_ROUTER_PORTS, SKIP, case_main, fail, load,  # noqa: E402
+                        need_root_ip, netns_add, netns_del, netns_exec_all, sh, write)
 import enginetest  # noqa: E402
 
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci"
@@ -209,19 +209,7 @@ LOSS = """
 [engine]
 duration = 60s
 stats_period = 0
-[port p0]
-device = ring:w0
-preset = net_ring
-[port ra]
-device = ring:w0
-preset = net_ring
-[port rb]
-device = ring:w1
-preset = net_ring
-[port p1]
-device = ring:w1
-preset = net_ring
-[pipe lossy]
+""" + RING_ROUTER_PORTS + """[pipe lossy]
 plr = 10%
 seed = 3
 [task rtr]

@@ -16,6 +16,23 @@ import tempfile
 SKIP = 77
 
 
+# Two net_ring wires for a router in the middle: p0 ~ ra (w0) and rb ~ p1 (w1);
+# for config templates (a sender on p0, a router task on ra/rb, a receiver on p1).
+RING_ROUTER_PORTS = """[port p0]
+device = ring:w0
+preset = net_ring
+[port ra]
+device = ring:w0
+preset = net_ring
+[port rb]
+device = ring:w1
+preset = net_ring
+[port p1]
+device = ring:w1
+preset = net_ring
+"""
+
+
 def fail(msg):
     print("FAIL:", msg)
     sys.exit(1)

@@ -31,8 +31,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from enginetest import (SKIP, case_main, fail, load, need_root_ip, netns_add,  # noqa: E402
-                        netns_del, netns_exec_all, run, sh, skip, write)
+from enginetest import (RING_ROUTER_PORTS, SKIP, case_main, fail, load,  # noqa: E402
+                        need_root_ip, netns_add, netns_del, netns_exec_all, run, sh, skip, write)
 
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci --no-shconf"
 M64 = (1 << 64) - 1
@@ -340,19 +340,7 @@ CAP = """
 [engine]
 duration = 30s
 stats_period = 0
-[port p0]
-device = ring:w0
-preset = net_ring
-[port ra]
-device = ring:w0
-preset = net_ring
-[port rb]
-device = ring:w1
-preset = net_ring
-[port p1]
-device = ring:w1
-preset = net_ring
-[pipe bott]
+""" + RING_ROUTER_PORTS + """[pipe bott]
 bw = 20Mbit
 delay = 10ms
 queue = 300
