@@ -14,6 +14,50 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+/*
+ * A per-task stash of free mbufs for building frames in place. take: make n
+ * mbufs available on top of stash[0..*nstash) (one bulk refill of `want`
+ * when short; a failed refill counts in *no_mbuf) and put their data areas
+ * in bufs; returns how many are available (<= n). commit: the first k of
+ * those n became frames of lens[]: they leave the stash into out[], the
+ * unused ones stay on top.
+ */
+static inline unsigned int
+eng_stash_take(struct rte_mempool *pool, struct rte_mbuf **stash, unsigned int *nstash,
+		unsigned int want, unsigned int n, void **bufs, uint64_t *no_mbuf)
+{
+	unsigned int i;
+
+	if (*nstash < n) {
+		if (rte_pktmbuf_alloc_bulk(pool, &stash[*nstash], want) == 0)
+			*nstash += want;
+		else
+			(*no_mbuf)++;
+		if (*nstash < n)
+			n = *nstash;
+	}
+	for (i = 0; i < n; i++)
+		bufs[i] = rte_pktmbuf_mtod(stash[*nstash - n + i], void *);
+	return n;
+}
+
+static inline void
+eng_stash_commit(struct rte_mbuf **stash, unsigned int *nstash, unsigned int n, unsigned int k,
+		const uint16_t *lens, struct rte_mbuf **out)
+{
+	struct rte_mbuf **top = &stash[*nstash - n];
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		out[i] = top[i];
+		out[i]->data_len = lens[i];
+		out[i]->pkt_len = lens[i];
+	}
+	for (i = k; i < n; i++)
+		top[i - k] = top[i];
+	*nstash -= k;
+}
+
 /* Q32 multiplier for eng_tsc_ns from the TSC frequency. */
 uint64_t eng_ns_mult(uint64_t hz);
 

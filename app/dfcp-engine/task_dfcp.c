@@ -535,43 +535,27 @@ flow_tx(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 	n = pace_allow(f, now, p->burst);
 	if (n == 0)
 		return;
-	if (p->nstash < n) {
-		unsigned int want = RTE_MIN((unsigned int)DFCP_TASK_MAX_BURST - p->nstash,
-				RTE_MAX(n, (unsigned int)p->burst));
-
-		if (rte_pktmbuf_alloc_bulk(p->pool, &p->stash[p->nstash], want) == 0)
-			p->nstash += want;
-		else
-			p->cnt.no_mbuf++;
-		if (p->nstash < n)
-			n = p->nstash;
-		if (n == 0)
-			return;
-	}
 	/* the top n of the stash become this burst's frames */
-	for (i = 0; i < n; i++)
-		bufs[i] = rte_pktmbuf_mtod(p->stash[p->nstash - n + i], void *);
+	n = eng_stash_take(p->pool, p->stash, &p->nstash,
+			RTE_MIN((unsigned int)DFCP_TASK_MAX_BURST - p->nstash,
+				RTE_MAX(n, (unsigned int)p->burst)), n, bufs, &p->cnt.no_mbuf);
+	if (n == 0)
+		return;
 	k = dfcp_ep_tx_burst(f->ep, now, bufs, lens, p->cap, n);
 	if (k == 0)
 		return;
 	pace_charge(f, lens, k);
-	for (i = 0; i < k; i++) {
-		struct rte_mbuf *m = p->stash[p->nstash - n + i];
-		const uint8_t *d = bufs[i];
+	eng_stash_commit(p->stash, &p->nstash, n, k, lens, f->pend);
+	if (p->ol_flags != 0)
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = f->pend[i];
 
-		m->data_len = lens[i];
-		m->pkt_len = lens[i];
-		if (p->ol_flags != 0 && net_rd16(d + 12) == DFCP_ETHERTYPE_IPV4) {
-			m->ol_flags = p->ol_flags;
-			m->l2_len = DFCP_ETH_LEN;
-			m->l3_len = DFCP_IP_LEN;
+			if (net_rd16((const uint8_t *)bufs[i] + 12) == DFCP_ETHERTYPE_IPV4) {
+				m->ol_flags = p->ol_flags;
+				m->l2_len = DFCP_ETH_LEN;
+				m->l3_len = DFCP_IP_LEN;
+			}
 		}
-		f->pend[i] = m;
-	}
-	/* unused buffers of the burst stay on top of the stash */
-	for (i = k; i < n; i++)
-		p->stash[p->nstash - n + (i - k)] = p->stash[p->nstash - n + i];
-	p->nstash -= k;
 	f->npend = (uint16_t)k;
 	f->pend_off = 0;
 	flow_flush(p, f);

@@ -341,39 +341,20 @@ task_tx(struct tcp_task_priv *p, uint64_t now)
 {
 	void *bufs[TCP_TASK_MAX_BURST];
 	uint16_t lens[TCP_TASK_MAX_BURST];
-	unsigned int n = p->burst, k, i;
+	unsigned int n = p->burst, k;
 
 	if (!tx_flush(p))
 		return;		/* the port or the scheduler is full: back-pressure */
 	if (tcp_ep_next_deadline(p->ep, now) > now)
 		return;
-	if (p->nstash < n) {
-		unsigned int want = n - p->nstash;
-
-		if (rte_pktmbuf_alloc_bulk(p->pool, &p->stash[p->nstash], want) == 0)
-			p->nstash += want;
-		else
-			p->cnt.no_mbuf++;
-		if (p->nstash < n)
-			n = p->nstash;
-		if (n == 0)
-			return;
-	}
-	for (i = 0; i < n; i++)
-		bufs[i] = rte_pktmbuf_mtod(p->stash[p->nstash - n + i], void *);
+	n = eng_stash_take(p->pool, p->stash, &p->nstash, n - RTE_MIN(n, p->nstash), n, bufs,
+			&p->cnt.no_mbuf);
+	if (n == 0)
+		return;
 	k = tcp_ep_tx_burst(p->ep, now, bufs, lens, p->cap, n);
 	if (k == 0)
 		return;
-	for (i = 0; i < k; i++) {
-		struct rte_mbuf *m = p->stash[p->nstash - n + i];
-
-		m->data_len = lens[i];
-		m->pkt_len = lens[i];
-		p->pend[i] = m;
-	}
-	for (i = k; i < n; i++)
-		p->stash[p->nstash - n + (i - k)] = p->stash[p->nstash - n + i];
-	p->nstash -= k;
+	eng_stash_commit(p->stash, &p->nstash, n, k, lens, p->pend);
 	p->npend = (uint16_t)k;
 	p->pend_off = 0;
 	tx_flush(p);
