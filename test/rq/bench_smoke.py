@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""Smoke test of `dfcp-bench codec` (the benchmark program, not its speed):
+"""Smoke test of `dfcp-bench codec` and `xor` (the benchmark program, not its speed):
 every path runs, both APIs verify the decoded block (the program exits 1
 when a decode differs from the source), the JSON carries the documented keys,
 and bad arguments exit 2 with a message."""
@@ -51,6 +51,16 @@ for args, msg in ((["--api", "foo"], "--api"), (["--k", "0"], "usage"),
                   (["--path", "x"], "--path"), (["--peer", "x"], "peer")):
     p = run(*args)
     check(p.returncode == 2 and msg in p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")
+
+# the replay's inner loop alone: runs, reports a rate, rejects a bad geometry
+p = subprocess.run([bench, "xor", "--slots", "300", "--stripe", "256", "--ops", "200", "--json"],
+                   capture_output=True, text=True, timeout=120)
+check(p.returncode == 0, f"xor: exit {p.returncode}: {p.stderr.strip()}")
+if p.returncode == 0:
+    r = json.loads(p.stdout)
+    check(r["gbytes_per_s"] > 0 and r["stride"] == 1420, f"xor: {r}")
+p = subprocess.run([bench, "xor", "--stride", "100"], capture_output=True, text=True, timeout=60)
+check(p.returncode == 2 and "usage" in p.stderr, f"xor --stride < T: exit {p.returncode}")
 
 print("bench smoke:", "ok" if fails == 0 else f"{fails} failures")
 sys.exit(1 if fails else 0)
