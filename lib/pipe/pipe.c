@@ -6,19 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pace.h"
 #include "pipe.h"
 #include "pktsched.h"
 
 struct pipe {
 	char name[32];
 	struct sched *s;
-	/* link: serialization in 2^-32 ns per byte; busy until link_ns.frac */
-	uint64_t npb;
+	/*
+	 * link: a lib/pace schedule (bw > 0) is the serializer: its next
+	 * departure is when the link frees up. bw = 0: no serialization,
+	 * link_ns is the arrival of the latest packet.
+	 */
+	struct pace *link;
 	uint64_t link_ns;
-	uint32_t link_frac;
 	uint32_t overhead;
 	uint64_t delay_ns;
 	uint64_t last_now;
+	/* catch-up bound (bw > 0): nothing leaves more than catchup_ns late;
+	 * the delay line holds t_depart - line_shift */
+	uint64_t catchup_ns;
+	uint64_t line_shift;
+	uint64_t late_max_ns;
 	/* loss */
 	uint64_t rng[4];
 	uint64_t plr_thr;
@@ -128,7 +137,18 @@ pipe_create(const struct pipe_conf *c)
 		p->def_pkts = 50;
 	p->overhead = c->overhead;
 	p->delay_ns = c->delay_ns;
-	p->npb = c->bw_bps ? (uint64_t)llround(ldexp(8e9 / (double)c->bw_bps, 32)) : 0;
+	p->catchup_ns = c->catchup_ns ? c->catchup_ns : PACE_CATCHUP_DEFAULT_NS;
+	if (c->bw_bps != 0) {
+		/* the pipe applies its bound itself (catch_up), never pace_burst */
+		struct pace_conf pc = { .rate_bps = c->bw_bps, .overhead = c->overhead,
+			.catchup_ns = PACE_LAG_MAX_NS };
+
+		p->link = pace_create(&pc);
+		if (p->link == NULL) {
+			free(p);
+			return NULL;
+		}
+	}
 	p->plr_thr = prob_fp(c->plr);
 	p->ge_on = c->ge.p_gb > 0;
 	p->ge_gb = prob_fp(c->ge.p_gb);
@@ -190,6 +210,7 @@ pipe_free(struct pipe *p)
 	if (p == NULL)
 		return;
 	sched_free(p->s);
+	pace_free(p->link);
 	free(p->line);
 	free(p->rules);
 	free(p->rule_smask);
@@ -307,25 +328,57 @@ pipe_classify(const struct pipe *p, const struct pipe_flow *f)
 	return p->unmatched;
 }
 
+/* When the link frees up (the next serialization may start). */
+static inline uint64_t
+link_next(const struct pipe *p)
+{
+	return p->link != NULL ? pace_next(p->link) : p->link_ns;
+}
+
+/*
+ * The catch-up bound. A caller that was stalled finds packets overdue; up to
+ * catchup_ns of them leave at once, what is older moves the whole pipe later
+ * (serializer and delay line alike, so order and spacing are kept and no
+ * packet leaves earlier than its schedule): that link time is lost, counted
+ * by the pacer (stalls, lost_ns).
+ */
+static void
+catch_up(struct pipe *p, uint64_t now)
+{
+	uint64_t e, x;
+
+	if (p->link == NULL)
+		return;
+	if (p->line_n)
+		e = p->line[p->line_rd].t_depart + p->line_shift;
+	else if (sched_backlog_pkts(p->s))
+		e = pace_next(p->link) + p->delay_ns;
+	else
+		return;
+	if (now <= e || now - e <= p->catchup_ns)
+		return;
+	x = now - e - p->catchup_ns;
+	pace_defer(p->link, x);
+	p->line_shift += x;
+}
+
 /* Serialize queued packets whose transmission starts by now; 1 if the
  * delay line is full and held one back. */
 static int
 advance(struct pipe *p, uint64_t now)
 {
-	while (sched_backlog_pkts(p->s) && p->link_ns <= now) {
+	while (sched_backlog_pkts(p->s) && link_next(p) <= now) {
 		struct sched_pkt sp;
 		struct pipe_pkt *o;
-		unsigned __int128 t;
 		uint32_t w;
 
 		if (p->line_n == p->line_cap) {
 			p->line_stalls++;
 			return 1;
 		}
-		sched_dequeue_burst(p->s, &sp, 1, p->link_ns);
-		t = (unsigned __int128)(sp.len + p->overhead) * p->npb + p->link_frac;
-		p->link_ns += (uint64_t)(t >> 32);
-		p->link_frac = (uint32_t)t;
+		sched_dequeue_burst(p->s, &sp, 1, link_next(p));
+		if (p->link != NULL)
+			pace_sent(p->link, 1, sp.len);
 		w = p->line_rd + p->line_n;
 		if (w >= p->line_cap)
 			w -= p->line_cap;
@@ -333,7 +386,7 @@ advance(struct pipe *p, uint64_t now)
 		o->pkt = sp.pkt;
 		o->len = sp.len;
 		o->queue = sp.queue;
-		o->t_depart = p->link_ns + p->delay_ns;
+		o->t_depart = link_next(p) + p->delay_ns - p->line_shift;
 		p->line_n++;
 	}
 	return 0;
@@ -369,6 +422,7 @@ pipe_enqueue_q(struct pipe *p, uint32_t q, uint64_t pkt, uint32_t len,
 	if (now < p->last_now)
 		now = p->last_now;
 	p->last_now = now;
+	catch_up(p, now);
 	advance(p, now);
 	p->st.in_pkts++;
 	p->st.in_bytes += len;
@@ -377,13 +431,15 @@ pipe_enqueue_q(struct pipe *p, uint32_t q, uint64_t pkt, uint32_t len,
 		p->st.loss_bytes += len;
 		return -EIO;
 	}
-	if (sched_backlog_pkts(p->s) == 0 && p->link_ns <= now) {
+	if (sched_backlog_pkts(p->s) == 0 && link_next(p) <= now) {
 		struct sched_pkt none;
 
 		/* Idle link: end the busy period; serialization starts now. */
 		sched_dequeue_burst(p->s, &none, 1, now);
-		p->link_ns = now;
-		p->link_frac = 0;
+		if (p->link != NULL)
+			pace_idle(p->link, now);
+		else
+			p->link_ns = now;
 	}
 	rc = sched_enqueue(p->s, q, pkt, len, now);
 	if (rc < 0) {
@@ -416,12 +472,17 @@ pipe_dequeue_burst(struct pipe *p, uint64_t now, struct pipe_pkt *out,
 	if (now < p->last_now)
 		now = p->last_now;
 	p->last_now = now;
+	catch_up(p, now);
 	for (;;) {
 		int stalled = advance(p, now);
 		unsigned int k0 = k;
 
-		while (k < n && p->line_n && p->line[p->line_rd].t_depart <= now) {
+		while (k < n && p->line_n &&
+		       p->line[p->line_rd].t_depart + p->line_shift <= now) {
 			out[k] = p->line[p->line_rd];
+			out[k].t_depart += p->line_shift;
+			if (now - out[k].t_depart > p->late_max_ns)
+				p->late_max_ns = now - out[k].t_depart;
 			p->st.out_pkts++;
 			p->st.out_bytes += out[k].len;
 			k++;
@@ -440,9 +501,9 @@ uint64_t
 pipe_next_event(const struct pipe *p)
 {
 	if (p->line_n)
-		return p->line[p->line_rd].t_depart;
+		return p->line[p->line_rd].t_depart + p->line_shift;
 	if (sched_backlog_pkts(p->s))
-		return p->link_ns + p->delay_ns;
+		return link_next(p) + p->delay_ns;
 	return UINT64_MAX;
 }
 
@@ -452,7 +513,8 @@ pipe_flush(struct pipe *p, struct pipe_pkt *out, unsigned int n)
 	unsigned int k = 0;
 
 	while (k < n && p->line_n) {
-		out[k++] = p->line[p->line_rd];
+		out[k] = p->line[p->line_rd];
+		out[k++].t_depart += p->line_shift;
 		if (++p->line_rd == p->line_cap)
 			p->line_rd = 0;
 		p->line_n--;
@@ -481,6 +543,14 @@ pipe_stats_get(const struct pipe *p, struct pipe_stats *st)
 	st->line_pkts = p->line_n;
 	st->line_stalls = p->line_stalls;
 	st->nb_queues = p->nb_queues;
+	st->late_max_ns = p->late_max_ns;
+	if (p->link != NULL) {
+		struct pace_stats ps;
+
+		pace_stats(p->link, &ps);
+		st->catchup_stalls = ps.stalls;
+		st->catchup_lost_ns = ps.lost_ns;
+	}
 	return 0;
 }
 

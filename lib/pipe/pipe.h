@@ -60,6 +60,9 @@ struct pipe_conf {
 	uint64_t queue_bytes;	/* default queue size in bytes; 0 = none */
 	uint32_t pool_pkts;	/* packets in the scheduler at once; 0 = auto */
 	uint32_t line_pkts;	/* delay-line capacity; 0 = bw*delay/64B, >= 1024 */
+	uint64_t catchup_ns;	/* bw > 0: how late a packet may leave after a stall
+				 * of the caller; 0 = PACE_CATCHUP_DEFAULT_NS,
+				 * UINT64_MAX = unbounded */
 };
 
 /* An IPv4 5-tuple in host byte order. */
@@ -99,6 +102,9 @@ struct pipe_stats {
 	uint64_t sched_bytes;
 	uint32_t line_stalls;		/* serializations held back: line full */
 	uint32_t nb_queues;
+	uint64_t late_max_ns;		/* latest departure: now - t_depart, worst */
+	uint64_t catchup_stalls;	/* times the catch-up bound moved the pipe later */
+	uint64_t catchup_lost_ns;	/* link time lost to it */
 };
 
 /* Fill ge for a simple Gilbert model (loss_good 0, loss_bad 1) with mean

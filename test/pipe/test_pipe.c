@@ -11,34 +11,14 @@
 #include <string.h>
 
 #include "pipe.h"
+#include "test_harness.h"
 
-static int failures;
-
-#define CHECK(c, ...) do { \
-	if (!(c)) { \
-		failures++; \
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
-
-static uint64_t rng_state = 777;
-
-static uint64_t
-rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static struct test_rng rng = { 777 };
 
 static uint32_t
 rnd_range(uint32_t lo, uint32_t hi)
 {
-	return lo + (uint32_t)(rnd() % ((uint64_t)hi - lo + 1));
+	return lo + (uint32_t)(test_rng_next(&rng) % ((uint64_t)hi - lo + 1));
 }
 
 static struct pipe *
@@ -86,19 +66,22 @@ test_timing(void)
 
 				if (d > worst)
 					worst = d;
-				CHECK(out[j].t_depart <= next_poll, "early");
+				CHECKF(out[j].t_depart <= next_poll, "early");
 				got++;
 			}
 			if (n < 64)
 				next_poll += rnd_range(1, 300000);
 		}
-		CHECK(pipe_enqueue(p, i, len, NULL, t) == 0, "enqueue %u", i);
+		CHECKF(pipe_enqueue(p, i, len, NULL, t) == 0, "enqueue %u", i);
 	}
 	for (;;) {
-		unsigned int n = pipe_dequeue_burst(p, UINT64_MAX / 2, out, 64), j;
+		unsigned int n, j;
 
-		if (n == 0)
+		/* drain at the pipe's own pace (a late call would move it) */
+		t = pipe_next_event(p);
+		if (t == UINT64_MAX)
 			break;
+		n = pipe_dequeue_burst(p, t, out, 64);
 		for (j = 0; j < n; j++) {
 			double d = fabs((double)out[j].t_depart - expect[out[j].pkt]);
 
@@ -108,8 +91,8 @@ test_timing(void)
 		got += n;
 	}
 	printf("timing: %" PRIu64 " packets, worst error %.1f ns\n", got, worst);
-	CHECK(got == N, "got %" PRIu64, got);
-	CHECK(worst <= 1000, "worst departure error %.1f ns", worst);
+	CHECKF(got == N, "got %" PRIu64, got);
+	CHECKF(worst <= 1000, "worst departure error %.1f ns", worst);
 	pipe_free(p);
 }
 
@@ -138,7 +121,7 @@ test_rate(void)
 		double rate = bytes * 8.0 / ((t1 - t0) * 1e-9);
 
 		printf("rate: %.6f Gbit/s (configured 1)\n", rate / 1e9);
-		CHECK(measuring && fabs(rate - 1e9) <= 0.005e9, "rate %.0f", rate);
+		CHECKF(measuring && fabs(rate - 1e9) <= 0.005e9, "rate %.0f", rate);
 	}
 	pipe_free(p);
 }
@@ -159,12 +142,12 @@ loss_run(double plr, uint64_t seed)
 		if (rc == -EIO)
 			lost++;
 		else
-			CHECK(rc == 0, "rc %d", rc);
+			CHECKF(rc == 0, "rc %d", rc);
 		pipe_dequeue_burst(p, i, out, 4);
 	}
 	printf("loss: plr %.4f lost %" PRIu64 " expect %.0f +- %.0f (3.29 sd)\n",
 	       plr, lost, mean, 3.29 * sd);
-	CHECK(fabs(lost - mean) <= 3.29 * sd, "plr %.4f lost %" PRIu64, plr, lost);
+	CHECKF(fabs(lost - mean) <= 3.29 * sd, "plr %.4f lost %" PRIu64, plr, lost);
 	pipe_free(p);
 }
 
@@ -193,7 +176,7 @@ test_ge(void)
 		int prev = 0;
 		double ml, mb;
 
-		CHECK(pipe_ge_from_mean(&c.ge, cfg[k][0], cfg[k][1]) == 0, "ge");
+		CHECKF(pipe_ge_from_mean(&c.ge, cfg[k][0], cfg[k][1]) == 0, "ge");
 		p = mk(&c);
 		for (i = 0; i < N; i++) {
 			int l = pipe_enqueue(p, i, 100, NULL, i) == -EIO;
@@ -207,8 +190,8 @@ test_ge(void)
 		mb = (double)lost / bursts;
 		printf("ge: loss %.4f (want %.4f), burst %.3f (want %.1f)\n", ml,
 		       cfg[k][0], mb, cfg[k][1]);
-		CHECK(fabs(ml - cfg[k][0]) <= 0.05 * cfg[k][0], "GE mean loss %.5f", ml);
-		CHECK(fabs(mb - cfg[k][1]) <= 0.05 * cfg[k][1], "GE burst %.3f", mb);
+		CHECKF(fabs(ml - cfg[k][0]) <= 0.05 * cfg[k][0], "GE mean loss %.5f", ml);
+		CHECKF(fabs(mb - cfg[k][1]) <= 0.05 * cfg[k][1], "GE burst %.3f", mb);
 		pipe_free(p);
 	}
 }
@@ -243,18 +226,18 @@ test_overflow(void)
 		out_n += n;
 	}
 	pipe_stats_get(p, &st);
-	CHECK(st.in_pkts == N && st.drop_pkts == drop && st.loss_pkts == lost,
+	CHECKF(st.in_pkts == N && st.drop_pkts == drop && st.loss_pkts == lost,
 	      "stats in %" PRIu64 " drop %" PRIu64, st.in_pkts, st.drop_pkts);
-	CHECK(st.sched_pkts <= 50, "occupancy %u", st.sched_pkts);
+	CHECKF(st.sched_pkts <= 50, "occupancy %u", st.sched_pkts);
 	while ((n = pipe_flush(p, out, 64)) > 0) {
 		for (j = 0; j < n; j++)
 			seen[out[j].pkt]++;
 		out_n += n;
 	}
-	CHECK(N == out_n + drop + lost, "in %d out %" PRIu64 " drop %" PRIu64 " lost %" PRIu64,
+	CHECKF(N == out_n + drop + lost, "in %d out %" PRIu64 " drop %" PRIu64 " lost %" PRIu64,
 	      N, out_n, drop, lost);
 	for (i = 0; i < N; i++)
-		CHECK(seen[i] == 1, "packet %" PRIu64 " seen %u", i, seen[i]);
+		CHECKF(seen[i] == 1, "packet %" PRIu64 " seen %u", i, seen[i]);
 	printf("overflow: out %" PRIu64 " drop %" PRIu64 " lost %" PRIu64 "\n", out_n, drop, lost);
 	pipe_free(p);
 }
@@ -276,26 +259,26 @@ test_classify(void)
 	struct pipe_flow f;
 	struct pipe_rule bad = r1;
 
-	CHECK(q1 == 1 && q2 == 2 && q3 == 3, "queue ids");
-	CHECK(pipe_rule_add(p, &r1) == 0 && pipe_rule_add(p, &r2) == 0 &&
+	CHECKF(q1 == 1 && q2 == 2 && q3 == 3, "queue ids");
+	CHECKF(pipe_rule_add(p, &r1) == 0 && pipe_rule_add(p, &r2) == 0 &&
 	      pipe_rule_add(p, &r3) == 0, "rules");
 	bad.queue = 9;
-	CHECK(pipe_rule_add(p, &bad) == -EINVAL, "bad queue");
+	CHECKF(pipe_rule_add(p, &bad) == -EINVAL, "bad queue");
 	f = (struct pipe_flow){ IP(10, 0, 1, 9), IP(1, 2, 3, 4), 1234, 5500, 17 };
-	CHECK(pipe_classify(p, &f) == 1, "r1");
+	CHECKF(pipe_classify(p, &f) == 1, "r1");
 	f.dport = 6000;
-	CHECK(pipe_classify(p, &f) == 0, "r1 port range -> default");
+	CHECKF(pipe_classify(p, &f) == 0, "r1 port range -> default");
 	f.dst = IP(10, 0, 2, 7);
-	CHECK(pipe_classify(p, &f) == 2, "r2 any proto");
+	CHECKF(pipe_classify(p, &f) == 2, "r2 any proto");
 	f = (struct pipe_flow){ IP(10, 9, 9, 9), IP(1, 1, 1, 1), 80, 40000, 6 };
-	CHECK(pipe_classify(p, &f) == 3, "r3");
+	CHECKF(pipe_classify(p, &f) == 3, "r3");
 	f.proto = 17;
-	CHECK(pipe_classify(p, &f) == 0, "r3 proto");
+	CHECKF(pipe_classify(p, &f) == 0, "r3 proto");
 	f = (struct pipe_flow){ IP(10, 0, 1, 1), IP(1, 1, 1, 1), 0, 0, 1 };
-	CHECK(pipe_classify(p, &f) == 0, "icmp, port rule -> no match");
-	CHECK(pipe_set_unmatched(p, PIPE_NO_QUEUE) == 0, "pass");
-	CHECK(pipe_classify(p, &f) == PIPE_NO_QUEUE, "unmatched pass");
-	CHECK(pipe_enqueue(p, 1, 100, &f, 0) == PIPE_PASS, "enqueue pass");
+	CHECKF(pipe_classify(p, &f) == 0, "icmp, port rule -> no match");
+	CHECKF(pipe_set_unmatched(p, PIPE_NO_QUEUE) == 0, "pass");
+	CHECKF(pipe_classify(p, &f) == PIPE_NO_QUEUE, "unmatched pass");
+	CHECKF(pipe_enqueue(p, 1, 100, &f, 0) == PIPE_PASS, "enqueue pass");
 	pipe_free(p);
 }
 
@@ -336,8 +319,8 @@ test_dumbbell(void)
 
 		ja = pipe_jain(p, NULL);
 		printf("dumbbell: %.4f / %.4f, Jain %.6f\n", bytes[1] / tot, bytes[2] / tot, ja);
-		CHECK(fabs(bytes[1] / tot - 0.5) <= 0.0025, "share %.5f", bytes[1] / tot);
-		CHECK(ja >= 0.999, "Jain %.6f", ja);
+		CHECKF(fabs(bytes[1] / tot - 0.5) <= 0.0025, "share %.5f", bytes[1] / tot);
+		CHECKF(ja >= 0.999, "Jain %.6f", ja);
 	}
 	pipe_free(p);
 }
@@ -400,7 +383,7 @@ test_parking(void)
 		double g1 = rx[0] * 8 / 1e6, g2 = rx[1] * 8 / 1e6, gl = rx[2] * 8 / 1e6;
 
 		printf("parking: flow1 %.1f flow2 %.1f long %.1f Mbit/s\n", g1, g2, gl);
-		CHECK(fabs(g1 - 500) <= 5 && fabs(g2 - 250) <= 2.5 && fabs(gl - 250) <= 2.5,
+		CHECKF(fabs(g1 - 500) <= 5 && fabs(g2 - 250) <= 2.5 && fabs(gl - 250) <= 2.5,
 		      "parking lot shares");
 	}
 	pipe_free(p1);
@@ -428,7 +411,7 @@ test_determinism(void)
 		}
 		pipe_free(p);
 	}
-	CHECK(sig[0] == sig[1] && sig[0] != sig[2], "determinism");
+	CHECKF(sig[0] == sig[1] && sig[0] != sig[2], "determinism");
 }
 
 static const struct {
@@ -456,10 +439,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "unknown test\n");
 		return 2;
 	}
-	if (failures) {
-		fprintf(stderr, "%d failure(s)\n", failures);
-		return 1;
-	}
-	printf("ok\n");
-	return 0;
+	return test_report("pipe");
 }
