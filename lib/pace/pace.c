@@ -21,7 +21,8 @@ struct pace {
 	uint8_t idle;		/* the latest call was pace_idle */
 	/* counters */
 	uint64_t pkts, bytes, busy_ns, stalls, max_lag_ns;
-	u128 lost_q;
+	uint64_t lost_ns;	/* 64-bit fields only: readable from another thread */
+	uint32_t lost_frac;
 	/* configuration, for stats */
 	uint64_t rate_bps;
 };
@@ -95,6 +96,17 @@ pace_free(struct pace *p)
 	free(p);
 }
 
+/* lost += v (Q32 ns) */
+static void
+lose(struct pace *p, u128 v)
+{
+	uint64_t f = (uint64_t)p->lost_frac + (uint32_t)v;
+
+	p->lost_ns += (uint64_t)(v >> 32) + (f >> 32);
+	p->lost_frac = (uint32_t)f;
+	p->stalls++;
+}
+
 static void
 start(struct pace *p, uint64_t now)
 {
@@ -141,10 +153,8 @@ lag(struct pace *p, uint64_t now)
 	if (!was_idle && (uint64_t)(d >> 32) > p->max_lag_ns)
 		p->max_lag_ns = (uint64_t)(d >> 32);
 	if (d > p->bound_q) {
-		if (!was_idle) {
-			p->stalls++;
-			p->lost_q += d - p->bound_q;
-		}
+		if (!was_idle)
+			lose(p, d - p->bound_q);
 		p->t = nq - p->bound_q;
 		d = p->bound_q;
 	}
@@ -214,8 +224,7 @@ pace_defer(struct pace *p, uint64_t ns)
 	if (ns == 0)
 		return;
 	p->t += (u128)ns << 32;
-	p->lost_q += (u128)ns << 32;
-	p->stalls++;
+	lose(p, (u128)ns << 32);
 }
 
 uint64_t
@@ -250,8 +259,8 @@ pace_stats(const struct pace *p, struct pace_stats *st)
 	st->wire_bytes = p->bytes + p->pkts * (uint64_t)p->overhead;
 	st->busy_ns = p->busy_ns;
 	st->stalls = p->stalls;
-	st->lost_ns = (uint64_t)(p->lost_q >> 32);
-	st->lost_bytes = (uint64_t)(p->lost_q / p->npb);
+	st->lost_ns = p->lost_ns;
+	st->lost_bytes = (uint64_t)((((u128)p->lost_ns << 32) | p->lost_frac) / p->npb);
 	st->max_lag_ns = p->max_lag_ns;
 	wire = (u128)st->wire_bytes * 8000000000ull * 1000000u;
 	den = (u128)p->busy_ns * p->rate_bps;

@@ -62,7 +62,7 @@ extern "C" {
 #endif
 
 #define PACE_CATCHUP_DEFAULT_NS	20000000ull	/* 20 ms */
-#define PACE_RATE_MIN		1000ull		/* bit/s */
+#define PACE_RATE_MIN		2ull		/* bit/s (ns_per_byte fits 64 bits) */
 #define PACE_RATE_MAX		400000000000ull	/* 400 Gbit/s */
 #define PACE_LAG_MAX_NS		4000000000ull	/* catchup + bucket time: 4 s */
 
