@@ -83,8 +83,8 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 /* receiver                                                             */
 /* ------------------------------------------------------------------ */
 
-static void
-queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
+void
+dfcp_rx_queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
 		uint32_t rcvd, uint32_t span)
 {
 	struct back_ent *e;
@@ -120,8 +120,20 @@ rx_release(struct dfcp_conn *c, struct rx_slot *s)
 	}
 }
 
+/* The slot holding block b (collecting or decoded), or NULL. */
+struct rx_slot *
+dfcp_rx_slot_of(struct dfcp_conn *c, uint32_t b)
+{
+	struct rx_slot *s;
+
+	if (c->rx == NULL || (int32_t)(b - c->rcv_cum) < 0 || b - c->rcv_cum >= c->W)
+		return NULL;
+	s = &c->rx[b % c->W];
+	return s->state != RX_FREE && s->block == b ? s : NULL;
+}
+
 static void
-rx_deliver(struct dfcp_conn *c)
+rx_deliver(struct dfcp_conn *c, uint64_t now)
 {
 	for (;;) {
 		struct rx_slot *s = &c->rx[c->rcv_cum % c->W];
@@ -135,17 +147,18 @@ rx_deliver(struct dfcp_conn *c)
 		c->st.goodput_bytes += s->len;
 		rx_release(c, s);
 		c->rcv_cum++;
+		dfcp_progress(c, now);
 	}
 }
 
 /* acks off: the window slides over blocks that did not decode. */
 void
-dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum)
+dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum, uint64_t now)
 {
 	while ((int32_t)(c->rcv_cum - cum) < 0) {
 		struct rx_slot *s;
 
-		rx_deliver(c);
+		rx_deliver(c, now);
 		if ((int32_t)(c->rcv_cum - cum) >= 0)
 			break;
 		s = &c->rx[c->rcv_cum % c->W];
@@ -156,7 +169,7 @@ dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum)
 		c->st.blocks_lost++;
 		c->rcv_cum++;
 	}
-	rx_deliver(c);
+	rx_deliver(c, now);
 }
 
 /*
@@ -219,27 +232,27 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 	return 0;
 }
 
-int
-dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+/*
+ * One DATA packet for its block. last: the version-1 round end (LAST flag;
+ * with round headers dfcp_round_rx/after end rounds). esi_end: the ESI
+ * after the packet's round (what was sent of the block by then).
+ */
+static int
+rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi_end,
+		uint64_t now)
 {
 	uint32_t b = pkt->u.data.block, esi = pkt->u.data.esi;
-	int last = pkt->flags & DFCP_F_LAST;
 	struct rx_slot *s;
 
-	if (pkt->u.data.sym_len != c->p.T)
-		return -DFCP_E_SYMLEN;
-	if (pkt->u.data.block_len > c->p.block_size)
-		return -DFCP_E_ESI;
-	c->st.rx_data_pkts++;
 	if ((int32_t)(b - c->rcv_cum) < 0) {
 		if (last)
-			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
 	}
 	if (b - c->rcv_cum >= c->W) {
 		if (c->p.flags & DFCP_F_ACKS)
 			return -DFCP_E_NOBUF;
-		dfcp_rx_skip_to(c, b - c->W + 1);
+		dfcp_rx_skip_to(c, b - c->W + 1, now);
 	}
 	s = &c->rx[b % c->W];
 	if (s->state != RX_FREE && s->block != b) {
@@ -262,13 +275,13 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		s->in_dec = 0;
 	} else if (s->state == RX_DECODED) {
 		if (last)
-			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
 	}
 	if (pkt->u.data.block_len != s->len)
 		return -DFCP_E_ESI;
-	if (esi + 1 > s->esi_span)
-		s->esi_span = esi + 1;
+	if (esi_end > s->esi_span)
+		s->esi_span = esi_end;
 	if (c->p.flags & DFCP_F_DEC) {
 		int rc = rx_symbol(c, s, esi, pkt->u.data.sym);
 
@@ -282,15 +295,36 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		c->st.blocks_decoded++;
 		c->rcv_sum_rcvd += s->count;
 		c->rcv_sum_span += s->esi_span > s->count ? s->esi_span : s->count;
-		queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
-		rx_deliver(c);
+		dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
+		rx_deliver(c, now);
 	} else if (last) {
 		uint32_t miss = s->count < c->p.K ? c->p.K - s->count : 1;
 
-		queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
+		dfcp_rx_queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
 				s->count, s->esi_span);
 	}
 	return 0;
+}
+
+int
+dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	int xr = (pkt->flags & DFCP_F_RND) && (c->p.flags & DFCP_F_XR), rc;
+	uint32_t esi = pkt->u.data.esi;
+
+	if (pkt->u.data.sym_len != c->p.T)
+		return -DFCP_E_SYMLEN;
+	if (pkt->u.data.block_len > c->p.block_size)
+		return -DFCP_E_ESI;
+	c->st.rx_data_pkts++;
+	if (!xr)
+		return rx_block(c, pkt, pkt->flags & DFCP_F_LAST, esi + 1, now);
+	/* ESIs of a round are consecutive: it ends at esi + (rlen - rpos) */
+	if (dfcp_round_rx(c, pkt, now) != 0)
+		return -DFCP_E_STALE;	/* a duplicate */
+	rc = rx_block(c, pkt, 0, esi + pkt->u.data.rlen - pkt->u.data.rpos, now);
+	dfcp_round_after(c, pkt);
+	return rc;
 }
 
 int
@@ -317,5 +351,6 @@ dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, siz
 	pkt.u.back.rcvd = e->rcvd;
 	pkt.u.back.esi_span = e->span;
 	pkt.u.back.bitmap = bm;
+	dfcp_round_fill(c, &pkt);
 	return dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
 }
