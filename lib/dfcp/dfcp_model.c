@@ -325,6 +325,7 @@ dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	}
 	lm->have = 1;
 	c->last_rpt = now;
+	c->rto_backoff = 0;
 	lm->seq64 = seq64;
 	lm->rx64 = rx64;
 	c->loss_q16 = lm->loss_q16;

@@ -163,6 +163,7 @@ struct dfcp_conn {
 	uint32_t *repair_ring;
 	uint32_t rr_head, rr_count;
 	uint64_t tmr_min;		/* lower bound of the earliest block timer */
+	uint32_t rto_backoff;		/* block timer doublings (expiries in a row) */
 	uint32_t loss_q16;		/* EWMA of symbol loss */
 	/* extended reports (xr): DATA sequence numbers, rounds sent, the model */
 	uint32_t snd_seq;		/* next DATA seq */

@@ -21,6 +21,7 @@
 #define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define SYM_CAP		65535u		/* symbols per round at most */
+#define RTO_BACKOFF_MAX	6		/* block timer doubled up to 64 times */
 
 /* ------------------------------------------------------------------ */
 /* auto redundancy                                                      */
@@ -80,6 +81,8 @@ data_off(const struct dfcp_conn *c)
 /*
  * srtt + 4 rttvar, min_rto at least; before any RTT sample (the SYN was
  * retried: its SYNACK does not time the path) the handshake timeout.
+ * With loss reports, doubled for each timer expiry in a row that brought
+ * nothing back (no block acked, no report), up to 64 times.
  */
 static uint64_t
 block_rto(const struct dfcp_conn *c)
@@ -88,10 +91,9 @@ block_rto(const struct dfcp_conn *c)
 
 	if (c->srtt == 0 && rto < c->conf.hs_rto_ns)
 		rto = c->conf.hs_rto_ns;
-
 	if (rto < c->conf.min_rto_ns)
 		rto = c->conf.min_rto_ns;
-	return rto;
+	return rto << c->rto_backoff;
 }
 
 /* ------------------------------------------------------------------ */
@@ -250,6 +252,7 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 	s->repair_left = 0;
 	s->deadline = 0;
 	c->st.blocks_acked++;
+	c->rto_backoff = 0;
 	dfcp_progress(c, now);
 	if (!s->topped)
 		c->st.blocks_first_pass++;
@@ -568,6 +571,7 @@ void
 dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 {
 	uint64_t min = 0, rto = block_rto(c);
+	int expired = 0;
 	int defer = (c->p.flags & DFCP_F_XR) && c->last_rpt != 0 && now - c->last_rpt < rto;
 
 	if (c->tmr_min == 0 || now < c->tmr_min)
@@ -581,6 +585,7 @@ dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 			s->deadline = c->last_rpt + rto;
 		if (s->deadline <= now) {
 			c->st.timeouts++;
+			expired = 1;
 			dfcp_sender_probe(c, s);
 			continue;
 		}
@@ -588,6 +593,9 @@ dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 			min = s->deadline;
 	}
 	c->tmr_min = min;
+	/* with reports the timer is the last resort: nothing heard, back off */
+	if (expired && (c->p.flags & DFCP_F_XR) && c->rto_backoff < RTO_BACKOFF_MAX)
+		c->rto_backoff++;
 }
 
 /*

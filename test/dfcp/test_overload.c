@@ -274,6 +274,7 @@ test_lossy_10g(void)
 	sn_flow(&n, 0, &cc, 8000ull * 47 * REAL_T, 10000000000ull, 0);
 	sn_run(&n, 20 * SEC);
 	collect(&n, &r, share);
+	sn_fini(&n);
 	print_res("10G, 10 % random loss", 1, &r);
 	CHECK(r.exact);
 	CHECKF(r.timers[0] < 0.005, "timers %.4f", r.timers[0]);
