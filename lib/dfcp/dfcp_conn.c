@@ -4,7 +4,9 @@
  * TIME_WAIT) with its control packets and their retransmission, the tx
  * burst and the next deadline, accessors and statistics. The sender is in
  * dfcp_tx.c, the receiver in dfcp_rx.c; struct dfcp_conn is in dfcp_priv.h.
- * Time in ns is passed in; no allocation after ESTABLISHED.
+ * Time in ns is passed in; after ESTABLISHED the only allocations are the
+ * encoder / decoder / block buffer pools growing on first need, each up to
+ * the window (dfcp_tx.c, dfcp_rx.c).
  */
 #include <errno.h>
 #include <stdlib.h>

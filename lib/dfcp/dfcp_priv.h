@@ -34,6 +34,7 @@ struct rq_dec;
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define GEN_MAX		64u		/* symbols queued for one rq_enc_symbols call */
 #define DFCP_SEQ_WIN	1024u		/* receiver: seqs checked for duplicates */
+#define DFCP_POOL_INIT	8u		/* encoders / decoders / buffers made at set-up */
 
 enum { TX_FREE = 0, TX_ACTIVE };
 enum { RX_FREE = 0, RX_COLLECT, RX_DECODED };
@@ -146,6 +147,7 @@ struct dfcp_conn {
 	struct rq_enc **encs;		/* all encoders (encoding on) */
 	struct rq_enc **enc_free;	/* LIFO of free encoders: the hottest is reused */
 	uint32_t n_enc_free;
+	uint32_t n_enc_alloc;		/* encoders made so far (<= window) */
 	/* symbols to generate in one rq_enc_symbols call per encoder run */
 	uint32_t n_gen;
 	const struct rq_enc *gen_enc[GEN_MAX];
@@ -188,9 +190,11 @@ struct dfcp_conn {
 	struct rq_dec **decs;		/* all decoders; LIFO pool below */
 	struct rq_dec **dec_free;
 	uint32_t n_dec_free;
+	uint32_t n_dec_alloc;		/* made so far (<= window) */
 	uint8_t **outs;			/* all block buffers; LIFO pool below */
 	uint8_t **out_free;
 	uint32_t n_out_free;
+	uint32_t n_out_alloc;
 	uint64_t *have_mem;
 	uint32_t have_words;		/* per slot */
 	uint32_t rcv_cum;		/* next block to deliver */

@@ -19,9 +19,9 @@
 void
 dfcp_receiver_free(struct dfcp_conn *c)
 {
-	for (uint32_t i = 0; c->decs != NULL && i < c->alloc_W; i++)
+	for (uint32_t i = 0; c->decs != NULL && i < c->n_dec_alloc; i++)
 		rq_dec_free(c->decs[i]);
-	for (uint32_t i = 0; c->outs != NULL && i < c->alloc_W; i++)
+	for (uint32_t i = 0; c->outs != NULL && i < c->n_out_alloc; i++)
 		free(c->outs[i]);
 	free(c->decs);
 	free(c->dec_free);
@@ -35,6 +35,32 @@ dfcp_receiver_free(struct dfcp_conn *c)
 	c->out_free = NULL;
 	c->have_mem = NULL;
 	c->rx = NULL;
+}
+
+/* One more decoder / block buffer in the pool (up to the window); 0 or -ENOMEM. */
+static int
+dec_new(struct dfcp_conn *c)
+{
+	struct rq_dec *d;
+
+	if (c->n_dec_alloc >= c->alloc_W || (d = rq_dec_create(c->p.K, c->p.T, 0)) == NULL)
+		return -ENOMEM;
+	c->decs[c->n_dec_alloc++] = d;
+	c->dec_free[c->n_dec_free++] = d;
+	return 0;
+}
+
+static int
+out_new(struct dfcp_conn *c)
+{
+	uint8_t *o;
+
+	if (c->n_out_alloc >= c->alloc_W ||
+			(o = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64)) == NULL)
+		return -ENOMEM;
+	c->outs[c->n_out_alloc++] = o;
+	c->out_free[c->n_out_free++] = o;
+	return 0;
 }
 
 int
@@ -53,7 +79,11 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	/*
 	 * Pools: a slot takes a block buffer when its block starts and gives it
 	 * back on delivery, so in-order traffic cycles through a few cache-hot
-	 * buffers; a decoder is taken only when a repair symbol is needed.
+	 * buffers; a decoder is taken only when a repair symbol is needed. Both
+	 * grow on first need, up to the window: a decoder is ~450 KiB (K = 47,
+	 * T = 1420), and creating the whole window's worth at once (445 in the
+	 * default dumbbell, ~150 ms and 200 MB) held the receiving lcore, and the
+	 * router beside it, for the first few hundred ms of every connection.
 	 */
 	c->have_words = (c->p.K + 63u) / 64u;
 	c->decs = calloc(W, sizeof(*c->decs));
@@ -64,18 +94,12 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	if (c->decs == NULL || c->dec_free == NULL || c->outs == NULL ||
 			c->out_free == NULL || c->have_mem == NULL)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < W; i++) {
-		c->decs[i] = rq_dec_create(c->p.K, c->p.T, 0);
-		c->outs[i] = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64);
-		if (c->decs[i] == NULL || c->outs[i] == NULL)
-			return -ENOMEM;
-		/* pushed in reverse: buffer 0 is taken first */
-		c->dec_free[W - 1 - i] = c->decs[i];
-		c->out_free[W - 1 - i] = c->outs[i];
+	for (uint32_t i = 0; i < W; i++)
 		c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
+	for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
+		if (dec_new(c) < 0 || out_new(c) < 0)
+			return -ENOMEM;
 	}
-	c->n_dec_free = W;
-	c->n_out_free = W;
 	return 0;
 }
 
@@ -197,8 +221,8 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 		added = 1;
 	} else {
 		if (s->dec == NULL) {
-			if (c->n_dec_free == 0)
-				return -DFCP_E_NOBUF;	/* cannot happen: W decoders */
+			if (c->n_dec_free == 0 && dec_new(c) < 0)
+				return -DFCP_E_NOBUF;	/* out of memory */
 			s->dec = c->dec_free[--c->n_dec_free];
 		}
 		rc = rq_dec_add(s->dec, esi, sym);
@@ -261,8 +285,8 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 	}
 	if (s->state == RX_FREE) {
 		if (c->p.flags & DFCP_F_DEC) {
-			if (c->n_out_free == 0)
-				return -DFCP_E_NOBUF;	/* cannot happen: W buffers */
+			if (c->n_out_free == 0 && out_new(c) < 0)
+				return -DFCP_E_NOBUF;	/* out of memory */
 			s->out = c->out_free[--c->n_out_free];
 			memset(s->have, 0, c->have_words * sizeof(uint64_t));
 		}

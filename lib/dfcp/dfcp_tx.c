@@ -104,7 +104,7 @@ void
 dfcp_sender_free(struct dfcp_conn *c)
 {
 	if (c->encs != NULL) {
-		for (uint32_t i = 0; i < c->alloc_W; i++)
+		for (uint32_t i = 0; i < c->n_enc_alloc; i++)
 			rq_enc_free(c->encs[i]);
 	}
 	free(c->encs);
@@ -121,6 +121,20 @@ dfcp_sender_free(struct dfcp_conn *c)
 	c->enc0 = NULL;
 	c->stage = NULL;
 	c->repair_ring = NULL;
+}
+
+/* One more encoder in the pool (up to the window); 0 or -ENOMEM. */
+static int
+enc_new(struct dfcp_conn *c)
+{
+	struct rq_enc *e;
+
+	if (c->n_enc_alloc >= c->alloc_W ||
+			(e = rq_enc_create(c->conf.K, c->conf.T)) == NULL)
+		return -ENOMEM;
+	c->encs[c->n_enc_alloc++] = e;
+	c->enc_free[c->n_enc_free++] = e;
+	return 0;
 }
 
 int
@@ -145,11 +159,10 @@ dfcp_sender_alloc(struct dfcp_conn *c)
 		c->enc_free = calloc(W, sizeof(*c->enc_free));
 		if (c->encs == NULL || c->enc_free == NULL)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < W; i++) {
-			c->encs[i] = rq_enc_create(c->conf.K, c->conf.T);
-			if (c->encs[i] == NULL)
+		/* the pool grows on first need, up to the window (see dfcp_rx.c) */
+		for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
+			if (enc_new(c) < 0)
 				return -ENOMEM;
-			c->enc_free[c->n_enc_free++] = c->encs[i];
 		}
 	} else {
 		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
@@ -403,6 +416,13 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	/* queued symbols may come from an encoder that is free again */
 	if (c->n_gen != 0)
 		gen_flush(c);
+	s = &c->tx[c->snd_next % c->W];
+	/* the encoder first: without one nothing is taken from the source */
+	if ((c->p.flags & DFCP_F_ENC) && s->enc == NULL) {
+		if (c->n_enc_free == 0 && enc_new(c) < 0)
+			return 0;	/* out of memory: the window is what we have */
+		s->enc = c->enc_free[--c->n_enc_free];
+	}
 	while (len < bs) {
 		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
 
@@ -414,13 +434,7 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 		c->src_eof = 1;
 	if (len == 0)
 		return 0;
-	s = &c->tx[c->snd_next % c->W];
 	if (c->p.flags & DFCP_F_ENC) {
-		if (s->enc == NULL) {
-			if (c->n_enc_free == 0)
-				return 0;	/* cannot happen: one encoder per window slot */
-			s->enc = c->enc_free[--c->n_enc_free];
-		}
 		enc = s->enc;
 		if (rq_enc_block(enc, c->stage, len) < 0)
 			return 0;
@@ -565,14 +579,17 @@ sender_round_done(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
  * does not come is caught by the next report (dfcp_model_passed), so while
  * reports keep coming (the last within a timeout) an expired timer waits a
  * timeout after the last one instead: a queue building up on the path makes
- * reports late, not lost.
+ * reports late, not lost. When nothing has come back for a timeout (the
+ * peer or the path paused, or everything was lost), only the oldest expired
+ * block is probed; its report brings the others' (or their implicit probes)
+ * and the rest wait another, doubled, timeout.
  */
 void
 dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 {
+	int xr = (c->p.flags & DFCP_F_XR) != 0, probed = 0;
 	uint64_t min = 0, rto = block_rto(c);
-	int expired = 0;
-	int defer = (c->p.flags & DFCP_F_XR) && c->last_rpt != 0 && now - c->last_rpt < rto;
+	int defer = xr && c->last_rpt != 0 && now - c->last_rpt < rto;
 
 	if (c->tmr_min == 0 || now < c->tmr_min)
 		return;
@@ -583,9 +600,11 @@ dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 			continue;
 		if (s->deadline <= now && defer)
 			s->deadline = c->last_rpt + rto;
+		if (s->deadline <= now && xr && probed)
+			s->deadline = now + 2 * rto;	/* after the backoff below */
 		if (s->deadline <= now) {
 			c->st.timeouts++;
-			expired = 1;
+			probed = 1;
 			dfcp_sender_probe(c, s);
 			continue;
 		}
@@ -594,7 +613,7 @@ dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 	}
 	c->tmr_min = min;
 	/* with reports the timer is the last resort: nothing heard, back off */
-	if (expired && (c->p.flags & DFCP_F_XR) && c->rto_backoff < RTO_BACKOFF_MAX)
+	if (probed && xr && c->rto_backoff < RTO_BACKOFF_MAX)
 		c->rto_backoff++;
 }
 
