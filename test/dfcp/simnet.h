@@ -44,6 +44,8 @@ struct sn_flow {
 	uint64_t tokens, tok_max, tok_last;
 	uint64_t poll_ns, next_poll;
 	uint64_t first_data;		/* first frame sent after the handshake */
+	uint64_t last_deliver;		/* the sink last grew */
+	uint64_t sink_seen;
 	uint64_t bins[SN_BINS];		/* bytes delivered by the end of each bin */
 };
 
@@ -364,6 +366,10 @@ sn_run(struct simnet *n, uint64_t until)
 			}
 			if (n->bin_ns && n->now / n->bin_ns < SN_BINS)
 				f->bins[n->now / n->bin_ns] = f->sink.bytes;
+			if (f->sink.bytes != f->sink_seen) {
+				f->sink_seen = f->sink.bytes;
+				f->last_deliver = n->now;
+			}
 			open += dfcp_conn_state(f->conn) != DFCP_CLOSED &&
 				dfcp_conn_state(f->conn) != DFCP_TIME_WAIT;
 		}

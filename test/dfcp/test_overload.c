@@ -58,7 +58,7 @@ receiver_conn(struct sn_flow *f)
 }
 
 /*
- * Per flow: goodput over its active time (first DATA to last delivery),
+ * Per flow: goodput over its active time (first DATA sent to last delivery),
  * latency, timers, and the time from its first DATA after which every
  * 100 ms bin up to the last full one carries at least 90 % of share_mbps.
  */
@@ -97,7 +97,7 @@ collect(struct simnet *n, struct res *r, const double *share_mbps)
 				fprintf(stderr, " %.0f", (double)(f->bins[b] - f->bins[b - 1]) * scale * 8 / 1e5);
 			fprintf(stderr, "\n");
 		}
-		t = (double)(last * BIN - f->first_data) / 1e9;
+		t = (double)(f->last_deliver - f->first_data) / 1e9;
 		r->gp[i] = (double)f->sink.bytes * scale * 8 / t / 1e6;
 		r->p99_ms[i] = hist_percentile(f->lat, 99.0) / 1e6;
 		r->timers[i] = r->ss[i].blocks_sent ?
