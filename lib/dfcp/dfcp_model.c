@@ -21,6 +21,7 @@
 #define PHI_MAX_Q16	(16u * Q16)	/* dispersion samples clipped at 16 */
 #define Z_FIRST_Q16	Q16		/* first round: mean - 1 sd >= K */
 #define Z_TOPUP_Q16	(Q16 / 2)	/* top-up: mean - sd / 2 >= missing + 1 */
+#define AUTO_Z_Q8	256u		/* version 1: mean - z sd >= K, z = 1 (Q8) */
 #define SYM_CAP		65535u
 #define CAP_BURST	32u		/* rate cap: packets of credit at most */
 #define CAP_MIN_PPS	1000u		/* rate cap: never below */
@@ -73,6 +74,51 @@ dfcp_model_symbols(uint32_t need, uint32_t loss_q16, int32_t bias_q16, uint32_t 
 			break;
 	}
 	return n > cap ? cap : (uint32_t)n;
+}
+
+/*
+ * Version 1 (no reports), first round: the smallest N such that, with
+ * independent loss p, the received count X ~ Bin(N, q), q = 1 - p, satisfies
+ * E[X] - z sd(X) >= need, i.e. N q - need >= z sqrt(N p q), z = 1 (~85-95 %
+ * of blocks decode on the first pass; the rest get an exact top-up, which
+ * costs an RTT, not excess: doc/protocol.md, "Auto redundancy").
+ */
+uint32_t
+dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
+{
+	uint64_t p, q, n;
+
+	if (need == 0)
+		return 0;
+	p = loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16;
+	q = Q16 - p;
+	n = ((uint64_t)need * Q16 + q - 1) / q;
+	if (n < need)
+		n = need;
+	for (; n < cap; n++) {
+		uint64_t a = n * q, b = (uint64_t)need * Q16;
+		unsigned __int128 lhs, rhs;
+
+		if (a < b)
+			continue;
+		/* (a - b)^2 >= z^2 n p q, all in Q32; z in Q8 */
+		lhs = (unsigned __int128)(a - b) * (a - b) << 16;
+		rhs = (unsigned __int128)AUTO_Z_Q8 * AUTO_Z_Q8 * n * p * q;
+		if (lhs >= rhs)
+			break;
+	}
+	return n > cap ? cap : (uint32_t)n;
+}
+
+/* Packets of a block's first round: the fixed redundancy, or auto. */
+uint32_t
+dfcp_first_round_syms(const struct dfcp_conn *c)
+{
+	if (c->p.redundancy != DFCP_REDUNDANCY_AUTO)
+		return c->p.redundancy;
+	if (c->p.flags & DFCP_F_XR)
+		return dfcp_first_syms_model(c);
+	return dfcp_auto_symbols(c->p.K, c->loss_q16, SYM_CAP);
 }
 
 uint32_t
@@ -142,20 +188,31 @@ dfcp_model_round_done(struct dfcp_conn *c, const struct tx_slot *s, uint64_t now
 		e->t_end = now;
 }
 
-/* The round of the ring that starts at seq, or NULL (never sent, or too old). */
+/*
+ * The round of the ring that starts at seq, or NULL (never sent, or too
+ * old). Rounds are in seq order: a binary search (a report cannot make the
+ * sender scan the ring).
+ */
 static struct rnd_ent *
 round_find(struct dfcp_conn *c, uint32_t seq)
 {
 	uint32_t n = c->rnd_count < c->rnd_mask + 1 ? c->rnd_count : c->rnd_mask + 1;
+	uint32_t lo = c->rnd_count - n, hi = c->rnd_count, base;
 
-	for (uint32_t i = 1; i <= n; i++) {
-		struct rnd_ent *e = &c->rnd[(c->rnd_count - i) & c->rnd_mask];
+	if (n == 0)
+		return NULL;
+	base = c->rnd[lo & c->rnd_mask].seq;
+	/* seqs relative to the oldest round kept: increasing along the ring */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		struct rnd_ent *e = &c->rnd[mid & c->rnd_mask];
 
-		if (e->seq == seq)
+		if (e->seq - base == seq - base)
 			return e;
-		/* rounds are in seq order: older ones start earlier */
-		if ((int32_t)(e->seq - seq) < 0)
-			return NULL;
+		if (e->seq - base < seq - base)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
 	return NULL;
 }

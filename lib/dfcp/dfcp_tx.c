@@ -16,60 +16,10 @@
 #include "dfcp_priv.h"
 
 #define Q16		65536u
-#define LOSS_CAP_Q16	58982u		/* 0.9: auto redundancy stops growing */
-#define AUTO_Z_Q8	256u		/* first round: mean - z sd >= K, z = 1 (Q8) */
 #define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define SYM_CAP		65535u		/* symbols per round at most */
 #define RTO_BACKOFF_MAX	6		/* block timer doubled up to 64 times */
-
-/* ------------------------------------------------------------------ */
-/* auto redundancy                                                      */
-/* ------------------------------------------------------------------ */
-
-/*
- * First round: the smallest N such that, with independent loss p, the
- * received count X ~ Bin(N, q), q = 1 - p, satisfies E[X] - z sd(X) >= need,
- * i.e. N q - need >= z sqrt(N p q), z = 1 (~85-95 % of blocks decode on the
- * first pass; the rest get an exact top-up, which costs an RTT, not excess:
- * doc/protocol.md, "Auto redundancy"). Integer fixed point Q16.
- */
-uint32_t
-dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
-{
-	uint64_t p, q, n;
-
-	if (need == 0)
-		return 0;
-	p = loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16;
-	q = Q16 - p;
-	n = ((uint64_t)need * Q16 + q - 1) / q;
-	if (n < need)
-		n = need;
-	for (; n < cap; n++) {
-		uint64_t a = n * q, b = (uint64_t)need * Q16;
-		unsigned __int128 lhs, rhs;
-
-		if (a < b)
-			continue;
-		/* (a - b)^2 >= z^2 n p q, all in Q32; z in Q8 */
-		lhs = (unsigned __int128)(a - b) * (a - b) << 16;
-		rhs = (unsigned __int128)AUTO_Z_Q8 * AUTO_Z_Q8 * n * p * q;
-		if (lhs >= rhs)
-			break;
-	}
-	return n > cap ? cap : (uint32_t)n;
-}
-
-uint32_t
-dfcp_first_round_syms(const struct dfcp_conn *c)
-{
-	if (c->p.redundancy != DFCP_REDUNDANCY_AUTO)
-		return c->p.redundancy;
-	if (c->p.flags & DFCP_F_XR)
-		return dfcp_first_syms_model(c);
-	return dfcp_auto_symbols(c->p.K, c->loss_q16, SYM_CAP);
-}
 
 /* Symbol offset of this connection's DATA frames. */
 static inline uint32_t
