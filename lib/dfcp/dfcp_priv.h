@@ -173,7 +173,7 @@ struct dfcp_conn {
 	struct rnd_ent *rnd;		/* ring of rnd_mask + 1 >= 2 W rounds */
 	uint32_t rnd_mask;
 	uint32_t rnd_count;		/* rounds started (index of the next) */
-	uint32_t wait_head;		/* waiting FIFO: rounds whose report is due */
+	uint32_t wait_head;		/* rounds from here on may still await their report */
 	struct loss_model lm;
 	uint64_t last_rpt;		/* last loss report accepted */
 	uint64_t min_rtt;
