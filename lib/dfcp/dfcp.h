@@ -36,8 +36,15 @@ extern "C" {
 #define DFCP_L2L4_LEN		(DFCP_ETH_LEN + DFCP_IP_LEN + DFCP_UDP_LEN)
 #define DFCP_COMMON_LEN		12	/* version, type, flags, two conn ids */
 #define DFCP_DATA_HDR_LEN	24	/* common + block, payload id, block len */
-#define DFCP_DATA_OFF		(DFCP_L2L4_LEN + DFCP_DATA_HDR_LEN) /* 66 */
-#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 48)	/* largest control frame */
+#define DFCP_RND_LEN		8	/* DATA round header: seq, round length, position */
+/*
+ * Offset of the symbol in a DATA frame: 74 with the round header (flag
+ * DFCP_F_RND, negotiated by DFCP_F_XR: the default), 66 without (the
+ * version-1 layout). DFCP_DATA_OFF is the larger: size frames with it.
+ */
+#define DFCP_DATA_OFF_V1	(DFCP_L2L4_LEN + DFCP_DATA_HDR_LEN) /* 66 */
+#define DFCP_DATA_OFF		(DFCP_DATA_OFF_V1 + DFCP_RND_LEN) /* 74 */
+#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 64)	/* largest control frame */
 #define DFCP_ARP_LEN		42	/* Ethernet + ARP, before padding */
 #define DFCP_MIN_FRAME		60	/* frames are padded to this */
 
@@ -72,14 +79,26 @@ enum dfcp_type {
 
 /* Header flags (16 bits). */
 #define DFCP_F_LAST		0x0001	/* DATA: last packet of a send round */
+#define DFCP_F_RND		0x0002	/* DATA: carries the round header */
+#define DFCP_F_RPT		0x0004	/* BLOCK-ACK: carries the loss report */
 #define DFCP_F_ACKS		0x0010	/* SYN/SYNACK: block ACKs on */
 #define DFCP_F_ENC		0x0020	/* SYN/SYNACK: sender encodes every block */
 #define DFCP_F_DEC		0x0040	/* SYN/SYNACK: receiver decodes */
-#define DFCP_F_OPTS		(DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC)
+#define DFCP_F_XR		0x0080	/* SYN/SYNACK: round headers and loss reports */
+#define DFCP_F_RHINT		0x0100	/* SYN/SYNACK: the sender wants rate hints */
+/* negotiated options; the responder may clear the extensions (an older peer does) */
+#define DFCP_F_OPTS		(DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC | DFCP_F_EXT)
+#define DFCP_F_EXT		(DFCP_F_XR | DFCP_F_RHINT)
 
 /* BLOCK-ACK status. */
 #define DFCP_BA_DECODED		1	/* block decoded (and held or delivered) */
 #define DFCP_BA_SHORT		2	/* not decodable yet: 'missing' more needed */
+
+/* How the receiver learnt that a send round was over (loss report rnd_end). */
+#define DFCP_END_NONE		0	/* no round closed yet */
+#define DFCP_END_LAST		1	/* its last packet arrived */
+#define DFCP_END_NEXT		2	/* a packet sent after it arrived */
+#define DFCP_END_IDLE		3	/* nothing arrived for the round idle time */
 
 /* RST reasons. */
 #define DFCP_RST_UNKNOWN	1	/* no such connection */
@@ -117,6 +136,8 @@ enum dfcp_err {
 	DFCP_E_BACKLOG,		/* SYN dropped: half-open table full */
 	DFCP_E_ARP,		/* malformed ARP */
 	DFCP_E_ADDR,		/* not addressed to us (MAC/IP/port) */
+	DFCP_E_ROUND,		/* DATA round header inconsistent */
+	DFCP_E_REPORT,		/* loss report inconsistent (parser or sender state) */
 	DFCP_E_MAX
 };
 
@@ -156,8 +177,12 @@ struct dfcp_pkt {
 			uint32_t block_len;
 			const uint8_t *sym;
 			uint32_t sym_len;
+			/* round header (flags & DFCP_F_RND) */
+			uint32_t seq;		/* DATA packet number of the connection */
+			uint16_t rlen;		/* packets in this send round */
+			uint16_t rpos;		/* this packet's index in the round */
 		} data;
-		struct {			/* BLOCK-ACK */
+		struct dfcp_back {		/* BLOCK-ACK */
 			uint32_t block;
 			uint32_t cum;		/* all blocks < cum delivered */
 			uint16_t status;	/* DFCP_BA_* */
@@ -165,6 +190,14 @@ struct dfcp_pkt {
 			uint32_t rcvd;		/* distinct symbols held */
 			uint32_t esi_span;	/* highest ESI seen + 1 */
 			uint64_t bitmap;	/* bit i: block cum+1+i decoded */
+			/* loss report (flags & DFCP_F_RPT), all mod 2^32 */
+			uint32_t rx_pkts;	/* DATA packets received */
+			uint32_t seq_next;	/* highest DATA seq received + 1 */
+			uint32_t rnd_seq;	/* first seq of the last round that ended */
+			uint16_t rnd_len;	/* its packets (from its round header) */
+			uint16_t rnd_rcvd;	/* its packets received */
+			uint8_t rnd_end;	/* DFCP_END_*: how it ended */
+			uint32_t rate;		/* rate hint, DATA packets/s; 0: none */
 		} back;
 		struct {			/* FIN */
 			uint32_t nblocks;
@@ -335,6 +368,22 @@ struct dfcp_conn_conf {
 	uint64_t hs_rto_ns;		/* SYN/SYNACK/FIN/FINACK timer (200 ms) */
 	uint64_t min_rto_ns;		/* lower bound of the block timer (1 ms) */
 	uint64_t time_wait_ns;		/* TIME_WAIT duration (1 s) */
+	/*
+	 * Round headers in DATA and loss reports in BLOCK-ACKs (DFCP_F_XR,
+	 * default 1): rounds end without waiting for LAST, the loss estimate
+	 * and its dispersion come from every report. 0: the version-1 format
+	 * (LAST only, estimate from decoded blocks). Negotiated: both sides.
+	 */
+	int xr;
+	/*
+	 * Sender: ask the receiver for rate hints and cap the DATA rate at
+	 * 9/8 of the arrival rate it reports while the path shows a standing
+	 * queue (default 0: off). Needs xr. Receiver: ignored (it answers
+	 * what the sender asks for).
+	 */
+	int rate_hint;
+	/* Receiver: least idle time that ends a round whose tail was lost (250 us) */
+	uint64_t round_idle_ns;
 	/* application */
 	dfcp_source_fn source;
 	void *source_ctx;
@@ -369,7 +418,36 @@ struct dfcp_stats {
 	uint32_t window;		/* negotiated window */
 	uint64_t srtt_ns;
 	uint64_t drops[DFCP_E_MAX];	/* received packets dropped, by reason */
+	/* how send rounds ended (receiver; the sender's block timer: timeouts) */
+	uint64_t rounds_last;		/* the round's last packet arrived */
+	uint64_t rounds_next;		/* a later packet arrived first (tail lost) */
+	uint64_t rounds_idle;		/* nothing arrived for the round idle time */
+	/* sender: loss reports */
+	uint64_t reports;		/* loss reports accepted */
+	uint64_t implicit_topups;	/* top-ups for rounds a later report passed */
+	uint32_t dispersion_pct;	/* first-round arrivals: variance / binomial, % */
+	/* rate hint (sender: the cap in force, 0 none; receiver: last hint sent) */
+	uint64_t rate_hint_pps;
+	uint64_t rate_capped;		/* sender: bursts shortened by the cap */
+	/* no progress for 1 s while the peer is alive (dfcp_conn_stall) */
+	uint32_t stall;			/* DFCP_STALL_* now, 0 = progressing */
+	uint64_t stalls;		/* stall episodes so far */
 };
+
+/*
+ * Why a connection makes no progress (no block acked / delivered for
+ * DFCP_STALL_NS although packets from the peer still arrive). Bits.
+ */
+#define DFCP_STALL_NS		1000000000ull
+#define DFCP_STALL_ON		0x01	/* stalled (always set with the others) */
+#define DFCP_STALL_WINDOW	0x02	/* sender: the window is full */
+#define DFCP_STALL_TIMERS	0x04	/* sender: every block in flight waits on its timer */
+#define DFCP_STALL_NO_DATA	0x08	/* sender: the source gives nothing */
+#define DFCP_STALL_PACED	0x10	/* sender: the rate cap holds it back */
+#define DFCP_STALL_RX_DROPS	0x20	/* received packets dropped meanwhile */
+#define DFCP_STALL_NO_DATA_RX	0x40	/* receiver: no DATA arrives */
+/* Text for a stall word ("window full, timers"); buf of 96 bytes is enough. */
+const char *dfcp_stall_str(uint32_t why, char *buf, size_t len);
 
 struct dfcp_conn;
 

@@ -4,7 +4,9 @@
  * TIME_WAIT) with its control packets and their retransmission, the tx
  * burst and the next deadline, accessors and statistics. The sender is in
  * dfcp_tx.c, the receiver in dfcp_rx.c; struct dfcp_conn is in dfcp_priv.h.
- * Time in ns is passed in; no allocation after ESTABLISHED.
+ * Time in ns is passed in; after ESTABLISHED the only allocations are the
+ * encoder / decoder / block buffer pools growing on first need, each up to
+ * the window (dfcp_tx.c, dfcp_rx.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -47,11 +49,16 @@ dfcp_conn_conf_default(struct dfcp_conn_conf *c)
 	c->hs_rto_ns = 200000000ull;
 	c->min_rto_ns = 1000000ull;
 	c->time_wait_ns = 1000000000ull;
+	c->xr = 1;
+	c->rate_hint = 0;
+	c->round_idle_ns = 250000ull;
 }
 
 void
 dfcp_rtt_sample(struct dfcp_conn *c, uint64_t r)
 {
+	if (c->min_rtt == 0 || r < c->min_rtt)
+		c->min_rtt = r;
 	if (c->srtt == 0) {
 		c->srtt = r;
 		c->rttvar = r / 2;
@@ -109,6 +116,9 @@ local_params(const struct dfcp_conn_conf *conf, struct dfcp_params *p)
 	p->redundancy = conf->redundancy;
 	p->flags = (conf->acks ? DFCP_F_ACKS : 0) | (conf->encode ? DFCP_F_ENC : 0) |
 		(conf->decode ? DFCP_F_DEC : 0);
+	/* the extensions need block acks (they ride on them) */
+	if (conf->xr && conf->acks)
+		p->flags |= DFCP_F_XR | (conf->rate_hint ? DFCP_F_RHINT : 0);
 	p->max_window = conf->window;
 	p->max_K = conf->K;
 	p->max_T = conf->T;
@@ -150,6 +160,9 @@ dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
 		p.window = limits->max_window;
 	if (dfcp_params_check(&p, limits) != 0)
 		return NULL;
+	/* extensions: only those both sides have (a hint needs the reports) */
+	if (!conf->xr || !(p.flags & DFCP_F_ACKS) || !(p.flags & DFCP_F_XR))
+		p.flags &= ~DFCP_F_EXT;
 	c = conn_new(conf, lcid);
 	if (c == NULL)
 		return NULL;
@@ -203,28 +216,6 @@ uint32_t dfcp_conn_local_cid(const struct dfcp_conn *c) { return c->lcid; }
 uint32_t dfcp_conn_remote_cid(const struct dfcp_conn *c) { return c->rcid; }
 int dfcp_conn_is_sender(const struct dfcp_conn *c) { return c->sender; }
 const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c) { return &c->p; }
-
-void
-dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
-{
-	*st = c->st;
-	st->srtt_ns = c->srtt;
-	if (c->sender) {
-		st->loss_ppm = (uint32_t)(((uint64_t)c->loss_q16 * 1000000u) >> 16);
-		st->redundancy = dfcp_first_round_syms(c);
-		st->window_used = c->snd_next - c->snd_base;
-	} else {
-		uint32_t used = 0;
-
-		if (c->rcv_sum_span)
-			st->loss_ppm = (uint32_t)((c->rcv_sum_span - c->rcv_sum_rcvd) *
-				1000000u / c->rcv_sum_span);
-		for (uint32_t i = 0; c->rx != NULL && i < c->W; i++)
-			used += c->rx[i].state != RX_FREE;
-		st->window_used = used;
-		st->redundancy = c->p.redundancy;
-	}
-}
 
 /* ------------------------------------------------------------------ */
 /* state helpers                                                        */
@@ -306,16 +297,25 @@ dfcp_conn_abort(struct dfcp_conn *c, uint64_t now)
 /* rx                                                                   */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The responder accepts our parameters (the window may shrink) and may drop
+ * the extensions we offered (an older peer does), never add one; a hint
+ * without the reports it rides on is refused.
+ */
 static int
 synack_ok(const struct dfcp_conn *c, const struct dfcp_params *p)
 {
+	if ((p->flags & ~DFCP_F_EXT) != (c->p.flags & ~DFCP_F_EXT) ||
+			(p->flags & DFCP_F_EXT & ~c->p.flags) != 0 ||
+			((p->flags & DFCP_F_RHINT) && !(p->flags & DFCP_F_XR)))
+		return 0;
 	return p->T == c->p.T && p->K == c->p.K && p->block_size == c->p.block_size &&
 		p->window >= 1 && p->window <= c->p.window &&
-		p->redundancy == c->p.redundancy && p->flags == c->p.flags;
+		p->redundancy == c->p.redundancy;
 }
 
 static int
-become_established(struct dfcp_conn *c)
+become_established(struct dfcp_conn *c, uint64_t now)
 {
 	if (!c->sender && dfcp_receiver_alloc(c) < 0) {
 		to_closed(c, DFCP_CR_ABORT);
@@ -326,6 +326,8 @@ become_established(struct dfcp_conn *c)
 	c->state = DFCP_ESTABLISHED;
 	c->hs_deadline = 0;
 	c->pending &= ~P_SYNACK;
+	c->peer_at = now;
+	dfcp_progress(c, now);
 	return 0;
 }
 
@@ -365,12 +367,13 @@ conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		c->rcid = pkt->src_cid;
 		c->W = pkt->u.params.window;
 		c->p.window = c->W;
+		c->p.flags = pkt->u.params.flags;
 		c->st.window = c->W;
 		if (c->hs_retries == 0 && now >= c->syn_time)
 			dfcp_rtt_sample(c, now - c->syn_time);
 		c->pending &= ~P_SYN;
 		queue_ack(c, DFCP_T_SYNACK);
-		return become_established(c);
+		return become_established(c, now);
 	case DFCP_SYN_RECV:
 		if (t == DFCP_T_SYN) {		/* our SYNACK was lost */
 			c->pending |= P_SYNACK;
@@ -380,10 +383,10 @@ conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 				t == DFCP_T_DATA) {
 			if (now >= c->syn_time && c->hs_retries == 0)
 				dfcp_rtt_sample(c, now - c->syn_time);
-			if (become_established(c) < 0)
+			if (become_established(c, now) < 0)
 				return -DFCP_E_NOBUF;
 			if (t == DFCP_T_DATA)
-				return dfcp_rx_data(c, pkt);
+				return dfcp_rx_data(c, pkt, now);
 			return 0;
 		}
 		return -DFCP_E_STATE;
@@ -400,17 +403,16 @@ conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		case DFCP_T_DATA:
 			if (c->sender)
 				return -DFCP_E_STATE;
-			return dfcp_rx_data(c, pkt);
+			return dfcp_rx_data(c, pkt, now);
 		case DFCP_T_BLOCK_ACK:
 			if (!c->sender)
 				return -DFCP_E_STATE;
-			dfcp_sender_block_ack(c, pkt, now);
-			return 0;
+			return dfcp_sender_block_ack(c, pkt, now);
 		case DFCP_T_FIN:
 			if (!c->sender) {
 				c->fin_seen = 1;
 				if (!(c->p.flags & DFCP_F_ACKS))
-					dfcp_rx_skip_to(c, pkt->u.fin.nblocks);
+					dfcp_rx_skip_to(c, pkt->u.fin.nblocks, now);
 			}
 			queue_ack(c, DFCP_T_FIN);
 			c->state = DFCP_CLOSE_WAIT;
@@ -471,6 +473,8 @@ dfcp_conn_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	int rc;
 
 	c->st.rx_pkts++;
+	if (pkt->src_cid == c->rcid)
+		c->peer_at = now;
 	rc = conn_rx(c, pkt, now);
 	if (rc < 0 && -rc < DFCP_E_MAX)
 		c->st.drops[-rc]++;
@@ -587,6 +591,9 @@ dfcp_conn_tx_burst(struct dfcp_conn *c, uint64_t now, void *const *bufs,
 	k = tx_ctrl(c, bufs, lens, cap, n);
 	if (c->state == DFCP_CLOSED)
 		goto out;
+	dfcp_stall_check(c, now);
+	if (!c->sender && c->state == DFCP_ESTABLISHED)
+		dfcp_round_timer(c, now);
 	while (k < n && c->back_count) {
 		int len = dfcp_build_back(c, &c->back[c->back_head], bufs[k], cap);
 
@@ -623,13 +630,27 @@ dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now)
 		return UINT64_MAX;
 	if (c->hs_deadline)
 		d = c->hs_deadline;
+	if (c->state == DFCP_ESTABLISHED && c->stall_at < d)
+		d = c->stall_at;
 	if (c->sender && c->state == DFCP_ESTABLISHED) {
-		if (c->rr_count || c->snd_first != c->snd_next ||
-				(!c->src_eof && c->snd_next - c->snd_base < c->W) ||
-				sender_done(c))
+		if (sender_done(c))
 			return now;
+		if (c->rr_count || c->snd_first != c->snd_next ||
+				(!c->src_eof && c->snd_next - c->snd_base < c->W)) {
+			uint64_t t = dfcp_cap_next(c, now);
+
+			if (t <= now)
+				return now;
+			if (t < d)
+				d = t;
+		}
 		if (c->tmr_min && c->tmr_min < d)
 			d = c->tmr_min;
+	} else if (c->state == DFCP_ESTABLISHED) {
+		uint64_t t = dfcp_round_deadline(c);
+
+		if (t && t < d)
+			d = t;
 	}
 	return d;
 }

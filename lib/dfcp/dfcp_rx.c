@@ -19,9 +19,9 @@
 void
 dfcp_receiver_free(struct dfcp_conn *c)
 {
-	for (uint32_t i = 0; c->decs != NULL && i < c->alloc_W; i++)
+	for (uint32_t i = 0; c->decs != NULL && i < c->n_dec_alloc; i++)
 		rq_dec_free(c->decs[i]);
-	for (uint32_t i = 0; c->outs != NULL && i < c->alloc_W; i++)
+	for (uint32_t i = 0; c->outs != NULL && i < c->n_out_alloc; i++)
 		free(c->outs[i]);
 	free(c->decs);
 	free(c->dec_free);
@@ -35,6 +35,32 @@ dfcp_receiver_free(struct dfcp_conn *c)
 	c->out_free = NULL;
 	c->have_mem = NULL;
 	c->rx = NULL;
+}
+
+/* One more decoder / block buffer in the pool (up to the window); 0 or -ENOMEM. */
+static int
+dec_new(struct dfcp_conn *c)
+{
+	struct rq_dec *d;
+
+	if (c->n_dec_alloc >= c->alloc_W || (d = rq_dec_create(c->p.K, c->p.T, 0)) == NULL)
+		return -ENOMEM;
+	c->decs[c->n_dec_alloc++] = d;
+	c->dec_free[c->n_dec_free++] = d;
+	return 0;
+}
+
+static int
+out_new(struct dfcp_conn *c)
+{
+	uint8_t *o;
+
+	if (c->n_out_alloc >= c->alloc_W ||
+			(o = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64)) == NULL)
+		return -ENOMEM;
+	c->outs[c->n_out_alloc++] = o;
+	c->out_free[c->n_out_free++] = o;
+	return 0;
 }
 
 int
@@ -53,7 +79,11 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	/*
 	 * Pools: a slot takes a block buffer when its block starts and gives it
 	 * back on delivery, so in-order traffic cycles through a few cache-hot
-	 * buffers; a decoder is taken only when a repair symbol is needed.
+	 * buffers; a decoder is taken only when a repair symbol is needed. Both
+	 * grow on first need, up to the window: a decoder is ~450 KiB (K = 47,
+	 * T = 1420), and creating the whole window's worth at once (445 in the
+	 * default dumbbell, ~150 ms and 200 MB) held the receiving lcore, and the
+	 * router beside it, for the first few hundred ms of every connection.
 	 */
 	c->have_words = (c->p.K + 63u) / 64u;
 	c->decs = calloc(W, sizeof(*c->decs));
@@ -64,18 +94,12 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	if (c->decs == NULL || c->dec_free == NULL || c->outs == NULL ||
 			c->out_free == NULL || c->have_mem == NULL)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < W; i++) {
-		c->decs[i] = rq_dec_create(c->p.K, c->p.T, 0);
-		c->outs[i] = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64);
-		if (c->decs[i] == NULL || c->outs[i] == NULL)
-			return -ENOMEM;
-		/* pushed in reverse: buffer 0 is taken first */
-		c->dec_free[W - 1 - i] = c->decs[i];
-		c->out_free[W - 1 - i] = c->outs[i];
+	for (uint32_t i = 0; i < W; i++)
 		c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
+	for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
+		if (dec_new(c) < 0 || out_new(c) < 0)
+			return -ENOMEM;
 	}
-	c->n_dec_free = W;
-	c->n_out_free = W;
 	return 0;
 }
 
@@ -83,8 +107,8 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 /* receiver                                                             */
 /* ------------------------------------------------------------------ */
 
-static void
-queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
+void
+dfcp_rx_queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t missing,
 		uint32_t rcvd, uint32_t span)
 {
 	struct back_ent *e;
@@ -120,8 +144,20 @@ rx_release(struct dfcp_conn *c, struct rx_slot *s)
 	}
 }
 
+/* The slot holding block b (collecting or decoded), or NULL. */
+struct rx_slot *
+dfcp_rx_slot_of(struct dfcp_conn *c, uint32_t b)
+{
+	struct rx_slot *s;
+
+	if (c->rx == NULL || (int32_t)(b - c->rcv_cum) < 0 || b - c->rcv_cum >= c->W)
+		return NULL;
+	s = &c->rx[b % c->W];
+	return s->state != RX_FREE && s->block == b ? s : NULL;
+}
+
 static void
-rx_deliver(struct dfcp_conn *c)
+rx_deliver(struct dfcp_conn *c, uint64_t now)
 {
 	for (;;) {
 		struct rx_slot *s = &c->rx[c->rcv_cum % c->W];
@@ -135,17 +171,18 @@ rx_deliver(struct dfcp_conn *c)
 		c->st.goodput_bytes += s->len;
 		rx_release(c, s);
 		c->rcv_cum++;
+		dfcp_progress(c, now);
 	}
 }
 
 /* acks off: the window slides over blocks that did not decode. */
 void
-dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum)
+dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum, uint64_t now)
 {
 	while ((int32_t)(c->rcv_cum - cum) < 0) {
 		struct rx_slot *s;
 
-		rx_deliver(c);
+		rx_deliver(c, now);
 		if ((int32_t)(c->rcv_cum - cum) >= 0)
 			break;
 		s = &c->rx[c->rcv_cum % c->W];
@@ -156,7 +193,7 @@ dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum)
 		c->st.blocks_lost++;
 		c->rcv_cum++;
 	}
-	rx_deliver(c);
+	rx_deliver(c, now);
 }
 
 /*
@@ -184,8 +221,8 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 		added = 1;
 	} else {
 		if (s->dec == NULL) {
-			if (c->n_dec_free == 0)
-				return -DFCP_E_NOBUF;	/* cannot happen: W decoders */
+			if (c->n_dec_free == 0 && dec_new(c) < 0)
+				return -DFCP_E_NOBUF;	/* out of memory */
 			s->dec = c->dec_free[--c->n_dec_free];
 		}
 		rc = rq_dec_add(s->dec, esi, sym);
@@ -219,27 +256,27 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 	return 0;
 }
 
-int
-dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+/*
+ * One DATA packet for its block. last: the version-1 round end (LAST flag;
+ * with round headers dfcp_round_rx/after end rounds). esi_end: the ESI
+ * after the packet's round (what was sent of the block by then).
+ */
+static int
+rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi_end,
+		uint64_t now)
 {
 	uint32_t b = pkt->u.data.block, esi = pkt->u.data.esi;
-	int last = pkt->flags & DFCP_F_LAST;
 	struct rx_slot *s;
 
-	if (pkt->u.data.sym_len != c->p.T)
-		return -DFCP_E_SYMLEN;
-	if (pkt->u.data.block_len > c->p.block_size)
-		return -DFCP_E_ESI;
-	c->st.rx_data_pkts++;
 	if ((int32_t)(b - c->rcv_cum) < 0) {
 		if (last)
-			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
 	}
 	if (b - c->rcv_cum >= c->W) {
 		if (c->p.flags & DFCP_F_ACKS)
 			return -DFCP_E_NOBUF;
-		dfcp_rx_skip_to(c, b - c->W + 1);
+		dfcp_rx_skip_to(c, b - c->W + 1, now);
 	}
 	s = &c->rx[b % c->W];
 	if (s->state != RX_FREE && s->block != b) {
@@ -248,8 +285,8 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 	}
 	if (s->state == RX_FREE) {
 		if (c->p.flags & DFCP_F_DEC) {
-			if (c->n_out_free == 0)
-				return -DFCP_E_NOBUF;	/* cannot happen: W buffers */
+			if (c->n_out_free == 0 && out_new(c) < 0)
+				return -DFCP_E_NOBUF;	/* out of memory */
 			s->out = c->out_free[--c->n_out_free];
 			memset(s->have, 0, c->have_words * sizeof(uint64_t));
 		}
@@ -262,13 +299,13 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		s->in_dec = 0;
 	} else if (s->state == RX_DECODED) {
 		if (last)
-			queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
 	}
 	if (pkt->u.data.block_len != s->len)
 		return -DFCP_E_ESI;
-	if (esi + 1 > s->esi_span)
-		s->esi_span = esi + 1;
+	if (esi_end > s->esi_span)
+		s->esi_span = esi_end;
 	if (c->p.flags & DFCP_F_DEC) {
 		int rc = rx_symbol(c, s, esi, pkt->u.data.sym);
 
@@ -282,15 +319,36 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		c->st.blocks_decoded++;
 		c->rcv_sum_rcvd += s->count;
 		c->rcv_sum_span += s->esi_span > s->count ? s->esi_span : s->count;
-		queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
-		rx_deliver(c);
+		dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
+		rx_deliver(c, now);
 	} else if (last) {
 		uint32_t miss = s->count < c->p.K ? c->p.K - s->count : 1;
 
-		queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
+		dfcp_rx_queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
 				s->count, s->esi_span);
 	}
 	return 0;
+}
+
+int
+dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	int xr = (pkt->flags & DFCP_F_RND) && (c->p.flags & DFCP_F_XR), rc;
+	uint32_t esi = pkt->u.data.esi;
+
+	if (pkt->u.data.sym_len != c->p.T)
+		return -DFCP_E_SYMLEN;
+	if (pkt->u.data.block_len > c->p.block_size)
+		return -DFCP_E_ESI;
+	c->st.rx_data_pkts++;
+	if (!xr)
+		return rx_block(c, pkt, pkt->flags & DFCP_F_LAST, esi + 1, now);
+	/* ESIs of a round are consecutive: it ends at esi + (rlen - rpos) */
+	if (dfcp_round_rx(c, pkt, now) != 0)
+		return -DFCP_E_STALE;	/* a duplicate */
+	rc = rx_block(c, pkt, 0, esi + pkt->u.data.rlen - pkt->u.data.rpos, now);
+	dfcp_round_after(c, pkt);
+	return rc;
 }
 
 int
@@ -317,5 +375,6 @@ dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, siz
 	pkt.u.back.rcvd = e->rcvd;
 	pkt.u.back.esi_span = e->span;
 	pkt.u.back.bitmap = bm;
+	dfcp_round_fill(c, &pkt);
 	return dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
 }

@@ -16,83 +16,34 @@
 #include "dfcp_priv.h"
 
 #define Q16		65536u
-#define LOSS_CAP_Q16	58982u		/* 0.9: auto redundancy stops growing */
-#define AUTO_Z_Q8	256u		/* first round: mean - z sd >= K, z = 1 (Q8) */
 #define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define SYM_CAP		65535u		/* symbols per round at most */
+#define RTO_BACKOFF_MAX	6		/* block timer doubled up to 64 times */
 
-/* ------------------------------------------------------------------ */
-/* auto redundancy                                                      */
-/* ------------------------------------------------------------------ */
-
-/*
- * First round: the smallest N such that, with independent loss p, the
- * received count X ~ Bin(N, q), q = 1 - p, satisfies E[X] - z sd(X) >= need,
- * i.e. N q - need >= z sqrt(N p q), z = 1 (~85-95 % of blocks decode on the
- * first pass; the rest get an exact top-up, which costs an RTT, not excess:
- * doc/protocol.md, "Auto redundancy"). Integer fixed point Q16.
- */
-uint32_t
-dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap)
+/* Symbol offset of this connection's DATA frames. */
+static inline uint32_t
+data_off(const struct dfcp_conn *c)
 {
-	uint64_t p, q, n;
-
-	if (need == 0)
-		return 0;
-	p = loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16;
-	q = Q16 - p;
-	n = ((uint64_t)need * Q16 + q - 1) / q;
-	if (n < need)
-		n = need;
-	for (; n < cap; n++) {
-		uint64_t a = n * q, b = (uint64_t)need * Q16;
-		unsigned __int128 lhs, rhs;
-
-		if (a < b)
-			continue;
-		/* (a - b)^2 >= z^2 n p q, all in Q32; z in Q8 */
-		lhs = (unsigned __int128)(a - b) * (a - b) << 16;
-		rhs = (unsigned __int128)AUTO_Z_Q8 * AUTO_Z_Q8 * n * p * q;
-		if (lhs >= rhs)
-			break;
-	}
-	return n > cap ? cap : (uint32_t)n;
+	return (c->p.flags & DFCP_F_XR) ? DFCP_DATA_OFF : DFCP_DATA_OFF_V1;
 }
 
 /*
- * Top-up: enough fresh symbols that on average need arrive,
- * ceil(need / q): sized to the shortfall, no spread term (a second short
- * report costs one more small round, a spread term costs every round).
+ * srtt + 4 rttvar, min_rto at least; before any RTT sample (the SYN was
+ * retried: its SYNACK does not time the path) the handshake timeout.
+ * With loss reports, doubled for each timer expiry in a row that brought
+ * nothing back (no block acked, no report), up to 64 times.
  */
-static uint32_t
-topup_syms(uint32_t need, uint32_t loss_q16)
-{
-	uint64_t q, n;
-
-	q = Q16 - (loss_q16 > LOSS_CAP_Q16 ? LOSS_CAP_Q16 : loss_q16);
-	n = ((uint64_t)need * Q16 + q - 1) / q;
-	if (n < need)
-		n = need;
-	return n > SYM_CAP ? SYM_CAP : (uint32_t)n;
-}
-
-uint32_t
-dfcp_first_round_syms(const struct dfcp_conn *c)
-{
-	if (c->p.redundancy != DFCP_REDUNDANCY_AUTO)
-		return c->p.redundancy;
-	return dfcp_auto_symbols(c->p.K, c->loss_q16, SYM_CAP);
-}
-
 static uint64_t
 block_rto(const struct dfcp_conn *c)
 {
 	uint64_t rto = c->srtt + 4 * c->rttvar;
 
+	if (c->srtt == 0 && rto < c->conf.hs_rto_ns)
+		rto = c->conf.hs_rto_ns;
 	if (rto < c->conf.min_rto_ns)
 		rto = c->conf.min_rto_ns;
-	return rto;
+	return rto << c->rto_backoff;
 }
 
 /* ------------------------------------------------------------------ */
@@ -103,7 +54,7 @@ void
 dfcp_sender_free(struct dfcp_conn *c)
 {
 	if (c->encs != NULL) {
-		for (uint32_t i = 0; i < c->alloc_W; i++)
+		for (uint32_t i = 0; i < c->n_enc_alloc; i++)
 			rq_enc_free(c->encs[i]);
 	}
 	free(c->encs);
@@ -114,33 +65,54 @@ dfcp_sender_free(struct dfcp_conn *c)
 	rq_enc_free(c->enc0);
 	free(c->stage);
 	free(c->repair_ring);
+	free(c->rnd);
+	c->rnd = NULL;
 	c->tx = NULL;
 	c->enc0 = NULL;
 	c->stage = NULL;
 	c->repair_ring = NULL;
 }
 
+/* One more encoder in the pool (up to the window); 0 or -ENOMEM. */
+static int
+enc_new(struct dfcp_conn *c)
+{
+	struct rq_enc *e;
+
+	if (c->n_enc_alloc >= c->alloc_W ||
+			(e = rq_enc_create(c->conf.K, c->conf.T)) == NULL)
+		return -ENOMEM;
+	c->encs[c->n_enc_alloc++] = e;
+	c->enc_free[c->n_enc_free++] = e;
+	return 0;
+}
+
 int
 dfcp_sender_alloc(struct dfcp_conn *c)
 {
-	uint32_t W = c->conf.window;
+	uint32_t W = c->conf.window, R = 64;
 
 	c->alloc_W = W;
+	/* rounds in flight: at most one per block, plus those being reported */
+	while (R < 2 * W)
+		R *= 2;
+	c->rnd_mask = R - 1;
+	c->rnd = calloc(R, sizeof(*c->rnd));
+	c->lm.phi_q16 = 65536u;		/* independent loss until reports say otherwise */
 	c->tx = calloc(W, sizeof(*c->tx));
 	c->repair_ring = calloc(W, sizeof(*c->repair_ring));
 	c->stage = malloc((size_t)c->conf.K * c->conf.T);
-	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL)
+	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL || c->rnd == NULL)
 		return -ENOMEM;
 	if (c->conf.encode) {
 		c->encs = calloc(W, sizeof(*c->encs));
 		c->enc_free = calloc(W, sizeof(*c->enc_free));
 		if (c->encs == NULL || c->enc_free == NULL)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < W; i++) {
-			c->encs[i] = rq_enc_create(c->conf.K, c->conf.T);
-			if (c->encs[i] == NULL)
+		/* the pool grows on first need, up to the window (see dfcp_rx.c) */
+		for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
+			if (enc_new(c) < 0)
 				return -ENOMEM;
-			c->enc_free[c->n_enc_free++] = c->encs[i];
 		}
 	} else {
 		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
@@ -162,14 +134,17 @@ tmr_arm(struct dfcp_conn *c, struct tx_slot *s, uint64_t when)
 		c->tmr_min = when;
 }
 
+/* A top-up round for need more arrivals, sized now and again when it starts. */
 static void
-repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t syms)
+repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t need)
 {
-	uint32_t idx = (uint32_t)(s - c->tx);
+	uint32_t idx = (uint32_t)(s - c->tx), syms = dfcp_topup_syms(c, need);
 
 	if (syms == 0)
 		syms = 1;
+	s->repair_need = need;
 	s->repair_left = syms;
+	s->rnd_len = syms;
 	s->round_esi = s->next_esi;
 	s->topped = 1;
 	s->deadline = 0;
@@ -203,7 +178,7 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
 static void
 gen_flush(struct dfcp_conn *c)
 {
-	uint32_t i = 0, n = c->n_gen;
+	uint32_t i = 0, n = c->n_gen, ver = data_off(c) - DFCP_L2L4_LEN;
 
 	c->n_gen = 0;
 	while (i < n) {
@@ -214,7 +189,7 @@ gen_flush(struct dfcp_conn *c)
 		if (rq_enc_symbols(c->gen_enc[i], &c->gen_esi[i], &c->gen_out[i], j - i) < 0) {
 			for (; i < j; i++)
 				if (rq_enc_symbol(c->gen_enc[i], c->gen_esi[i], c->gen_out[i]) < 0)
-					((uint8_t *)c->gen_out[i])[DFCP_L2L4_LEN - DFCP_DATA_OFF] = 0;
+					((uint8_t *)c->gen_out[i])[-(int)ver] = 0;
 		}
 		i = j;
 	}
@@ -230,7 +205,8 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 	s = &c->tx[b % c->W];
 	if (s->state != TX_ACTIVE || s->block != b)
 		return;
-	if (!s->topped && s->first_left == 0 && now >= s->last_tx)
+	/* version 1: first-pass blocks time the path (with reports: every round) */
+	if (!(c->p.flags & DFCP_F_XR) && !s->topped && s->first_left == 0 && now >= s->last_tx)
 		dfcp_rtt_sample(c, now - s->last_tx);
 	if (c->conf.block_latency != NULL && now >= s->first_tx)
 		hist_record(c->conf.block_latency, now - s->first_tx);
@@ -239,6 +215,8 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 	s->repair_left = 0;
 	s->deadline = 0;
 	c->st.blocks_acked++;
+	c->rto_backoff = 0;
+	dfcp_progress(c, now);
 	if (!s->topped)
 		c->st.blocks_first_pass++;
 	c->st.goodput_bytes += s->len;
@@ -267,25 +245,68 @@ loss_sample(struct dfcp_conn *c, uint32_t rcvd, uint32_t span)
 	c->loss_q16 = (uint32_t)cur;
 }
 
-void
+/*
+ * What a report says about one block must fit what was sent of it: no more
+ * symbols held than sent, a span within the round going out, a shortfall of
+ * at most K. 0, or -DFCP_E_REPORT.
+ */
+static int
+back_check(const struct dfcp_conn *c, const struct tx_slot *s, const struct dfcp_pkt *pkt)
+{
+	uint32_t limit = s->next_esi + s->first_left + s->repair_left;
+
+	if (pkt->u.back.rcvd > s->sent || pkt->u.back.esi_span > limit)
+		return -DFCP_E_REPORT;
+	if (pkt->u.back.status == DFCP_BA_SHORT && pkt->u.back.missing > c->p.K)
+		return -DFCP_E_REPORT;
+	return 0;
+}
+
+/* The block's slot if b is an active block in flight, else NULL. */
+static struct tx_slot *
+tx_slot_of(struct dfcp_conn *c, uint32_t b)
+{
+	struct tx_slot *s;
+
+	if ((int32_t)(b - c->snd_base) < 0 || (int32_t)(b - c->snd_next) >= 0)
+		return NULL;
+	s = &c->tx[b % c->W];
+	return s->state == TX_ACTIVE && s->block == b ? s : NULL;
+}
+
+static void
+back_decoded(struct dfcp_conn *c, struct tx_slot *s, const struct dfcp_pkt *pkt,
+		uint64_t now)
+{
+	if (c->p.flags & DFCP_F_XR)
+		return;		/* rounds give the samples (dfcp_model_report) */
+	loss_sample(c, pkt->u.back.rcvd, pkt->u.back.esi_span);
+	/*
+	 * Karn: a topped-up block gives no RTT sample, so spurious timeouts
+	 * could starve srtt for good. An ack that saw only first-round symbols
+	 * still times the first round.
+	 */
+	if (s->topped && s->first_done && now >= s->first_done &&
+			pkt->u.back.esi_span <= s->first_syms)
+		dfcp_rtt_sample(c, now - s->first_done);
+}
+
+int
 dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 {
 	uint32_t b = pkt->u.back.block, cum = pkt->u.back.cum;
+	struct tx_slot *s = tx_slot_of(c, b);
+	int rc;
 
+	if (s != NULL && back_check(c, s, pkt) < 0)
+		return -DFCP_E_REPORT;
+	/* the loss report first: a top-up below is sized from the new estimate */
+	rc = dfcp_model_report(c, pkt, now);
+	if (rc < 0)
+		return rc;
 	if (pkt->u.back.status == DFCP_BA_DECODED) {
-		struct tx_slot *s = &c->tx[b % c->W];
-
-		if (s->state == TX_ACTIVE && s->block == b) {
-			loss_sample(c, pkt->u.back.rcvd, pkt->u.back.esi_span);
-			/*
-			 * Karn: a topped-up block gives no RTT sample, so spurious
-			 * timeouts could starve srtt for good. An ack that saw only
-			 * first-round symbols still times the first round.
-			 */
-			if (s->topped && s->first_done && now >= s->first_done &&
-					pkt->u.back.esi_span <= s->first_syms)
-				dfcp_rtt_sample(c, now - s->first_done);
-		}
+		if (s != NULL)
+			back_decoded(c, s, pkt, now);
 		block_acked(c, b, now);
 	}
 	/* cumulative part: never beyond what was sent */
@@ -298,21 +319,35 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 			block_acked(c, cum + 1 + i, now);
 
 	if (pkt->u.back.status == DFCP_BA_SHORT) {
-		struct tx_slot *s;
-
 		c->st.short_reports++;
-		if ((int32_t)(b - c->snd_base) < 0 || (int32_t)(b - c->snd_next) >= 0)
-			return;
-		s = &c->tx[b % c->W];
-		if (s->state != TX_ACTIVE || s->block != b)
-			return;
-		if (s->first_left || s->repair_left)
-			return;		/* a round is still going out */
-		if (pkt->u.back.esi_span <= s->round_esi)
-			return;		/* report predates the latest round */
-		repair_schedule(c, s, topup_syms(pkt->u.back.missing + TOPUP_MARGIN,
-					c->loss_q16));
+		s = tx_slot_of(c, b);
+		/* not while a round is still going out */
+		if (s != NULL && !s->first_left && !s->repair_left &&
+				pkt->u.back.esi_span > s->round_esi)	/* not older than it */
+			repair_schedule(c, s, pkt->u.back.missing + TOPUP_MARGIN);
 	}
+	dfcp_model_passed(c, pkt);
+	return 0;
+}
+
+/*
+ * A block whose round ended unheard (its timer, or a report about a later
+ * round): a probe top-up whose end brings a precise report. K/8 + 1
+ * arrivals, or, with loss reports, what K lacks of the arrivals expected
+ * from all sent so far (a round lost whole needs more than a lost report).
+ */
+void
+dfcp_sender_probe(struct dfcp_conn *c, struct tx_slot *s)
+{
+	uint32_t need = c->p.K / 8u + 1u;
+
+	if (c->p.flags & DFCP_F_XR) {
+		uint64_t exp = (uint64_t)s->sent * (65536u - c->loss_q16) >> 16;
+
+		if (exp + need < c->p.K)
+			need = c->p.K - (uint32_t)exp;
+	}
+	repair_schedule(c, s, need);
 }
 
 /* Fill the next block from the source. 1 if a block was filled. */
@@ -331,6 +366,13 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	/* queued symbols may come from an encoder that is free again */
 	if (c->n_gen != 0)
 		gen_flush(c);
+	s = &c->tx[c->snd_next % c->W];
+	/* the encoder first: without one nothing is taken from the source */
+	if ((c->p.flags & DFCP_F_ENC) && s->enc == NULL) {
+		if (c->n_enc_free == 0 && enc_new(c) < 0)
+			return 0;	/* out of memory: the window is what we have */
+		s->enc = c->enc_free[--c->n_enc_free];
+	}
 	while (len < bs) {
 		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
 
@@ -342,13 +384,7 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 		c->src_eof = 1;
 	if (len == 0)
 		return 0;
-	s = &c->tx[c->snd_next % c->W];
 	if (c->p.flags & DFCP_F_ENC) {
-		if (s->enc == NULL) {
-			if (c->n_enc_free == 0)
-				return 0;	/* cannot happen: one encoder per window slot */
-			s->enc = c->enc_free[--c->n_enc_free];
-		}
 		enc = s->enc;
 		if (rq_enc_block(enc, c->stage, len) < 0)
 			return 0;
@@ -367,6 +403,8 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	s->repair_left = 0;
 	s->deadline = 0;
 	s->topped = 0;
+	s->sent = 0;
+	s->rnd_len = s->first_syms;
 	s->state = TX_ACTIVE;
 	c->snd_bytes += len;
 	c->snd_next++;
@@ -380,53 +418,85 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
  * the IPv4 checksum included, is the same for all DATA frames of a connection.
  * A full software UDP checksum needs the symbol first: built the long way.
  */
-static int
-build_data(struct dfcp_conn *c, struct tx_slot *s, int last, uint8_t *buf,
-		size_t cap)
+static void
+data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp_pkt *pkt)
 {
-	struct dfcp_pkt pkt;
+	uint32_t left = first ? s->first_left : s->repair_left;
+
+	pkt->flags = left == 1 ? DFCP_F_LAST : 0;
+	pkt->u.data.block = s->block;
+	pkt->u.data.esi = s->next_esi > RQ_MAX_ESI ? RQ_MAX_ESI : s->next_esi;
+	pkt->u.data.block_len = s->len;
+	if (c->p.flags & DFCP_F_XR) {
+		pkt->flags |= DFCP_F_RND;
+		pkt->u.data.seq = c->snd_seq;
+		pkt->u.data.rlen = (uint16_t)s->rnd_len;
+		pkt->u.data.rpos = (uint16_t)(s->rnd_len - left);
+	}
+}
+
+/*
+ * One DATA frame of the block's round (first: its first round, else a
+ * top-up): the symbol is queued for generation straight into the frame
+ * (gen_flush), the headers are the prepared template with the block,
+ * payload id, block length, round header and flags patched in: every other
+ * Ethernet/IPv4/UDP field, the IPv4 checksum included, is the same for all
+ * DATA frames of a connection. A full software UDP checksum needs the
+ * symbol first: built the long way.
+ */
+static int
+build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint8_t *buf, size_t cap)
+{
 	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
-	uint32_t esi = s->next_esi;
+	uint32_t off = data_off(c);
+	struct dfcp_pkt pkt;
 	uint8_t *d;
 	int len;
 
-	if (cap < (size_t)DFCP_DATA_OFF + c->p.T)
+	if (cap < (size_t)off + c->p.T)
 		return -EMSGSIZE;
-	if (esi > RQ_MAX_ESI)
-		esi = RQ_MAX_ESI;	/* 16M symbols for one block: cannot happen */
+	data_fields(c, s, first, &pkt);
 	if (c->conf.csum == DFCP_CSUM_FULL) {
-		if (rq_enc_symbol(enc, esi, buf + DFCP_DATA_OFF) < 0)
+		if (rq_enc_symbol(enc, pkt.u.data.esi, buf + off) < 0)
 			return -EIO;
 	} else {
 		if (c->n_gen == GEN_MAX)
 			gen_flush(c);
 		c->gen_enc[c->n_gen] = enc;
-		c->gen_esi[c->n_gen] = esi;
-		c->gen_out[c->n_gen++] = buf + DFCP_DATA_OFF;
+		c->gen_esi[c->n_gen] = pkt.u.data.esi;
+		c->gen_out[c->n_gen++] = buf + off;
+	}
+	if (pkt.u.data.rpos == 0 && (c->p.flags & DFCP_F_XR)) {
+		s->rnd_idx = c->rnd_count;
+		dfcp_model_round(c, s->block, c->snd_seq, s->rnd_len, first);
 	}
 	if (s->next_esi <= RQ_MAX_ESI)
 		s->next_esi++;
+	s->sent++;
+	c->snd_seq++;
+	c->snd_seq64++;
 	if (c->dhdr_ok) {
 		d = buf + DFCP_L2L4_LEN;
 		memcpy(buf, c->dhdr, sizeof(c->dhdr));
-		net_wr16(d + 2, last ? DFCP_F_LAST : 0);
+		net_wr16(d + 2, pkt.flags);
 		d += DFCP_COMMON_LEN;
 		net_wr32(d, s->block);
-		net_wr32(d + 4, ((s->block & 0xff) << 24) | (esi & 0xffffff));
+		net_wr32(d + 4, ((s->block & 0xff) << 24) | (pkt.u.data.esi & 0xffffff));
 		net_wr32(d + 8, s->len);
-		return DFCP_DATA_OFF + c->p.T;
+		if (pkt.flags & DFCP_F_RND) {
+			net_wr32(d + 12, pkt.u.data.seq);
+			net_wr16(d + 16, pkt.u.data.rlen);
+			net_wr16(d + 18, pkt.u.data.rpos);
+		}
+		return (int)(off + c->p.T);
 	}
 	pkt.type = DFCP_T_DATA;
-	pkt.flags = last ? DFCP_F_LAST : 0;
 	pkt.dst_cid = c->rcid;
 	pkt.src_cid = c->lcid;
-	pkt.u.data.block = s->block;
-	pkt.u.data.esi = esi;
-	pkt.u.data.block_len = s->len;
 	pkt.u.data.sym = NULL;
 	pkt.u.data.sym_len = c->p.T;
 	len = dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
-	if (len == DFCP_DATA_OFF + c->p.T && c->conf.csum != DFCP_CSUM_FULL) {
+	if (len == (int)(off + c->p.T) && c->conf.csum != DFCP_CSUM_FULL) {
 		memcpy(c->dhdr, buf, sizeof(c->dhdr));
 		c->dhdr_ok = 1;
 	}
@@ -437,6 +507,9 @@ static void
 sender_round_done(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
 {
 	s->last_tx = now;
+	s->rnd_end = c->snd_seq;
+	if (c->p.flags & DFCP_F_XR)
+		dfcp_model_round_done(c, s, now);
 	if (!s->topped)
 		s->first_done = now;
 	if (!(c->p.flags & DFCP_F_ACKS)) {
@@ -451,10 +524,22 @@ sender_round_done(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
 	tmr_arm(c, s, now + block_rto(c));
 }
 
+/*
+ * Block timers, the last resort. With loss reports a round whose report
+ * does not come is caught by the next report (dfcp_model_passed), so while
+ * reports keep coming (the last within a timeout) an expired timer waits a
+ * timeout after the last one instead: a queue building up on the path makes
+ * reports late, not lost. When nothing has come back for a timeout (the
+ * peer or the path paused, or everything was lost), only the oldest expired
+ * block is probed; its report brings the others' (or their implicit probes)
+ * and the rest wait another, doubled, timeout.
+ */
 void
 dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 {
-	uint64_t min = 0;
+	int xr = (c->p.flags & DFCP_F_XR) != 0, probed = 0;
+	uint64_t min = 0, rto = block_rto(c);
+	int defer = xr && c->last_rpt != 0 && now - c->last_rpt < rto;
 
 	if (c->tmr_min == 0 || now < c->tmr_min)
 		return;
@@ -463,16 +548,69 @@ dfcp_sender_timers(struct dfcp_conn *c, uint64_t now)
 
 		if (s->state != TX_ACTIVE || s->deadline == 0)
 			continue;
+		if (s->deadline <= now && defer)
+			s->deadline = c->last_rpt + rto;
+		if (s->deadline <= now && xr && probed)
+			s->deadline = now + 2 * rto;	/* after the backoff below */
 		if (s->deadline <= now) {
 			c->st.timeouts++;
-			repair_schedule(c, s, topup_syms(c->p.K / 8u + 1u,
-						c->loss_q16));
+			probed = 1;
+			dfcp_sender_probe(c, s);
 			continue;
 		}
 		if (min == 0 || s->deadline < min)
 			min = s->deadline;
 	}
 	c->tmr_min = min;
+	/* with reports the timer is the last resort: nothing heard, back off */
+	if (probed && xr && c->rto_backoff < RTO_BACKOFF_MAX)
+		c->rto_backoff++;
+}
+
+/*
+ * The block whose round goes out next: a first round already begun (rounds
+ * go out whole, one after the other: the receiver learns a round is over
+ * from the next one), else a top-up (repair before new data), else the next
+ * first round, filling a block from the source. NULL: nothing to send.
+ */
+static struct tx_slot *
+next_round(struct dfcp_conn *c, uint64_t now, int *first)
+{
+	struct tx_slot *f = NULL;
+
+	while (c->snd_first != c->snd_next) {
+		f = &c->tx[c->snd_first % c->W];
+		if (f->state == TX_ACTIVE && f->block == c->snd_first && f->first_left)
+			break;
+		c->snd_first++;
+		f = NULL;
+	}
+	*first = 1;
+	if (f != NULL && f->first_left != f->first_syms)
+		return f;
+	while (c->rr_count) {
+		struct tx_slot *r = &c->tx[c->repair_ring[c->rr_head]];
+
+		if (r->state == TX_ACTIVE && r->repair_left) {
+			/* a top-up not started yet: sized from the estimate of now */
+			if (r->repair_left == r->rnd_len && r->next_esi == r->round_esi &&
+					(c->p.flags & DFCP_F_XR)) {
+				uint32_t n = dfcp_topup_syms(c, r->repair_need);
+
+				c->st.topup_syms += n;
+				c->st.topup_syms -= r->rnd_len;
+				r->repair_left = r->rnd_len = n ? n : 1;
+			}
+			*first = 0;
+			return r;
+		}
+		r->in_repair = 0;
+		c->rr_head = (c->rr_head + 1) % c->W;
+		c->rr_count--;
+	}
+	if (f == NULL && !sender_fill(c, now))
+		return NULL;
+	return &c->tx[c->snd_first % c->W];
 }
 
 unsigned int
@@ -481,66 +619,33 @@ dfcp_sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *l
 {
 	unsigned int k = 0;
 
+	n = dfcp_cap_allow(c, now, n);
 	while (k < n) {
-		struct tx_slot *s = NULL;
-		int last, len;
+		int first, len;
+		struct tx_slot *s = next_round(c, now, &first);
 
-		/* fresh repair for old blocks first */
-		while (c->rr_count) {
-			struct tx_slot *r = &c->tx[c->repair_ring[c->rr_head]];
-
-			if (r->state == TX_ACTIVE && r->repair_left) {
-				s = r;
-				break;
-			}
-			r->in_repair = 0;
-			c->rr_head = (c->rr_head + 1) % c->W;
-			c->rr_count--;
-		}
-		if (s != NULL) {
-			last = s->repair_left == 1;
-			len = build_data(c, s, last, bufs[k], cap);
-			if (len < 0)
-				break;
-			lens[k++] = (uint16_t)len;
-			c->st.tx_data_pkts++;
-			if (--s->repair_left == 0) {
-				s->in_repair = 0;
-				c->rr_head = (c->rr_head + 1) % c->W;
-				c->rr_count--;
-				sender_round_done(c, s, now);
-			}
-			continue;
-		}
-		/* first rounds, in block order */
-		while (c->snd_first != c->snd_next) {
-			struct tx_slot *f = &c->tx[c->snd_first % c->W];
-
-			if (f->state == TX_ACTIVE && f->block == c->snd_first &&
-					f->first_left)
-				break;
-			c->snd_first++;
-		}
-		if (c->snd_first == c->snd_next) {
-			if (!sender_fill(c, now))
-				break;
-		}
-		s = &c->tx[c->snd_first % c->W];
-		if (s->next_esi == 0) {
+		if (s == NULL)
+			break;
+		if (first && s->next_esi == 0) {
 			c->st.blocks_sent++;
 			s->first_tx = now;
 		}
-		last = s->first_left == 1;
-		len = build_data(c, s, last, bufs[k], cap);
+		len = build_data(c, s, first, bufs[k], cap);
 		if (len < 0)
 			break;
 		lens[k++] = (uint16_t)len;
 		c->st.tx_data_pkts++;
-		if (--s->first_left == 0) {
+		if (first && --s->first_left == 0) {
 			c->snd_first++;
+			sender_round_done(c, s, now);
+		} else if (!first && --s->repair_left == 0) {
+			s->in_repair = 0;
+			c->rr_head = (c->rr_head + 1) % c->W;
+			c->rr_count--;
 			sender_round_done(c, s, now);
 		}
 	}
+	dfcp_cap_charge(c, k);
 	if (c->n_gen != 0)
 		gen_flush(c);
 	return k;

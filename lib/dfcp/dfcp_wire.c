@@ -35,6 +35,8 @@ static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_BACKLOG] = "backlog",
 	[DFCP_E_ARP] = "arp",
 	[DFCP_E_ADDR] = "address",
+	[DFCP_E_ROUND] = "round",
+	[DFCP_E_REPORT] = "report",
 };
 
 const char *
@@ -99,6 +101,71 @@ dfcp_params_check(const struct dfcp_params *p, const struct dfcp_params *lim)
 	return 0;
 }
 
+static int
+parse_data(const uint8_t *d, uint32_t dlen, struct dfcp_pkt *pkt)
+{
+	uint32_t pid = net_rd32(d + 4), hdr = DFCP_DATA_BODY;
+
+	pkt->u.data.block = net_rd32(d);
+	pkt->u.data.esi = pid & 0xffffff;
+	pkt->u.data.block_len = net_rd32(d + 8);
+	if ((pid >> 24) != (pkt->u.data.block & 0xff))
+		return -DFCP_E_ESI;
+	if (pkt->u.data.block_len == 0 ||
+			pkt->u.data.block_len > (uint32_t)DFCP_MAX_K * DFCP_MAX_T)
+		return -DFCP_E_ESI;
+	pkt->u.data.seq = 0;
+	pkt->u.data.rlen = 0;
+	pkt->u.data.rpos = 0;
+	if (pkt->flags & DFCP_F_RND) {
+		pkt->u.data.seq = net_rd32(d + 12);
+		pkt->u.data.rlen = net_rd16(d + 16);
+		pkt->u.data.rpos = net_rd16(d + 18);
+		hdr += DFCP_RND_LEN;
+		/* the last packet of a round is the one flagged LAST */
+		if (pkt->u.data.rpos >= pkt->u.data.rlen ||
+				((pkt->u.data.rpos + 1u == pkt->u.data.rlen) !=
+				 !!(pkt->flags & DFCP_F_LAST)))
+			return -DFCP_E_ROUND;
+	}
+	pkt->u.data.sym = d + hdr;
+	pkt->u.data.sym_len = dlen - hdr;
+	return 0;
+}
+
+static int
+parse_back(const uint8_t *d, struct dfcp_pkt *pkt)
+{
+	pkt->u.back.block = net_rd32(d);
+	pkt->u.back.cum = net_rd32(d + 4);
+	pkt->u.back.status = net_rd16(d + 8);
+	pkt->u.back.missing = net_rd16(d + 10);
+	pkt->u.back.rcvd = net_rd32(d + 12);
+	pkt->u.back.esi_span = net_rd32(d + 16);
+	pkt->u.back.bitmap = net_rd64(d + 20);
+	if (pkt->u.back.status != DFCP_BA_DECODED && pkt->u.back.status != DFCP_BA_SHORT)
+		return -DFCP_E_LEN;
+	pkt->u.back.rx_pkts = pkt->u.back.seq_next = pkt->u.back.rnd_seq = 0;
+	pkt->u.back.rnd_len = pkt->u.back.rnd_rcvd = 0;
+	pkt->u.back.rnd_end = DFCP_END_NONE;
+	pkt->u.back.rate = 0;
+	if (!(pkt->flags & DFCP_F_RPT))
+		return 0;
+	d += DFCP_BACK_BODY;
+	pkt->u.back.rx_pkts = net_rd32(d);
+	pkt->u.back.seq_next = net_rd32(d + 4);
+	pkt->u.back.rnd_seq = net_rd32(d + 8);
+	pkt->u.back.rnd_len = net_rd16(d + 12);
+	pkt->u.back.rnd_rcvd = net_rd16(d + 14);
+	pkt->u.back.rnd_end = d[16];
+	pkt->u.back.rate = net_rd32(d + 20);
+	/* what needs no state: a round's arrivals fit in it, a known way it ended */
+	if (pkt->u.back.rnd_rcvd > pkt->u.back.rnd_len || pkt->u.back.rnd_end > DFCP_END_IDLE ||
+			(pkt->u.back.rnd_end == DFCP_END_NONE) != (pkt->u.back.rnd_len == 0))
+		return -DFCP_E_REPORT;
+	return 0;
+}
+
 int
 dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		struct dfcp_pkt *pkt)
@@ -159,9 +226,10 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	dlen -= DFCP_COMMON_LEN;
 	d += DFCP_COMMON_LEN;
 	if (type == DFCP_T_DATA) {
-		if (dlen <= DFCP_DATA_BODY)
+		if (dlen <= DFCP_DATA_BODY + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0))
 			return -DFCP_E_LEN;
-	} else if (dlen != body_len[type]) {
+	} else if (dlen != body_len[type] + ((type == DFCP_T_BLOCK_ACK &&
+			(pkt->flags & DFCP_F_RPT)) ? DFCP_RPT_LEN : 0)) {
 		return -DFCP_E_LEN;
 	}
 	/* connection ids: only a SYN (and an RST answering one) may carry dst 0 */
@@ -191,33 +259,10 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	case DFCP_T_ACK:
 		pkt->u.ack.acked = d[0];
 		break;
-	case DFCP_T_DATA: {
-		uint32_t pid = net_rd32(d + 4);
-
-		pkt->u.data.block = net_rd32(d);
-		pkt->u.data.esi = pid & 0xffffff;
-		pkt->u.data.block_len = net_rd32(d + 8);
-		if ((pid >> 24) != (pkt->u.data.block & 0xff))
-			return -DFCP_E_ESI;
-		if (pkt->u.data.block_len == 0 ||
-				pkt->u.data.block_len > (uint32_t)DFCP_MAX_K * DFCP_MAX_T)
-			return -DFCP_E_ESI;
-		pkt->u.data.sym = d + DFCP_DATA_BODY;
-		pkt->u.data.sym_len = dlen - DFCP_DATA_BODY;
-		break;
-	}
+	case DFCP_T_DATA:
+		return parse_data(d, dlen, pkt);
 	case DFCP_T_BLOCK_ACK:
-		pkt->u.back.block = net_rd32(d);
-		pkt->u.back.cum = net_rd32(d + 4);
-		pkt->u.back.status = net_rd16(d + 8);
-		pkt->u.back.missing = net_rd16(d + 10);
-		pkt->u.back.rcvd = net_rd32(d + 12);
-		pkt->u.back.esi_span = net_rd32(d + 16);
-		pkt->u.back.bitmap = net_rd64(d + 20);
-		if (pkt->u.back.status != DFCP_BA_DECODED &&
-				pkt->u.back.status != DFCP_BA_SHORT)
-			return -DFCP_E_LEN;
-		break;
+		return parse_back(d, pkt);
 	case DFCP_T_FIN:
 		pkt->u.fin.nblocks = net_rd32(d);
 		pkt->u.fin.nbytes = net_rd64(d + 4);
@@ -284,7 +329,9 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		return -EINVAL;
 	dlen = DFCP_COMMON_LEN + body_len[pkt->type];
 	if (pkt->type == DFCP_T_DATA)
-		dlen += pkt->u.data.sym_len;
+		dlen += pkt->u.data.sym_len + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0);
+	if (pkt->type == DFCP_T_BLOCK_ACK && (pkt->flags & DFCP_F_RPT))
+		dlen += DFCP_RPT_LEN;
 	flen = DFCP_L2L4_LEN + dlen;
 	if (dlen > 65535 - DFCP_IP_LEN - DFCP_UDP_LEN)
 		return -EMSGSIZE;
@@ -318,14 +365,23 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		d[0] = pkt->u.ack.acked;
 		d[1] = d[2] = d[3] = 0;
 		break;
-	case DFCP_T_DATA:
+	case DFCP_T_DATA: {
+		uint32_t hdr = DFCP_DATA_BODY;
+
 		net_wr32(d, pkt->u.data.block);
 		net_wr32(d + 4, ((pkt->u.data.block & 0xff) << 24) |
 				(pkt->u.data.esi & 0xffffff));
 		net_wr32(d + 8, pkt->u.data.block_len);
+		if (pkt->flags & DFCP_F_RND) {
+			net_wr32(d + 12, pkt->u.data.seq);
+			net_wr16(d + 16, pkt->u.data.rlen);
+			net_wr16(d + 18, pkt->u.data.rpos);
+			hdr += DFCP_RND_LEN;
+		}
 		if (pkt->u.data.sym != NULL)
-			memmove(d + DFCP_DATA_BODY, pkt->u.data.sym, pkt->u.data.sym_len);
+			memmove(d + hdr, pkt->u.data.sym, pkt->u.data.sym_len);
 		break;
+	}
 	case DFCP_T_BLOCK_ACK:
 		net_wr32(d, pkt->u.back.block);
 		net_wr32(d + 4, pkt->u.back.cum);
@@ -334,6 +390,18 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		net_wr32(d + 12, pkt->u.back.rcvd);
 		net_wr32(d + 16, pkt->u.back.esi_span);
 		net_wr64(d + 20, pkt->u.back.bitmap);
+		if (pkt->flags & DFCP_F_RPT) {
+			uint8_t *r = d + DFCP_BACK_BODY;
+
+			net_wr32(r, pkt->u.back.rx_pkts);
+			net_wr32(r + 4, pkt->u.back.seq_next);
+			net_wr32(r + 8, pkt->u.back.rnd_seq);
+			net_wr16(r + 12, pkt->u.back.rnd_len);
+			net_wr16(r + 14, pkt->u.back.rnd_rcvd);
+			r[16] = pkt->u.back.rnd_end;
+			r[17] = r[18] = r[19] = 0;
+			net_wr32(r + 20, pkt->u.back.rate);
+		}
 		break;
 	case DFCP_T_FIN:
 		net_wr32(d, pkt->u.fin.nblocks);

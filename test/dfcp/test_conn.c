@@ -92,7 +92,7 @@ handshake(struct dfcp_conn *a, uint64_t now)
 	conf_init(&bc, NULL, NULL);
 	bc.local = B;
 	b = dfcp_conn_accept(&bc, 0x200, &syn, NULL, now);
-	CHECK(b != NULL && dfcp_conn_state(b) == DFCP_SYN_RECV);
+	REQUIRE(b != NULL && dfcp_conn_state(b) == DFCP_SYN_RECV);
 	CHECK(dfcp_conn_is_half_open(b));
 	k = tx(b, now);
 	CHECK(k == 1 && fp[0].type == DFCP_T_SYNACK && fp[0].dst_cid == dfcp_conn_local_cid(a));
@@ -117,7 +117,7 @@ test_open_close(void)
 	src.total = 0;
 	conf_init(&ac, NULL, NULL);	/* no source: nothing to send */
 	a = dfcp_conn_connect(&ac, 0x100, 0);
-	CHECK(a != NULL);
+	REQUIRE(a != NULL);
 	b = handshake(a, 0);
 	/* A: ACK of the SYNACK, then straight to FIN (no data) */
 	k = tx(a, 2);
@@ -145,7 +145,7 @@ test_open_close(void)
 	CHECK(dfcp_conn_state(a) == DFCP_TIME_WAIT);
 	k = tx(a, 7);
 	p = find_type(k, DFCP_T_ACK);
-	CHECK(k == 1 && p != NULL && p->u.ack.acked == DFCP_T_FINACK);
+	REQUIRE(k == 1 && p != NULL && p->u.ack.acked == DFCP_T_FINACK);
 	ack = *p;
 	/* FINACK again (our ACK lost): re-ACK from TIME_WAIT */
 	CHECK(dfcp_conn_rx(a, &finack, 8) == 0);
@@ -421,7 +421,7 @@ test_ep_rst_and_flood(void)
 	dfcp_sink_count_init(&sink, 9, 1);
 	ea = mk_ep(&A, 0, 0, NULL);
 	eb = mk_ep(&B, 1, 8, &sink);
-	CHECK(ea != NULL && eb != NULL);
+	REQUIRE(ea != NULL && eb != NULL);
 	vn_init(&v, ea, eb, 1);
 
 	/* unknown connection id: RST, counted */
@@ -483,7 +483,7 @@ test_ep_rst_and_flood(void)
 	dfcp_src_pattern_init(&src, 9, 200000, 0);
 	conf_init(&ac, &src, NULL);
 	a = dfcp_ep_connect(ea, &ac, 0);
-	CHECK(a != NULL);
+	REQUIRE(a != NULL);
 	vn_run(&v, 2 * MS, NULL, NULL);
 	CHECK(dfcp_conn_state(a) == DFCP_ESTABLISHED);
 	for (uint32_t i = 0; i < 5000; i++) {
@@ -539,6 +539,5 @@ main(void)
 	test_fin_retries();
 	test_rst();
 	test_ep_rst_and_flood();
-	printf("dfcp conn: ok\n");
-	return 0;
+	return test_report("dfcp-conn");
 }

@@ -68,7 +68,7 @@ run_flow(struct run *r, uint64_t seed)
 	ec.accept_conf.hs_rto_ns = 20 * MS;
 	ec.accept_conf.time_wait_ns = 20 * MS;
 	eb = dfcp_ep_create(&ec);
-	CHECK(ea != NULL && eb != NULL);
+	REQUIRE(ea != NULL && eb != NULL);
 
 	dfcp_conn_conf_default(&cc);
 	cc.remote = B;
@@ -92,14 +92,14 @@ run_flow(struct run *r, uint64_t seed)
 		r->v.dir[d].jitter_ns = r->jitter_ns;
 	}
 	g_a = dfcp_ep_connect(ea, &cc, 0);
-	CHECK(g_a != NULL);
+	REQUIRE(g_a != NULL);
 	vn_run(&r->v, 600000 * MS, done, NULL);
 	r->closed = dfcp_conn_state(g_a) == DFCP_CLOSED;
 	r->reason = dfcp_conn_close_reason(g_a);
 	r->t_end = r->v.now;
 	dfcp_conn_stats(g_a, &r->ss);
 	b = dfcp_ep_next_conn(eb, &pos);
-	CHECK(b != NULL);
+	REQUIRE(b != NULL);
 	dfcp_conn_stats(b, &r->rs);
 	vn_fini(&r->v);
 	dfcp_ep_free(ea);
@@ -297,6 +297,5 @@ main(int argc, char **argv)
 	test_auto_table();
 	if (argc > 1)
 		printf("(extra args ignored)\n");
-	printf("dfcp reliability: ok\n");
-	return 0;
+	return test_report("dfcp-rel");
 }

@@ -105,7 +105,7 @@ test_roundtrip(void)
 				CHECK(out.u.data.block_len == 60000);
 				CHECK(out.u.data.sym_len == sizeof(sym));
 				CHECK(memcmp(out.u.data.sym, sym, sizeof(sym)) == 0);
-				CHECK(len == DFCP_DATA_OFF + 1420);
+				CHECK(len == DFCP_DATA_OFF_V1 + 1420);
 				break;
 			case DFCP_T_BLOCK_ACK:
 				CHECK(out.u.back.block == 77 && out.u.back.cum == 70);
@@ -139,6 +139,106 @@ test_roundtrip(void)
 	CHECK(build(f, sizeof(f), &in, DFCP_CSUM_FULL) == -EINVAL);
 }
 
+/* Re-finish checksums after tampering so the intended check is hit. */
+static void refix(uint8_t *f, size_t len);
+
+/* The extensions: DATA round header (RND), BLOCK-ACK loss report (RPT). */
+static void
+test_extensions(void)
+{
+	uint8_t f[2048], sym[1420];
+	struct dfcp_pkt in, out;
+	int len;
+
+	memset(sym, 0x5a, sizeof(sym));
+	memset(&in, 0, sizeof(in));
+	in.type = DFCP_T_DATA;
+	in.flags = DFCP_F_RND;
+	in.dst_cid = 0x10002;
+	in.src_cid = 0x30004;
+	in.u.data.block = 0x01020304;
+	in.u.data.esi = 60;
+	in.u.data.block_len = 66740;
+	in.u.data.seq = 0xfffffff0u;
+	in.u.data.rlen = 57;
+	in.u.data.rpos = 13;
+	in.u.data.sym = sym;
+	in.u.data.sym_len = sizeof(sym);
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(len == DFCP_DATA_OFF + 1420);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0);
+	CHECK(out.flags == DFCP_F_RND && out.u.data.seq == 0xfffffff0u);
+	CHECK(out.u.data.rlen == 57 && out.u.data.rpos == 13 && out.u.data.esi == 60);
+	CHECK(out.u.data.sym_len == 1420 && memcmp(out.u.data.sym, sym, 1420) == 0);
+	CHECK(out.u.data.sym == f + DFCP_DATA_OFF);
+	/* the round's last packet, and only it, carries LAST */
+	in.u.data.rpos = 56;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_ROUND);
+	in.flags |= DFCP_F_LAST;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0 && out.u.data.rpos == 56);
+	in.u.data.rpos = 57;		/* past the round */
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_ROUND);
+	in.u.data.rlen = 0;
+	in.u.data.rpos = 0;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_ROUND);
+	/* a round header with no symbol after it */
+	in.u.data.rlen = 1;
+	in.u.data.sym_len = 0;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_LEN);
+
+	memset(&in, 0, sizeof(in));
+	in.type = DFCP_T_BLOCK_ACK;
+	in.flags = DFCP_F_RPT;
+	in.dst_cid = 7;
+	in.src_cid = 8;
+	in.u.back.block = 9;
+	in.u.back.status = DFCP_BA_DECODED;
+	in.u.back.rx_pkts = 1000;
+	in.u.back.seq_next = 1100;
+	in.u.back.rnd_seq = 1040;
+	in.u.back.rnd_len = 55;
+	in.u.back.rnd_rcvd = 50;
+	in.u.back.rnd_end = DFCP_END_NEXT;
+	in.u.back.rate = 81234;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(len == DFCP_CTRL_MAX_LEN);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0);
+	CHECK(out.flags == DFCP_F_RPT && out.u.back.block == 9);
+	CHECK(out.u.back.rx_pkts == 1000 && out.u.back.seq_next == 1100);
+	CHECK(out.u.back.rnd_seq == 1040 && out.u.back.rnd_len == 55);
+	CHECK(out.u.back.rnd_rcvd == 50 && out.u.back.rnd_end == DFCP_END_NEXT);
+	CHECK(out.u.back.rate == 81234);
+	in.u.back.rnd_rcvd = 56;	/* more than the round had */
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_REPORT);
+	in.u.back.rnd_rcvd = 50;
+	in.u.back.rnd_end = 4;		/* unknown way to end */
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_REPORT);
+	in.u.back.rnd_end = DFCP_END_NONE;	/* a round, but no end */
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_REPORT);
+	in.u.back.rnd_len = 0;
+	in.u.back.rnd_rcvd = 0;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0 && out.u.back.rnd_len == 0);
+	/* the flag and the length must agree */
+	f[DFCP_L2L4_LEN + 3] &= (uint8_t)~DFCP_F_RPT;
+	refix(f, (size_t)len);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_LEN);
+	in.flags = 0;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(len == DFCP_L2L4_LEN + 40);
+	f[DFCP_L2L4_LEN + 3] |= DFCP_F_RPT;
+	refix(f, (size_t)len);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_LEN);
+}
+
 static int
 mk_data(uint8_t *f)
 {
@@ -157,7 +257,6 @@ mk_data(uint8_t *f)
 	return build(f, 2048, &in, DFCP_CSUM_FULL);
 }
 
-/* Re-finish checksums after tampering so the intended check is hit. */
 static void
 refix(uint8_t *f, size_t len)
 {
@@ -364,11 +463,11 @@ int
 main(void)
 {
 	test_roundtrip();
+	test_extensions();
 	test_malformed();
 	test_params();
 	test_arp();
 	test_pattern();
 	test_pattern_kernels();
-	printf("dfcp wire: ok\n");
-	return 0;
+	return test_report("dfcp-wire");
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dfcp.h"
+#include "test_harness.h"
 
 #define VN_FRAME	2048
 #define VN_BURST	32
@@ -40,7 +41,7 @@ struct vnet {
 	struct vn_pkt **heap;
 	uint32_t n, cap;
 	uint64_t now, seq;
-	uint64_t rng;
+	struct test_rng rng;
 	vn_filter_fn filter;
 	void *filter_ctx;
 	uint8_t *bufs[VN_BURST];
@@ -49,10 +50,7 @@ struct vnet {
 static inline uint32_t
 vn_rand(struct vnet *v)
 {
-	v->rng ^= v->rng << 13;
-	v->rng ^= v->rng >> 7;
-	v->rng ^= v->rng << 17;
-	return (uint32_t)(v->rng >> 11);
+	return (uint32_t)(test_rng_next(&v->rng) >> 32);
 }
 
 static inline void
@@ -61,7 +59,7 @@ vn_init(struct vnet *v, struct dfcp_ep *a, struct dfcp_ep *b, uint64_t seed)
 	memset(v, 0, sizeof(*v));
 	v->ep[0] = a;
 	v->ep[1] = b;
-	v->rng = seed * 2654435761u + 88172645463325252ull;
+	test_rng_seed(&v->rng, seed * 2654435761u + 88172645463325252ull);
 	v->cap = 1 << 16;
 	v->heap = calloc(v->cap, sizeof(*v->heap));
 	for (int i = 0; i < VN_BURST; i++)
@@ -211,12 +209,5 @@ vn_run(struct vnet *v, uint64_t until, int (*done)(void *), void *ctx)
 		v->now = next;
 	}
 }
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 #endif /* DFCP_TEST_VNET_H */

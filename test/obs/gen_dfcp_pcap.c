@@ -126,6 +126,9 @@ cap_dfcp(struct cap *c, uint64_t t_ns, const uint8_t *f, uint16_t len)
 			"\tdfcp.block_len=%u\tdfcp.symbol_len=%u",
 			p.u.data.block, p.u.data.block & 0xff, p.u.data.esi,
 			p.u.data.block_len, p.u.data.sym_len);
+		if (p.flags & DFCP_F_RND)
+			fprintf(e, "\tdfcp.seq=%u\tdfcp.rlen=%u\tdfcp.rpos=%u", p.u.data.seq,
+				p.u.data.rlen, p.u.data.rpos);
 		break;
 	case DFCP_T_BLOCK_ACK:
 		fprintf(e, "\tdfcp.block=%u\tdfcp.cum=%u\tdfcp.status=%u"
@@ -134,6 +137,12 @@ cap_dfcp(struct cap *c, uint64_t t_ns, const uint8_t *f, uint16_t len)
 			p.u.back.block, p.u.back.cum, p.u.back.status,
 			p.u.back.missing, p.u.back.rcvd, p.u.back.esi_span,
 			(unsigned long long)p.u.back.bitmap);
+		if (p.flags & DFCP_F_RPT)
+			fprintf(e, "\tdfcp.rx_pkts=%u\tdfcp.seq_next=%u\tdfcp.rnd_seq=%u"
+				"\tdfcp.rnd_len=%u\tdfcp.rnd_rcvd=%u\tdfcp.rnd_end=%u"
+				"\tdfcp.rate=%u", p.u.back.rx_pkts, p.u.back.seq_next,
+				p.u.back.rnd_seq, p.u.back.rnd_len, p.u.back.rnd_rcvd,
+				p.u.back.rnd_end, p.u.back.rate);
 		break;
 	case DFCP_T_FIN:
 		fprintf(e, "\tdfcp.nblocks=%u\tdfcp.nbytes=%llu", p.u.fin.nblocks,
@@ -269,6 +278,14 @@ gen_bad(const char *dir)
 		{ "dfcp.bad_params", DFCP_E_PARAMS, 1, DFCP_T_SYN, 0, sc, 24, 7 },
 		{ "dfcp.bad_params", DFCP_E_PARAMS, 1, DFCP_T_SYN, 0, sc, 24, 8 },
 		{ "dfcp.bad_status", DFCP_E_LEN, 1, DFCP_T_BLOCK_ACK, dc, sc, 28, 9 },
+		/* extensions: RND / RPT flags, layouts and their checks */
+		{ "dfcp.bad_round", DFCP_E_ROUND, 1, DFCP_T_DATA, dc, sc, 48, 10 },
+		{ "dfcp.bad_round", DFCP_E_ROUND, 1, DFCP_T_DATA, dc, sc, 48, 11 },
+		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_DATA, dc, sc, 20, 10 },
+		{ "dfcp.bad_report", DFCP_E_REPORT, 1, DFCP_T_BLOCK_ACK, dc, sc, 52, 12 },
+		{ "dfcp.bad_report", DFCP_E_REPORT, 1, DFCP_T_BLOCK_ACK, dc, sc, 52, 13 },
+		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_BLOCK_ACK, dc, sc, 28, 12 },
+		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_BLOCK_ACK, dc, sc, 52, 0 },
 		/* valid for the parser: a SYN (T = 100), then its DATA with a
 		 * 28-byte symbol (the receiver's state check, symbol-length) */
 		{ "-", 0, 1, DFCP_T_SYN, 0, 0x00030001, 24, 2 },
@@ -310,6 +327,27 @@ gen_bad(const char *dir)
 		case 9:		/* BLOCK-ACK status 3 */
 			wr16(d + 20, 3);
 			break;
+		case 10:	/* DATA, round header: position 5 of a 5-packet round */
+		case 11:	/* ... position 4 of 5 without LAST */
+			common(d, 1, DFCP_T_DATA, DFCP_F_RND, cases[i].dst, cases[i].src);
+			wr32(d + 12, 7);
+			wr32(d + 16, 7u << 24 | 3);
+			wr32(d + 20, 100);
+			wr32(d + 24, 1000);
+			wr16(d + 28, 5);
+			wr16(d + 30, cases[i].what == 10 ? 5 : 4);
+			break;
+		case 12:	/* BLOCK-ACK, report: 10 of a 9-packet round */
+		case 13:	/* ... a round, but "no round ended" */
+			common(d, 1, DFCP_T_BLOCK_ACK, DFCP_F_RPT, cases[i].dst, cases[i].src);
+			wr16(d + 20, DFCP_BA_DECODED);
+			wr32(d + 40, 90);
+			wr32(d + 44, 100);
+			wr32(d + 48, 80);
+			wr16(d + 52, 9);
+			wr16(d + 54, cases[i].what == 12 ? 10 : 9);
+			d[56] = cases[i].what == 12 ? DFCP_END_LAST : DFCP_END_NONE;
+			break;
 		default:
 			if (cases[i].type == DFCP_T_BLOCK_ACK)
 				wr16(d + 20, DFCP_BA_DECODED);
@@ -344,30 +382,22 @@ done(void *ctx)
 	return dfcp_conn_state(g_a) == DFCP_CLOSED;
 }
 
+/*
+ * A transfer over 5 % loss each way, captured at the senders; xr: the
+ * format (and rate hints asked for). The endpoints stay in v (the caller
+ * frees them).
+ */
 static void
-gen_transfer(const char *dir)
+transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed)
 {
-	static const char *names[DFCP_T_MAX] = {
-		"?", "SYN", "SYNACK", "ACK", "DATA", "BLOCK-ACK", "FIN", "FINACK", "RST"
-	};
-	struct dfcp_sink_count sink;
-	struct dfcp_src_pattern src;
+	static struct dfcp_sink_count sink;	/* outlives the call: the endpoints do */
+	static struct dfcp_src_pattern src;
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
 	struct dfcp_ep *ea, *eb;
-	struct vnet v;
-	struct cap c;
-	uint8_t f[VN_FRAME], sym[64];
-	struct dfcp_pkt p;
-	uint64_t bytes = 7 * 47 * 1420 + 1000;	/* 8 blocks, the last one short */
-	uint16_t len;
-	int n;
 
-	cap_open(&c, dir, "dfcp");
-	c.v = &v;
-	dfcp_src_pattern_init(&src, 8, bytes, 0);
-	dfcp_sink_count_init(&sink, 8, 1);
-
+	dfcp_src_pattern_init(&src, seed, bytes, 0);
+	dfcp_sink_count_init(&sink, seed, 1);
 	dfcp_ep_conf_default(&ec);
 	ec.local = A;
 	ec.listen = 0;
@@ -381,7 +411,7 @@ gen_transfer(const char *dir)
 	ec.accept_conf.hs_rto_ns = 20 * MS;
 	ec.accept_conf.time_wait_ns = 20 * MS;
 	eb = dfcp_ep_create(&ec);
-	CHECK(ea != NULL && eb != NULL);
+	REQUIRE(ea != NULL && eb != NULL);
 
 	dfcp_conn_conf_default(&cc);
 	cc.remote = B;
@@ -391,18 +421,46 @@ gen_transfer(const char *dir)
 	cc.time_wait_ns = 20 * MS;
 	cc.source = dfcp_src_pattern_read;
 	cc.source_ctx = &src;
+	cc.xr = xr;
+	cc.rate_hint = xr;
 
-	vn_init(&v, ea, eb, 8);
-	v.filter = tap;
-	v.filter_ctx = &c;
+	vn_init(v, ea, eb, seed);
+	v->filter = tap;
+	v->filter_ctx = c;
 	for (int d = 0; d < 2; d++)
-		v.dir[d].loss_ppm = 50000;
+		v->dir[d].loss_ppm = 50000;
 	g_a = dfcp_ep_connect(ea, &cc, 0);
-	CHECK(g_a != NULL);
-	vn_run(&v, 60000 * MS, done, NULL);
+	REQUIRE(g_a != NULL);
+	vn_run(v, 60000 * MS, done, NULL);
 	CHECK(dfcp_conn_state(g_a) == DFCP_CLOSED);
 	CHECK(dfcp_conn_close_reason(g_a) == DFCP_CR_DONE);
 	CHECK(sink.bytes == bytes && sink.bad_bytes == 0);
+}
+
+static void
+gen_transfer(const char *dir)
+{
+	static const char *names[DFCP_T_MAX] = {
+		"?", "SYN", "SYNACK", "ACK", "DATA", "BLOCK-ACK", "FIN", "FINACK", "RST"
+	};
+	struct dfcp_ep *ea, *eb;
+	struct vnet v;
+	struct cap c;
+	uint8_t f[VN_FRAME], sym[64];
+	struct dfcp_pkt p;
+	uint16_t len;
+	int n;
+
+	cap_open(&c, dir, "dfcp");
+	c.v = &v;
+	/* the version-1 format, then the extended reports: 8 blocks, the last one short */
+	transfer(&c, &v, 0, 2 * 47 * 1420 + 500, 9);
+	dfcp_ep_free(v.ep[0]);
+	dfcp_ep_free(v.ep[1]);
+	vn_fini(&v);
+	transfer(&c, &v, 1, 7 * 47 * 1420 + 1000, 8);
+	ea = v.ep[0];
+	eb = v.ep[1];
 
 	/* a DATA for a connection B does not know: B answers RST (unknown) */
 	for (int d = 0; d < 2; d++)
@@ -456,5 +514,5 @@ main(int argc, char **argv)
 	}
 	gen_transfer(argv[1]);
 	gen_bad(argv[1]);
-	return 0;
+	return test_report("gen-dfcp-pcap");
 }

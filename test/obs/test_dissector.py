@@ -29,12 +29,15 @@ FIELDS = [
     "dfcp.acked", "dfcp.block", "dfcp.sbn", "dfcp.esi", "dfcp.block_len",
     "dfcp.symbol_len", "dfcp.cum", "dfcp.status", "dfcp.missing", "dfcp.rcvd",
     "dfcp.esi_span", "dfcp.bitmap", "dfcp.nblocks", "dfcp.nbytes",
-    "dfcp.rst_reason",
+    "dfcp.rst_reason", "dfcp.seq", "dfcp.rlen", "dfcp.rpos", "dfcp.rx_pkts",
+    "dfcp.seq_next", "dfcp.rnd_seq", "dfcp.rnd_len", "dfcp.rnd_rcvd",
+    "dfcp.rnd_end", "dfcp.rate",
 ]
 EXPERTS = [
     "dfcp.short", "dfcp.bad_version", "dfcp.bad_type", "dfcp.bad_length",
     "dfcp.bad_cid", "dfcp.bad_params", "dfcp.bad_payload_id",
     "dfcp.bad_block_len", "dfcp.bad_status", "dfcp.bad_symbol_len",
+    "dfcp.bad_round", "dfcp.bad_report",
 ]
 TYPES = {1: "SYN", 2: "SYNACK", 3: "ACK", 4: "DATA", 5: "BLOCK-ACK",
          6: "FIN", 7: "FINACK", 8: "RST"}

@@ -9,14 +9,17 @@
 --   wireshark: copy this file into ~/.local/lib/wireshark/plugins/
 --
 -- Finds DFCP on any UDP port by a heuristic (version 1, known type, exact
--- length for the type, non-zero source connection id); the preference
+-- length for the type and flags, non-zero source connection id); the preference
 -- dfcp.ports (-o dfcp.ports:5000,6000) also binds UDP ports to DFCP, so
 -- malformed packets on them are dissected and flagged too. "Decode As..."
 -- offers DFCP for any UDP port. Every check of lib/dfcp's parser that needs
 -- no connection state is an expert info (group Malformed, severity Error):
 -- dfcp.short, dfcp.bad_version, dfcp.bad_type, dfcp.bad_length,
 -- dfcp.bad_cid, dfcp.bad_params, dfcp.bad_payload_id, dfcp.bad_block_len,
--- dfcp.bad_status. With the handshake in the capture, DATA symbols are
+-- dfcp.bad_status, dfcp.bad_round, dfcp.bad_report. Extended reports
+-- (negotiated by the XR flag): DATA with RND carries the round header
+-- (seq, round length, position), BLOCK-ACK with RPT the loss report. With
+-- the handshake in the capture, DATA symbols are
 -- checked against the negotiated T (dfcp.bad_symbol_len, a warning) and
 -- classified source (ESI < K) or repair.
 
@@ -31,8 +34,10 @@ local TYPES = {
 }
 -- body length after the 12-byte common header (DATA: at least 12 + 1)
 local BODY = { [1] = 24, [2] = 24, [3] = 4, [4] = 12, [5] = 28, [6] = 12, [7] = 0, [8] = 4 }
+local RND_LEN, RPT_LEN = 8, 24	-- DATA round header (flag RND), BLOCK-ACK loss report (RPT)
 local COMMON_LEN = 12
 local STATUS = { [1] = "DECODED", [2] = "SHORT" }
+local ENDS = { [0] = "none", [1] = "LAST arrived", [2] = "a later packet arrived", [3] = "idle" }
 local RST_REASONS = {
 	[1] = "unknown connection", [2] = "parameters", [3] = "abort", [4] = "no slot",
 }
@@ -44,10 +49,14 @@ f.version     = ProtoField.uint8("dfcp.version", "Version", base.DEC)
 f.type        = ProtoField.uint8("dfcp.type", "Type", base.DEC, TYPES)
 f.flags       = ProtoField.uint16("dfcp.flags", "Flags", base.HEX)
 f.flag_last   = ProtoField.bool("dfcp.flags.last", "LAST (last packet of a send round)", 16, nil, 0x0001)
+f.flag_rnd    = ProtoField.bool("dfcp.flags.rnd", "RND (DATA: round header)", 16, nil, 0x0002)
+f.flag_rpt    = ProtoField.bool("dfcp.flags.rpt", "RPT (BLOCK-ACK: loss report)", 16, nil, 0x0004)
 f.flag_acks   = ProtoField.bool("dfcp.flags.acks", "ACKS (block acknowledgements on)", 16, nil, 0x0010)
 f.flag_enc    = ProtoField.bool("dfcp.flags.enc", "ENC (every block encoded)", 16, nil, 0x0020)
 f.flag_dec    = ProtoField.bool("dfcp.flags.dec", "DEC (receiver decodes)", 16, nil, 0x0040)
-f.flag_other  = ProtoField.uint16("dfcp.flags.unknown", "Unknown flag bits (ignored)", base.HEX, nil, 0xff8e)
+f.flag_xr     = ProtoField.bool("dfcp.flags.xr", "XR (round headers and loss reports)", 16, nil, 0x0080)
+f.flag_rhint  = ProtoField.bool("dfcp.flags.rhint", "RHINT (sender wants rate hints)", 16, nil, 0x0100)
+f.flag_other  = ProtoField.uint16("dfcp.flags.unknown", "Unknown flag bits (ignored)", base.HEX, nil, 0xfe08)
 f.dst_cid     = ProtoField.uint32("dfcp.dst_cid", "Destination connection id", base.HEX)
 f.src_cid     = ProtoField.uint32("dfcp.src_cid", "Source connection id", base.HEX)
 -- SYN / SYNACK
@@ -71,6 +80,9 @@ f.block_len   = ProtoField.uint32("dfcp.block_len", "Block length (bytes)", base
 f.symbol      = ProtoField.bytes("dfcp.symbol", "Symbol")
 f.symbol_len  = ProtoField.uint32("dfcp.symbol_len", "Symbol length", base.DEC)
 f.symbol_kind = ProtoField.string("dfcp.symbol_kind", "Symbol kind")
+f.seq         = ProtoField.uint32("dfcp.seq", "DATA sequence number", base.DEC)
+f.rlen        = ProtoField.uint16("dfcp.rlen", "Packets in this send round", base.DEC)
+f.rpos        = ProtoField.uint16("dfcp.rpos", "Position in the round", base.DEC)
 -- BLOCK-ACK
 f.cum         = ProtoField.uint32("dfcp.cum", "Cumulative (all blocks below delivered)", base.DEC)
 f.status      = ProtoField.uint16("dfcp.status", "Status", base.DEC, STATUS)
@@ -79,6 +91,14 @@ f.rcvd        = ProtoField.uint32("dfcp.rcvd", "Distinct symbols held", base.DEC
 f.esi_span    = ProtoField.uint32("dfcp.esi_span", "ESI span (highest ESI seen + 1)", base.DEC)
 f.bitmap      = ProtoField.uint64("dfcp.bitmap", "Decoded bitmap (bit i: block cum+1+i)", base.HEX)
 f.held        = ProtoField.uint32("dfcp.blocks_held", "Blocks decoded ahead of cum", base.DEC)
+f.rx_pkts     = ProtoField.uint32("dfcp.rx_pkts", "Report: DATA packets received", base.DEC)
+f.seq_next    = ProtoField.uint32("dfcp.seq_next", "Report: highest DATA seq received + 1", base.DEC)
+f.lost        = ProtoField.uint32("dfcp.lost", "Report: DATA packets lost (seq_next - rx_pkts)", base.DEC)
+f.rnd_seq     = ProtoField.uint32("dfcp.rnd_seq", "Report: first seq of the last round ended", base.DEC)
+f.rnd_len     = ProtoField.uint16("dfcp.rnd_len", "Report: its packets", base.DEC)
+f.rnd_rcvd    = ProtoField.uint16("dfcp.rnd_rcvd", "Report: its packets received", base.DEC)
+f.rnd_end     = ProtoField.uint8("dfcp.rnd_end", "Report: how it ended", base.DEC, ENDS)
+f.rate        = ProtoField.uint32("dfcp.rate", "Report: rate hint (DATA packets/s, 0 none)", base.DEC)
 -- FIN
 f.nblocks     = ProtoField.uint32("dfcp.nblocks", "Blocks sent", base.DEC)
 f.nbytes      = ProtoField.uint64("dfcp.nbytes", "Bytes sent", base.DEC)
@@ -106,11 +126,16 @@ local e = {
 		expert.group.MALFORMED, expert.severity.ERROR),
 	bad_status = ProtoExpert.new("dfcp.bad_status", "Unknown BLOCK-ACK status",
 		expert.group.MALFORMED, expert.severity.ERROR),
+	bad_round = ProtoExpert.new("dfcp.bad_round", "Round header inconsistent (position, length, LAST)",
+		expert.group.MALFORMED, expert.severity.ERROR),
+	bad_report = ProtoExpert.new("dfcp.bad_report", "Loss report inconsistent",
+		expert.group.MALFORMED, expert.severity.ERROR),
 	bad_symbol_len = ProtoExpert.new("dfcp.bad_symbol_len", "Symbol length differs from the negotiated T",
 		expert.group.PROTOCOL, expert.severity.WARN),
 }
 dfcp.experts = { e.short, e.bad_version, e.bad_type, e.bad_length, e.bad_cid,
-	e.bad_params, e.bad_payload_id, e.bad_block_len, e.bad_status, e.bad_symbol_len }
+	e.bad_params, e.bad_payload_id, e.bad_block_len, e.bad_status, e.bad_symbol_len,
+	e.bad_round, e.bad_report }
 
 dfcp.prefs.ports = Pref.range("UDP ports", DEFAULT_PORTS,
 	"UDP ports always decoded as DFCP (the heuristic finds DFCP on any port)", 65535)
@@ -191,11 +216,35 @@ local function dissect_params(tvb, pinfo, t, d, flags, cid_key)
 		K, T, bs, win, red == 0 and "auto" or tostring(red)))
 end
 
-local function dissect_data(tvb, pinfo, t, d, symlen, src_cid)
+-- Length of the body after the common header that type and flags call for
+-- (DATA: the least, a symbol follows).
+local function body_len(ty, flags)
+	local b = BODY[ty]
+	if ty == T_DATA and bit(flags, 1) then
+		b = b + RND_LEN
+	elseif ty == T_BLOCK_ACK and bit(flags, 2) then
+		b = b + RPT_LEN
+	end
+	return b
+end
+
+local function dissect_round(pinfo, t, d, flags)
+	local rlen, rpos = d(16, 2):uint(), d(18, 2):uint()
+	t:add(f.seq, d(12, 4))
+	local i_rl = t:add(f.rlen, d(16, 2))
+	t:add(f.rpos, d(18, 2))
+	if rpos >= rlen or ((rpos + 1 == rlen) ~= bit(flags, 0)) then
+		malformed(pinfo, i_rl, e.bad_round, "round position / length / LAST inconsistent")
+	end
+	pinfo.cols.info:append(string.format(" seq=%d round %d/%d", d(12, 4):uint(), rpos + 1, rlen))
+end
+
+local function dissect_data(tvb, pinfo, t, d, symlen, src_cid, flags)
 	local blk = d(0, 4):uint()
 	local pid = d(4, 4):uint()
 	local sbn, esi = shr(pid, 24), pid % 16777216
 	local blen = d(8, 4):uint()
+	local hdr = body_len(T_DATA, flags)
 
 	t:add(f.block, d(0, 4))
 	local i_pid = t:add(f.payload_id, d(4, 4))
@@ -203,7 +252,10 @@ local function dissect_data(tvb, pinfo, t, d, symlen, src_cid)
 	i_pid:add(f.esi, d(4, 4))
 	i_pid:append_text(string.format(" (SBN %d, ESI %d)", sbn, esi))
 	local i_bl = t:add(f.block_len, d(8, 4))
-	t:add(f.symbol, d(12))
+	if bit(flags, 1) then
+		dissect_round(pinfo, t, d, flags)
+	end
+	t:add(f.symbol, d(hdr))
 	local i_sl = t:add(f.symbol_len, symlen):set_generated()
 	if sbn ~= blk % 256 then
 		malformed(pinfo, i_sbn, e.bad_payload_id, "SBN is not block mod 256")
@@ -222,7 +274,31 @@ local function dissect_data(tvb, pinfo, t, d, symlen, src_cid)
 	pinfo.cols.info:append(string.format(" block=%d SBN=%d ESI=%d len=%d", blk, sbn, esi, symlen))
 end
 
-local function dissect_back(tvb, pinfo, t, d)
+local function dissect_report(pinfo, t, d)
+	local r = d(28)
+	local len, rcvd, how = r(12, 2):uint(), r(14, 2):uint(), r(16, 1):uint()
+	local lost = (r(4, 4):uint() - r(0, 4):uint()) % 4294967296
+	local rt = t:add(dfcp, r(0, RPT_LEN), "Loss report")
+	rt:add(f.rx_pkts, r(0, 4))
+	rt:add(f.seq_next, r(4, 4))
+	rt:add(f.lost, lost):set_generated()
+	rt:add(f.rnd_seq, r(8, 4))
+	local i_len = rt:add(f.rnd_len, r(12, 2))
+	rt:add(f.rnd_rcvd, r(14, 2))
+	rt:add(f.rnd_end, r(16, 1))
+	rt:add(f.reserved, r(17, 3))
+	rt:add(f.rate, r(20, 4))
+	if rcvd > len or how > 3 or ((how == 0) ~= (len == 0)) then
+		malformed(pinfo, i_len, e.bad_report, "round received > length, or unknown end")
+	end
+	pinfo.cols.info:append(string.format(" lost=%d/%d", lost, r(4, 4):uint()))
+	if len > 0 then
+		pinfo.cols.info:append(string.format(" round %d: %d/%d (%s)", r(8, 4):uint(),
+			rcvd, len, ENDS[how] or tostring(how)))
+	end
+end
+
+local function dissect_back(tvb, pinfo, t, d, flags)
 	local status, cum = d(8, 2):uint(), d(4, 4):uint()
 	local bm_hi, bm_lo = d(20, 4):uint(), d(24, 4):uint()
 	t:add(f.block, d(0, 4))
@@ -258,6 +334,9 @@ local function dissect_back(tvb, pinfo, t, d)
 	if status == 2 then
 		pinfo.cols.info:append(" missing=" .. d(10, 2):uint())
 	end
+	if bit(flags, 2) then
+		dissect_report(pinfo, t, d)
+	end
 end
 
 function dfcp.dissector(tvb, pinfo, tree)
@@ -283,15 +362,23 @@ function dfcp.dissector(tvb, pinfo, tree)
 	t:add(f.type, tvb(1, 1))
 	local i_fl = t:add(f.flags, tvb(2, 2))
 	i_fl:add(f.flag_last, tvb(2, 2))
+	i_fl:add(f.flag_rnd, tvb(2, 2))
+	i_fl:add(f.flag_rpt, tvb(2, 2))
 	i_fl:add(f.flag_acks, tvb(2, 2))
 	i_fl:add(f.flag_enc, tvb(2, 2))
 	i_fl:add(f.flag_dec, tvb(2, 2))
+	i_fl:add(f.flag_xr, tvb(2, 2))
+	i_fl:add(f.flag_rhint, tvb(2, 2))
 	i_fl:add(f.flag_other, tvb(2, 2))
 	local names = {}
 	if bit(flags, 0) then names[#names + 1] = "LAST" end
+	if bit(flags, 1) then names[#names + 1] = "RND" end
+	if bit(flags, 2) then names[#names + 1] = "RPT" end
 	if bit(flags, 4) then names[#names + 1] = "ACKS" end
 	if bit(flags, 5) then names[#names + 1] = "ENC" end
 	if bit(flags, 6) then names[#names + 1] = "DEC" end
+	if bit(flags, 7) then names[#names + 1] = "XR" end
+	if bit(flags, 8) then names[#names + 1] = "RHINT" end
 	if #names > 0 then
 		i_fl:append_text(" (" .. table.concat(names, ", ") .. ")")
 	end
@@ -315,10 +402,11 @@ function dfcp.dissector(tvb, pinfo, tree)
 		malformed(pinfo, t, e.bad_type, "unknown type " .. ty)
 		return n
 	end
-	if (ty == T_DATA and body <= BODY[ty]) or (ty ~= T_DATA and body ~= BODY[ty]) then
+	local need = body_len(ty, flags)
+	if (ty == T_DATA and body <= need) or (ty ~= T_DATA and body ~= need) then
 		if body > 0 then t:add(f.body, tvb(COMMON_LEN)) end
 		malformed(pinfo, t, e.bad_length, string.format("%s body of %d bytes, %s %d",
-			name, body, ty == T_DATA and "needs more than" or "needs", BODY[ty]))
+			name, body, ty == T_DATA and "needs more than" or "needs", need))
 		return n
 	end
 	if src == 0 then
@@ -337,9 +425,9 @@ function dfcp.dissector(tvb, pinfo, tree)
 		t:add(f.reserved, d(1, 3))
 		pinfo.cols.info:append(" of " .. (TYPES[d(0, 1):uint()] or tostring(d(0, 1):uint())))
 	elseif ty == T_DATA then
-		dissect_data(tvb, pinfo, t, d, body - BODY[T_DATA], src)
+		dissect_data(tvb, pinfo, t, d, body - need, src, flags)
 	elseif ty == T_BLOCK_ACK then
-		dissect_back(tvb, pinfo, t, d)
+		dissect_back(tvb, pinfo, t, d, flags)
 	elseif ty == T_FIN then
 		t:add(f.nblocks, d(0, 4))
 		t:add(f.nbytes, d(4, 8))
@@ -364,10 +452,10 @@ local function heuristic(tvb, pinfo, tree)
 		return false
 	end
 	local ty = tvb(1, 1):uint()
-	local b = BODY[ty]
-	if b == nil then
+	if BODY[ty] == nil then
 		return false
 	end
+	local b = body_len(ty, tvb(2, 2):uint())
 	local body = n - COMMON_LEN
 	if (ty == T_DATA and body <= b) or (ty ~= T_DATA and body ~= b) then
 		return false

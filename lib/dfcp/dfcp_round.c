@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP receiver, extended reports (DFCP_F_XR): which send round a DATA
+ * packet belongs to (its round header), when that round is over, the loss
+ * report every BLOCK-ACK carries, and the rate hint.
+ *
+ * A sender sends each round contiguously, and a flow's packets keep their
+ * order on the path (WF2Q+ and the pipes are FIFO per flow), so a round is
+ * over when its last packet arrives (LAST), when a packet of a later round
+ * arrives (its tail was lost), or when nothing arrives for the round idle
+ * time (the tail was lost and the sender had nothing after it). Whichever
+ * comes first ends it at once: a SHORT if the block is still short, else a
+ * DECODED again; both carry the round's count in the loss report.
+ * doc/protocol.md, "Round ends".
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "dfcp.h"
+#include "dfcp_priv.h"
+
+#define GAP_SHIFT	4		/* inter-arrival EWMA, gain 1/16 (and Q4) */
+#define GAP_MAX_NS	10000000ull	/* a longer gap is a pause, not the pace */
+#define IDLE_MAX_NS	50000000ull	/* the round idle time at most */
+#define RATE_PERIOD_NS	1000000ull	/* rate hint: one sample per ms of arrivals */
+#define RATE_SHIFT	3		/* rate hint EWMA gain 1/8 */
+#define NS		1000000000ull
+
+/* Seen-seq window for duplicates: bit (seq % SEQ_WIN), for seq_next - SEQ_WIN <= seq. */
+static inline int
+seq_test_set(struct dfcp_conn *c, uint32_t seq)
+{
+	uint64_t *w = &c->seq_bits[(seq / 64u) % (DFCP_SEQ_WIN / 64u)];
+	uint64_t bit = 1ull << (seq % 64u);
+	int was = (*w & bit) != 0;
+
+	*w |= bit;
+	return was;
+}
+
+/* seq_next moves to s + 1: forget the bits of the seqs it passes. */
+static void
+seq_advance(struct dfcp_conn *c, uint32_t s)
+{
+	uint32_t n = s + 1 - c->seq_next;
+
+	if (n >= DFCP_SEQ_WIN) {
+		memset(c->seq_bits, 0, sizeof(c->seq_bits));
+	} else {
+		for (uint32_t q = c->seq_next; q != s + 1; q++)
+			c->seq_bits[(q / 64u) % (DFCP_SEQ_WIN / 64u)] &= ~(1ull << (q % 64u));
+	}
+	c->seq_next = s + 1;
+}
+
+/* Round r is over: count how, keep it for the report, tell the sender. */
+static void
+round_end(struct dfcp_conn *c, struct rx_round *r, uint8_t how)
+{
+	uint32_t b = r->block;
+	struct rx_slot *s;
+
+	r->open = 0;
+	if (r == &c->rr)
+		c->idle_at = 0;
+	/* the reordering allowance fades when nothing comes late */
+	c->slack -= c->slack >> 4;
+	if (how == DFCP_END_LAST)
+		c->st.rounds_last++;
+	else if (how == DFCP_END_NEXT)
+		c->st.rounds_next++;
+	else
+		c->st.rounds_idle++;
+	c->rpt_seq = r->start;
+	c->rpt_len = (uint16_t)(r->end - r->start);
+	c->rpt_rcvd = r->rcvd < c->rpt_len ? r->rcvd : c->rpt_len;
+	c->rpt_end = how;
+	if ((int32_t)(b - c->rcv_cum) < 0) {
+		dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
+		return;
+	}
+	s = dfcp_rx_slot_of(c, b);
+	if (s == NULL)
+		return;		/* outside the window: the sender's timer covers it */
+	if (s->state == RX_DECODED) {
+		dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, s->count, s->esi_span);
+	} else {
+		uint32_t miss = s->count < c->p.K ? c->p.K - s->count : 1;
+
+		dfcp_rx_queue_back(c, b, DFCP_BA_SHORT, (uint16_t)(miss > 65535 ? 65535 : miss),
+				s->count, s->esi_span);
+	}
+}
+
+/* Idle time that ends the open round: its expected rest, plus the floor. */
+static uint64_t
+idle_time(const struct dfcp_conn *c, uint32_t left)
+{
+	uint64_t t = c->conf.round_idle_ns + ((uint64_t)(left + 2) * c->gap_ewma >> GAP_SHIFT);
+
+	return t > IDLE_MAX_NS ? IDLE_MAX_NS : t;
+}
+
+static void
+rate_sample(struct dfcp_conn *c, uint64_t now)
+{
+	uint64_t dt = now - c->rate_t0, pps;
+
+	if (dt < RATE_PERIOD_NS)
+		return;
+	if (dt < 4 * RATE_PERIOD_NS) {
+		pps = (uint64_t)(c->rx_pkts - c->rate_n0) * NS / dt;
+		if (c->rate_pps == 0)
+			c->rate_pps = pps;
+		else
+			c->rate_pps = c->rate_pps - (c->rate_pps >> RATE_SHIFT) +
+				(pps >> RATE_SHIFT);
+	}
+	/* after a pause (the sender had nothing to send) a fresh interval */
+	c->rate_t0 = now;
+	c->rate_n0 = c->rx_pkts;
+}
+
+/*
+ * A packet of a later round than the current one: the current round is
+ * over, unless packets arrive out of order (slack: the largest displacement
+ * seen lately), in which case it stays pending until a packet slack past
+ * its end arrives, and keeps counting its late packets meanwhile.
+ */
+static void
+round_next(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint32_t start, uint32_t end)
+{
+	struct rx_round *r = &c->rr, *p = &c->rp;
+
+	if (p->open)
+		round_end(c, p, DFCP_END_NEXT);
+	if (r->valid && r->open) {
+		*p = *r;
+		if (c->slack == 0 || (int32_t)(pkt->u.data.seq - (p->end + c->slack)) >= 0)
+			round_end(c, p, DFCP_END_NEXT);
+	}
+	r->start = start;
+	r->end = end;
+	r->block = pkt->u.data.block;
+	r->rcvd = 1;
+	r->open = 1;
+	r->valid = 1;
+}
+
+/*
+ * A DATA packet with a round header, before its symbol is used: duplicates
+ * (returns 1: not counted), the counters of the report, the pace, and the
+ * end of the previous round when this one starts a later round.
+ */
+int
+dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	uint32_t s = pkt->u.data.seq, start = s - pkt->u.data.rpos;
+	uint32_t end = start + pkt->u.data.rlen;
+	struct rx_round *r = &c->rr;
+
+	if (!c->seq_seen) {
+		c->seq_seen = 1;
+		c->seq_next = s;
+		c->rate_t0 = now;
+		c->rate_n0 = 0;
+	}
+	if ((int32_t)(s - c->seq_next) >= 0) {
+		seq_advance(c, s);
+		seq_test_set(c, s);
+	} else if (c->seq_next - s <= DFCP_SEQ_WIN) {
+		if (seq_test_set(c, s))
+			return 1;
+		if (c->seq_next - 1 - s > c->slack)
+			c->slack = c->seq_next - 1 - s;
+	}
+	c->rx_pkts++;
+	if (c->p.flags & DFCP_F_RHINT)
+		rate_sample(c, now);
+	if (r->valid && start == r->start && end == r->end && pkt->u.data.block == r->block) {
+		/* the round being received (or one that ended idle: it goes on) */
+		if (now > c->last_data && now - c->last_data < GAP_MAX_NS)
+			c->gap_ewma += (now - c->last_data) - (c->gap_ewma >> GAP_SHIFT);
+		r->rcvd++;
+		r->open = 1;
+	} else if (!r->valid || (int32_t)(start - r->start) > 0) {
+		round_next(c, pkt, start, end);
+	} else if (c->rp.open && start == c->rp.start && end == c->rp.end) {
+		c->rp.rcvd++;	/* a late packet of the pending round */
+	}
+	if (c->rp.open && (int32_t)(s - (c->rp.end + c->slack)) >= 0)
+		round_end(c, &c->rp, DFCP_END_NEXT);
+	if (now > c->last_data)
+		c->last_data = now;
+	if (r->open)
+		c->idle_at = now + idle_time(c, (uint32_t)(r->end - 1 - s));
+	return 0;
+}
+
+/* After the symbol went to its block: the round's last packet ends it. */
+void
+dfcp_round_after(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+{
+	struct rx_round *r = &c->rr;
+
+	if (r->open && pkt->u.data.rpos + 1u == pkt->u.data.rlen &&
+			pkt->u.data.seq - pkt->u.data.rpos == r->start)
+		round_end(c, r, DFCP_END_LAST);
+}
+
+void
+dfcp_round_timer(struct dfcp_conn *c, uint64_t now)
+{
+	if (c->idle_at == 0 || now < c->idle_at)
+		return;
+	if (c->rp.open)
+		round_end(c, &c->rp, DFCP_END_IDLE);
+	if (c->rr.open)
+		round_end(c, &c->rr, DFCP_END_IDLE);
+}
+
+uint64_t
+dfcp_round_deadline(const struct dfcp_conn *c)
+{
+	return c->rr.open ? c->idle_at : 0;
+}
+
+/* The loss report of a BLOCK-ACK about to be built. */
+void
+dfcp_round_fill(const struct dfcp_conn *c, struct dfcp_pkt *pkt)
+{
+	if (!(c->p.flags & DFCP_F_XR))
+		return;
+	pkt->flags |= DFCP_F_RPT;
+	pkt->u.back.rx_pkts = c->rx_pkts;
+	pkt->u.back.seq_next = c->seq_next;
+	pkt->u.back.rnd_seq = c->rpt_end != DFCP_END_NONE ? c->rpt_seq : 0;
+	pkt->u.back.rnd_len = c->rpt_end != DFCP_END_NONE ? c->rpt_len : 0;
+	pkt->u.back.rnd_rcvd = c->rpt_end != DFCP_END_NONE ? (uint16_t)c->rpt_rcvd : 0;
+	pkt->u.back.rnd_end = c->rpt_end;
+	pkt->u.back.rate = (c->p.flags & DFCP_F_RHINT) ?
+		(uint32_t)(c->rate_pps > UINT32_MAX ? UINT32_MAX : c->rate_pps) : 0;
+}

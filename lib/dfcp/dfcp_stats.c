@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP connection statistics and stall detection: no block acked or
+ * delivered for DFCP_STALL_NS while the peer is still heard from, with the
+ * reason (window full, every block waiting on its timer, rx drops, ...),
+ * for the engine to log once per episode.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dfcp.h"
+#include "dfcp_priv.h"
+
+void
+dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
+{
+	*st = c->st;
+	st->srtt_ns = c->srtt;
+	if (c->sender) {
+		st->loss_ppm = (uint32_t)(((uint64_t)c->loss_q16 * 1000000u) >> 16);
+		st->redundancy = dfcp_first_round_syms(c);
+		st->window_used = c->snd_next - c->snd_base;
+		st->dispersion_pct = (uint32_t)(((uint64_t)c->lm.phi_q16 * 100u) >> 16);
+		st->rate_hint_pps = c->cap_pps;
+	} else {
+		uint32_t used = 0;
+
+		if (c->seq_seen && c->seq_next != 0)
+			st->loss_ppm = (uint32_t)((uint64_t)(c->seq_next - c->rx_pkts) *
+				1000000u / c->seq_next);
+		else if (c->rcv_sum_span)
+			st->loss_ppm = (uint32_t)((c->rcv_sum_span - c->rcv_sum_rcvd) *
+				1000000u / c->rcv_sum_span);
+		st->rate_hint_pps = (c->p.flags & DFCP_F_RHINT) ? c->rate_pps : 0;
+		for (uint32_t i = 0; c->rx != NULL && i < c->W; i++)
+			used += c->rx[i].state != RX_FREE;
+		st->window_used = used;
+		st->redundancy = c->p.redundancy;
+	}
+}
+
+static uint64_t
+drops_sum(const struct dfcp_conn *c)
+{
+	uint64_t n = 0;
+
+	for (unsigned int i = 0; i < DFCP_E_MAX; i++)
+		n += c->st.drops[i];
+	return n;
+}
+
+/* Progress (a block acked or delivered): any stall is over. */
+void
+dfcp_progress(struct dfcp_conn *c, uint64_t now)
+{
+	c->progress_at = now;
+	c->stall_at = now + DFCP_STALL_NS;
+	c->drops_at_progress = drops_sum(c);
+	c->st.stall = 0;
+}
+
+static uint32_t
+stall_why(const struct dfcp_conn *c, uint64_t now)
+{
+	uint32_t why = DFCP_STALL_ON, inflight = c->snd_next - c->snd_base;
+
+	if (drops_sum(c) != c->drops_at_progress)
+		why |= DFCP_STALL_RX_DROPS;
+	if (!c->sender) {
+		if (now - c->last_data >= DFCP_STALL_NS)
+			why |= DFCP_STALL_NO_DATA_RX;
+		return why;
+	}
+	if (inflight >= c->W)
+		why |= DFCP_STALL_WINDOW;
+	if (inflight == 0 && !c->src_eof)
+		why |= DFCP_STALL_NO_DATA;
+	if (c->cap_pps != 0 && dfcp_cap_next(c, now) > now)
+		why |= DFCP_STALL_PACED;
+	if (inflight != 0 && c->rr_count == 0 && c->snd_first == c->snd_next) {
+		uint32_t waiting = 0;
+
+		for (uint32_t b = c->snd_base; b != c->snd_next; b++) {
+			const struct tx_slot *s = &c->tx[b % c->W];
+
+			waiting += s->state != TX_ACTIVE || s->deadline != 0;
+		}
+		if (waiting == inflight)
+			why |= DFCP_STALL_TIMERS;
+	}
+	return why;
+}
+
+/*
+ * No progress for DFCP_STALL_NS while the peer is alive (a packet from it in
+ * that time): the reason goes into the stats (stall), each episode counted
+ * once (stalls). Checked at most every STALL_NS / 8.
+ */
+void
+dfcp_stall_check(struct dfcp_conn *c, uint64_t now)
+{
+	uint32_t why;
+
+	if (c->state != DFCP_ESTABLISHED || now < c->stall_at)
+		return;
+	c->stall_at = now + DFCP_STALL_NS / 8;
+	if (now - c->progress_at < DFCP_STALL_NS || now - c->peer_at >= DFCP_STALL_NS) {
+		c->st.stall = 0;
+		return;
+	}
+	why = stall_why(c, now);
+	if (c->st.stall == 0)
+		c->st.stalls++;
+	c->st.stall = why;
+}
+
+const char *
+dfcp_stall_str(uint32_t why, char *buf, size_t len)
+{
+	static const struct { uint32_t bit; const char *name; } names[] = {
+		{ DFCP_STALL_WINDOW, "window full" },
+		{ DFCP_STALL_TIMERS, "all blocks waiting on timers" },
+		{ DFCP_STALL_NO_DATA, "no data from the source" },
+		{ DFCP_STALL_PACED, "rate cap" },
+		{ DFCP_STALL_RX_DROPS, "rx drops" },
+		{ DFCP_STALL_NO_DATA_RX, "no DATA arriving" },
+	};
+	size_t off = 0;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	if (!(why & DFCP_STALL_ON)) {
+		snprintf(buf, len, "progressing");
+		return buf;
+	}
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int w;
+
+		if (!(why & names[i].bit))
+			continue;
+		w = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", names[i].name);
+		if (w < 0 || (size_t)w >= len - off)
+			break;
+		off += (size_t)w;
+	}
+	if (off == 0)
+		snprintf(buf, len, "no progress");
+	return buf;
+}
