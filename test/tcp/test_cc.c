@@ -204,10 +204,8 @@ test_cubic(void)
 			fprintf(stderr, "t=%.2f cwnd %.1f W %.1f\n", t, got, w);
 		if (fabs(got - w) > worst)
 			worst = fabs(got - w);
-		if (fabs(got - w) > 3 + 0.04 * w) {
-			fprintf(stderr, "cubic t=%.2f cwnd %.1f expected %.1f\n", t, got, w);
-			exit(1);
-		}
+		CHECKF(fabs(got - w) <= 3 + 0.04 * w, "cubic t=%.2f cwnd %.1f expected %.1f", t,
+			got, w);
 		now = round_trip(now, 100 * MS);
 	}
 	printf("cubic: max |cwnd - W(t)| = %.2f segments over 8 s\n", worst);
@@ -347,6 +345,5 @@ main(void)
 	test_westwood();
 	test_tcpwc();
 	test_cap_rules();
-	printf("tcp-cc: ok\n");
-	return 0;
+	return test_report("tcp-cc");
 }

@@ -278,7 +278,7 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	ec.listen = 1;
 	ec.accept_conf = *tmpl;
 	ep = tcp_ep_create(&ec);
-	CHECK(ep != NULL);
+	REQUIRE(ep != NULL);
 	tn_seg_init(&s, &peer, &me, peer_seq, 0, TCP_FL_SYN);
 	s.opts = TCP_O_MSS | TCP_O_SACKOK | TCP_O_TS;
 	s.mss = MSS;
@@ -464,6 +464,5 @@ main(void)
 	test_delack_pairs();
 	test_rst_syn();
 	test_syn_retries();
-	printf("tcp-conn: ok\n");
-	return 0;
+	return test_report("tcp-conn");
 }

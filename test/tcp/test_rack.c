@@ -89,7 +89,7 @@ sender(const char *cc, int rack, int lt, uint64_t total)
 	cf.source = tcp_src_bulk_read;
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
-	CHECK(c != NULL);
+	REQUIRE(c != NULL);
 	CHECK(pull(c, 0) == 1);
 	iss = out[0].seq;
 	tn_seg_init(&s, &peer, &me, peer_seq, iss + 1, TCP_FL_SYN | TCP_FL_ACK);
@@ -289,11 +289,8 @@ test_defaults(void)
 		struct tcp_conn *c = sender(t[i].cc, t[i].rack, -1, 1000000);
 
 		tcp_conn_stats(c, &st);
-		if (st.rack != t[i].want) {
-			fprintf(stderr, "%s rack=%d: in use %u, want %d\n", t[i].cc, t[i].rack,
-				st.rack, t[i].want);
-			exit(1);
-		}
+		CHECKF(st.rack == t[i].want, "%s rack=%d: in use %u, want %d", t[i].cc,
+			t[i].rack, st.rack, t[i].want);
 		tcp_conn_free(c);
 	}
 }
@@ -310,6 +307,5 @@ main(void)
 	test_reordering(0);
 	test_limited_transmit(1);
 	test_limited_transmit(0);
-	printf("tcp-rack: ok\n");
-	return 0;
+	return test_report("tcp-rack");
 }
