@@ -191,11 +191,26 @@ int tcp_challenge_ok(struct tcp_conn *c, uint64_t now);
 void tcp_closed(struct tcp_conn *c, enum tcp_close_reason r, uint64_t now);
 void tcp_time_wait(struct tcp_conn *c, uint64_t now);
 int tcp_fin_acked(const struct tcp_conn *c);
-/* tcp_input.c: ACKs, scoreboard, recovery, data */
+/* tcp_input.c: ACKs and data */
 int tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
 void tcp_process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
-void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
+/* tcp_sack.c: sender scoreboard, receiver out-of-order blocks */
+void tcp_sb_trim(struct tcp_conn *c);
+uint32_t tcp_sb_add(struct tcp_conn *c, uint32_t s, uint32_t e);
+uint32_t tcp_sb_lost_edge(const struct tcp_conn *c);
+uint32_t tcp_sb_pipe(const struct tcp_conn *c);
 int tcp_sb_next_lost(const struct tcp_conn *c, uint32_t *seq, uint32_t *len);
+int tcp_ooo_add(struct tcp_conn *c, uint32_t s, uint32_t e);
+/* tcp_recov.c: recovery, PRR, RACK-TLP hooks */
+void tcp_apply_cap(struct tcp_conn *c);
+void tcp_enter_recovery(struct tcp_conn *c, uint64_t now);
+void tcp_exit_recovery(struct tcp_conn *c, uint64_t now);
+void tcp_prr_update(struct tcp_conn *c, uint32_t delivered);
+void tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now);
+void tcp_rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered);
+void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
+void tcp_tlp_ack(struct tcp_conn *c, uint32_t ack, uint32_t acked, uint32_t sacked,
+		uint64_t now);
 /* tcp_output.c: segments out */
 int tcp_can_send_data(const struct tcp_conn *c);
 void tcp_tlp_arm(struct tcp_conn *c, uint64_t now);
