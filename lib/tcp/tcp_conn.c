@@ -83,6 +83,8 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 	if (conf->source != NULL)
 		c->sndbuf = malloc(c->sndbuf_size);
 	c->rcvbuf = malloc(c->rcvbuf_size);
+	c->ooo_cap = tcp_max32(OOO_MIN, tcp_min32(c->rcvbuf_size / OOO_PER_BYTES, OOO_MAX));
+	c->ooo = calloc(c->ooo_cap, sizeof(*c->ooo));
 	/* RACK's segment records: one per 256 bytes of send buffer (a smaller
 	 * segment size limits the flight to that many segments) */
 	if (conf->source != NULL && conf->rack != 0 && conf->sack &&
@@ -90,10 +92,12 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 		free(c->rcvbuf);
 		c->rcvbuf = NULL;
 	}
-	if ((conf->source != NULL && c->sndbuf == NULL) || c->rcvbuf == NULL) {
+	if ((conf->source != NULL && c->sndbuf == NULL) || c->rcvbuf == NULL ||
+			c->ooo == NULL) {
 		tcp_rack_fini(&c->rk);
 		free(c->sndbuf);
 		free(c->rcvbuf);
+		free(c->ooo);
 		free(c);
 		return NULL;
 	}
@@ -211,6 +215,7 @@ tcp_conn_free(struct tcp_conn *c)
 	tcp_rack_fini(&c->rk);
 	free(c->sndbuf);
 	free(c->rcvbuf);
+	free(c->ooo);
 	free(c);
 }
 

@@ -12,6 +12,8 @@
 #include "tcp.h"
 #include "tcp_priv.h"
 
+#define RENEG_WAIT_NS	10000000ull	/* reneging: RTO after max(SRTT / 2, this) */
+
 /* ------------------------------------------------------------------ */
 /* ACK processing                                                       */
 /* ------------------------------------------------------------------ */
@@ -70,24 +72,38 @@ ack_rtt(struct tcp_conn *c, const struct tcp_seg *s, struct tcp_cc_ack *a, uint6
 		tcp_rtt_sample(c, a->rtt_ns);
 }
 
-/* The segment's SACK blocks into the scoreboard; newly SACKed bytes. */
+/* The segment's SACK blocks: into RACK's segment records (with RACK), else
+ * into the scoreboard; newly SACKed bytes. */
 static uint32_t
-ack_sack(struct tcp_conn *c, const struct tcp_seg *s)
+ack_sack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 {
-	uint32_t sacked = 0;
+	struct tcp_sack_blk blk[TCP_MAX_SACK];
+	uint32_t n = 0, sacked = 0;
 
-	if (!c->sack_ok || !(s->opts & TCP_O_SACK))
-		return 0;
-	for (uint32_t i = 0; i < s->nsack; i++) {
-		const struct tcp_sack_blk *b = &s->sack[i];
+	if (c->sack_ok && (s->opts & TCP_O_SACK)) {
+		for (uint32_t i = 0; i < s->nsack && i < TCP_MAX_SACK; i++) {
+			const struct tcp_sack_blk *b = &s->sack[i];
+			uint32_t k = n;
 
-		if (!TCP_SEQ_LT(b->start, b->end) || TCP_SEQ_LEQ(b->end, s->ack) ||
-				TCP_SEQ_GT(b->end, c->snd_max) ||
-				b->end - b->start > (1u << 30))
-			continue;	/* D-SACK or bogus */
-		c->st.sack_blocks_rx++;
-		sacked += tcp_sb_add(c, b->start, b->end);
+			if (!TCP_SEQ_LT(b->start, b->end) || TCP_SEQ_LEQ(b->end, s->ack) ||
+					TCP_SEQ_GT(b->end, c->snd_max) ||
+					b->end - b->start > (1u << 30))
+				continue;	/* D-SACK or bogus */
+			c->st.sack_blocks_rx++;
+			/* sorted by start */
+			while (k > 0 && TCP_SEQ_GT(blk[k - 1].start, b->start)) {
+				blk[k] = blk[k - 1];
+				k--;
+			}
+			blk[k] = *b;
+			n++;
+		}
 	}
+	if (c->rack_on)
+		return tcp_rack_update(&c->rk, s->ack, blk, n, now,
+				c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns);
+	for (uint32_t i = 0; i < n; i++)
+		sacked += tcp_sb_add(c, blk[i].start, blk[i].end);
 	return sacked;
 }
 
@@ -106,12 +122,10 @@ ack_advance(struct tcp_conn *c, uint32_t ack, uint32_t acked)
 	if (TCP_SEQ_LT(c->high_rxt, c->snd_una))
 		c->high_rxt = c->snd_una;
 	tcp_sb_trim(c);
-	if (c->nsb && c->sb[0].start == c->snd_una) {
+	if (!c->rack_on && c->nsb && c->sb[0].start == c->snd_una) {
 		/* the ACK stops where SACKed data begins: the receiver
 		 * reneged (or the SACK was bogus); forget the marks */
 		c->nsb = 0;
-		if (c->rack_on)
-			tcp_rack_clear_sacked(&c->rk);
 	}
 	c->backoffs = 0;
 	if (c->srtt)
@@ -154,6 +168,15 @@ ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint64_t now)
 		tcp_arm_rto(c, now);
 	else
 		c->rto_at = 0;
+	if (c->rack_on && tcp_rack_reneged(&c->rk)) {
+		/* the ACK stops at a segment the receiver had SACKed: it
+		 * reneged (RFC 2018 section 8). As Linux, give it a moment
+		 * (max(SRTT / 2, 10 ms)) to deliver, then the RTO forgets
+		 * the SACK marks and resends */
+		c->rto_at = now + tcp_max64(c->srtt / 2, RENEG_WAIT_NS);
+		c->rk.tlp_at = 0;
+		return;
+	}
 	if (c->rack_on)
 		tcp_tlp_arm(c, now);
 }
@@ -208,10 +231,8 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (pair)
 		c->st.pair_acks_rx++;
 	ack_rtt(c, s, &a, now);
-	a.sacked = ack_sack(c, s);
+	a.sacked = ack_sack(c, s, now);
 	if (c->rack_on) {
-		tcp_rack_update(&c->rk, a.ack, c->sb, c->nsb, now,
-				c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns);
 		tcp_tlp_ack(c, a.ack, a.acked, a.sacked, now);
 		if (c->rk.advanced)
 			tcp_rack_mark(c, a.ack, now);

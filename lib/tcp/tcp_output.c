@@ -50,7 +50,7 @@ seg_init(const struct tcp_conn *c, struct tcp_seg *s, uint64_t now)
 static void
 seg_sack(const struct tcp_conn *c, struct tcp_seg *s)
 {
-	uint32_t max = c->ts_ok ? 3 : 4, first = OOO_MAX;
+	uint32_t max = c->ts_ok ? 3 : 4, first = UINT32_MAX;
 
 	if (!c->sack_ok || c->nooo == 0)
 		return;
@@ -59,7 +59,7 @@ seg_sack(const struct tcp_conn *c, struct tcp_seg *s)
 				TCP_SEQ_LT(c->last_ooo, c->ooo[i].end))
 			first = i;
 	s->opts |= TCP_O_SACK;
-	if (first != OOO_MAX)
+	if (first != UINT32_MAX)
 		s->sack[s->nsack++] = c->ooo[first];
 	for (int i = (int)c->nooo - 1; i >= 0 && s->nsack < max; i--)
 		if ((uint32_t)i != first)

@@ -84,9 +84,11 @@ int tcp_rack_full(const struct tcp_rack *r);
 uint32_t tcp_rack_pipe(const struct tcp_rack *r);
 /* [seq, seq+len) sent at now: a new record, or a retransmission */
 void tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now);
-/* cumulative ACK una and the sender's scoreboard (sorted blocks) */
-void tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
+/* cumulative ACK una and the ACK's SACK blocks; newly SACKed bytes */
+uint32_t tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 		uint32_t nsb, uint64_t now, uint64_t min_rtt);
+/* the record at the cumulative ACK is SACKed: the receiver reneged */
+int tcp_rack_reneged(const struct tcp_rack *r);
 void tcp_rack_clear_sacked(struct tcp_rack *r);
 uint64_t tcp_rack_reo_wnd(const struct tcp_rack *r, int recovering,
 		uint32_t dupthresh_bytes, uint64_t min_rtt, uint64_t srtt);
@@ -101,8 +103,13 @@ int tcp_rack_last(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 uint64_t tcp_rack_pto(uint64_t srtt, uint32_t flight, uint32_t smss);
 
 /* The connection (tcp_conn.c, tcp_input.c, tcp_output.c, tcp_timer.c). */
-#define SB_MAX		32	/* sender scoreboard blocks */
-#define OOO_MAX		32	/* receiver out-of-order blocks */
+#define SB_MAX		32	/* sender scoreboard blocks (classic SACK recovery) */
+/* receiver out-of-order blocks: one per KiB of receive buffer (a window of
+ * alternately lost and received full segments needs rcvbuf / (2 MSS)), as
+ * Linux keeps every out-of-order segment the buffer holds */
+#define OOO_PER_BYTES	1024u
+#define OOO_MIN		32u
+#define OOO_MAX		8192u
 #define NS_PER_US	1000ull
 
 struct tcp_conn {
@@ -152,8 +159,8 @@ struct tcp_conn {
 	uint8_t *rcvbuf;
 	uint32_t rcvbuf_size;
 	uint64_t rcv_off;		/* stream offset of rcv_nxt */
-	uint32_t nooo;
-	struct tcp_sack_blk ooo[OOO_MAX];
+	uint32_t nooo, ooo_cap;
+	struct tcp_sack_blk *ooo;	/* sorted, ooo_cap entries */
 	uint32_t last_ooo;		/* start of the most recent OOO arrival */
 	uint8_t fin_rcvd, rfin_pending;
 	uint32_t rfin_seq;

@@ -88,6 +88,24 @@ tcp_rack_pipe(const struct tcp_rack *r)
 	return r->out_b - r->sacked_b - r->lost_b + r->rtx_b;
 }
 
+/* Index of the first record ending after seq (records are in sequence
+ * order); r->n if none. */
+static uint32_t
+find(const struct tcp_rack *r, uint32_t seq)
+{
+	uint32_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (TCP_SEQ_GT(rend(rec(r, mid)), seq))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* Remove bytes of a record from the counters its flags put them in. */
 static void
 uncount(struct tcp_rack *r, const struct tcp_rseg *g, uint32_t len)
@@ -124,7 +142,7 @@ tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now)
 		return;
 	}
 	/* a retransmission: every record it overlaps */
-	for (uint32_t i = 0; i < r->n; i++) {
+	for (uint32_t i = find(r, seq); i < r->n; i++) {
 		struct tcp_rseg *g = rec(r, i);
 
 		if (!TCP_SEQ_GT(end, g->seq))
@@ -165,11 +183,34 @@ delivered(struct tcp_rack *r, const struct tcp_rseg *g, uint64_t now, uint64_t m
 	}
 }
 
-void
+/* Mark the records inside [s, e) SACKed; newly SACKed bytes. */
+static uint32_t
+sack_block(struct tcp_rack *r, uint32_t s, uint32_t e, uint64_t now, uint64_t min_rtt)
+{
+	uint32_t newly = 0;
+
+	for (uint32_t i = find(r, s); i < r->n; i++) {
+		struct tcp_rseg *g = rec(r, i);
+
+		if (!TCP_SEQ_LT(g->seq, e))
+			break;
+		if (TCP_SEQ_LT(g->seq, s) || TCP_SEQ_GT(rend(g), e) || (g->fl & TCP_RS_SACKED))
+			continue;
+		delivered(r, g, now, min_rtt);
+		uncount(r, g, g->len);
+		g->fl = (uint8_t)((g->fl & TCP_RS_EVER_RTX) | TCP_RS_SACKED);
+		r->out_b += g->len;
+		r->sacked_b += g->len;
+		newly += g->len;
+	}
+	return newly;
+}
+
+uint32_t
 tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 		uint32_t nsb, uint64_t now, uint64_t min_rtt)
 {
-	uint32_t i, j;
+	uint32_t newly = 0;
 
 	/* cumulatively acknowledged records leave the ring */
 	while (r->n) {
@@ -193,24 +234,16 @@ tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 	}
 	if (r->n == 0 && TCP_SEQ_GT(una, r->end))
 		r->end = una;
-	/* SACKed records: both lists are sorted */
-	for (i = 0, j = 0; i < r->n && j < nsb;) {
-		struct tcp_rseg *g = rec(r, i);
+	/* the SACK marks persist in the records: any number of holes */
+	for (uint32_t j = 0; j < nsb; j++)
+		newly += sack_block(r, sb[j].start, sb[j].end, now, min_rtt);
+	return newly;
+}
 
-		if (TCP_SEQ_LEQ(sb[j].end, g->seq)) {
-			j++;
-			continue;
-		}
-		if (TCP_SEQ_GEQ(g->seq, sb[j].start) && TCP_SEQ_LEQ(rend(g), sb[j].end) &&
-				!(g->fl & TCP_RS_SACKED)) {
-			delivered(r, g, now, min_rtt);
-			uncount(r, g, g->len);
-			g->fl = (uint8_t)((g->fl & TCP_RS_EVER_RTX) | TCP_RS_SACKED);
-			r->out_b += g->len;
-			r->sacked_b += g->len;
-		}
-		i++;
-	}
+int
+tcp_rack_reneged(const struct tcp_rack *r)
+{
+	return r->n && (rec(r, 0)->fl & TCP_RS_SACKED);
 }
 
 void

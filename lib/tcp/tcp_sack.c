@@ -176,9 +176,9 @@ tcp_ooo_add(struct tcp_conn *c, uint32_t s, uint32_t e)
 	}
 	for (i = 0; i < c->nooo && TCP_SEQ_LT(c->ooo[i].start, s); i++)
 		;
-	if (c->nooo == OOO_MAX) {
+	if (c->nooo == c->ooo_cap) {
 		/* no room: forget the highest block (the sender will resend) */
-		if (i == OOO_MAX)
+		if (i == c->ooo_cap)
 			return 1;
 		c->nooo--;
 	}

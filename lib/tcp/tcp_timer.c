@@ -114,7 +114,13 @@ on_rto(struct tcp_conn *c, uint64_t now)
 	c->rto = tcp_min64(c->rto * 2, c->conf.rto_max_ns);
 	if (c->rack_on) {
 		/* everything not SACKed is lost and resent from the records;
-		 * new data (and a lost FIN) continue after them */
+		 * new data (and a lost FIN) continue after them. A SACKed
+		 * segment at the cumulative ACK means the receiver reneged:
+		 * then no SACK mark can be trusted (RFC 2018 section 8) */
+		if (tcp_rack_reneged(&c->rk)) {
+			tcp_rack_clear_sacked(&c->rk);
+			c->nsb = 0;
+		}
 		tcp_rack_mark_all_lost(&c->rk);
 		c->snd_nxt = TCP_SEQ_LT(c->rk.end, c->snd_max) ? c->rk.end : c->snd_max;
 		c->rk.tlp_at = 0;

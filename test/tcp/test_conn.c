@@ -388,6 +388,49 @@ test_delack_pairs(void)
 	tcp_ep_free(ep);
 }
 
+/*
+ * The receiver keeps every out-of-order segment its buffer holds (as Linux):
+ * 300 separate blocks (every other segment of 600 lost, then the holes
+ * filled from the top down) are all delivered once the first hole fills, and
+ * every ACK meanwhile reports the block of the latest arrival first. Before
+ * issue #20 the receiver forgot blocks beyond 32 (it reneged on SACKed data).
+ */
+static void
+test_ooo_capacity(void)
+{
+	const uint32_t dlen = MSS - 12, nseg = 600;
+	struct tcp_conf t;
+	struct tcp_conn *c;
+	struct tcp_ep *ep;
+	struct tcp_stats st;
+	uint32_t iss, seq0 = peer_seq + 1;
+	uint64_t now = 10 * MS;
+	unsigned int bad = 0;
+
+	tcp_conf_default(&t);
+	ep = receiver(&t, &c, &iss);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, seq0, iss + 1, 0) == 0);
+	for (uint32_t i = 1; i < nseg; i += 2) {
+		CHECK(feed_ts(c, now, TCP_FL_ACK, seq0 + i * dlen, iss + 1, dlen) == 0);
+		if (tp_pull(c, now) != 1 || out[0].ack != seq0 || out[0].nsack == 0 ||
+				out[0].sack[0].start != seq0 + i * dlen)
+			bad++;
+	}
+	for (uint32_t i = nseg - 2; i >= 2 && i < nseg; i -= 2) {
+		CHECK(feed_ts(c, now, TCP_FL_ACK, seq0 + i * dlen, iss + 1, dlen) == 0);
+		if (tp_pull(c, now) != 1 || out[0].ack != seq0)
+			bad++;
+	}
+	CHECK(bad == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.bytes_delivered == 0);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, seq0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == seq0 + nseg * dlen && out[0].nsack == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.bytes_delivered == (uint64_t)nseg * dlen);
+	tcp_ep_free(ep);
+}
+
 static void
 test_rst_syn(void)
 {
@@ -462,6 +505,7 @@ main(void)
 	test_sack();
 	test_rto();
 	test_delack_pairs();
+	test_ooo_capacity();
 	test_rst_syn();
 	test_syn_retries();
 	return test_report("tcp-conn");

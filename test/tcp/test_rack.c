@@ -19,7 +19,8 @@ static uint32_t iss;
 static struct tcp_src_bulk src;
 
 /* the peer's transmissions of each segment index seen by pull() */
-static unsigned int sent_n[64];
+#define NSEG	128
+static unsigned int sent_n[NSEG];
 static uint32_t hi;	/* segments below this index were sent */
 
 static unsigned int
@@ -31,7 +32,7 @@ pull(struct tcp_conn *c, uint64_t now)
 		uint32_t idx;
 
 		idx = (out[i].seq - iss - 1) / MSS;
-		if (out[i].len && idx < 64)
+		if (out[i].len && idx < NSEG)
 			sent_n[idx]++;
 		if (out[i].len && idx + 1 > hi)
 			hi = idx + 1;
@@ -62,16 +63,17 @@ ack(struct tcp_conn *c, uint64_t now, uint32_t a, uint32_t s0, uint32_t s1)
 }
 
 /*
- * A sender with 10 segments of 1000 B out at t = 10 ms (no timestamps: the
+ * A sender with iw segments of 1000 B out at t = 10 ms (no timestamps: the
  * first segment is timed, Karn), SACK negotiated; total bytes of source
  * data, no FIN.
  */
 static struct tcp_conn *
-sender(const char *cc, int rack, int lt, uint64_t total)
+sender_iw(const char *cc, int rack, int lt, uint64_t total, uint32_t iw)
 {
 	struct tcp_conf cf;
 	struct tcp_conn *c;
 	struct tcp_seg s;
+	unsigned int k = 0;
 
 	memset(sent_n, 0, sizeof(sent_n));
 	hi = 0;
@@ -81,7 +83,7 @@ sender(const char *cc, int rack, int lt, uint64_t total)
 	cf.cc = cc;
 	cf.mss = MSS;
 	cf.timestamps = 0;
-	cf.init_cwnd = 10;
+	cf.init_cwnd = iw;
 	cf.rack = rack;
 	cf.limited_transmit = lt;
 	cf.close_on_eof = 0;
@@ -90,7 +92,7 @@ sender(const char *cc, int rack, int lt, uint64_t total)
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
 	REQUIRE(c != NULL);
-	CHECK(pull(c, 0) == 1);
+	REQUIRE(pull(c, 0) == 1);
 	iss = out[0].seq;
 	tn_seg_init(&s, &peer, &me, peer_seq, iss + 1, TCP_FL_SYN | TCP_FL_ACK);
 	s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
@@ -99,10 +101,22 @@ sender(const char *cc, int rack, int lt, uint64_t total)
 	CHECK(tp_deliver(c, &s, 10 * MS) == 0);
 	ack(c, 10 * MS, iss + 1, 0, 0);	/* the scaled window */
 	memset(sent_n, 0, sizeof(sent_n));
-	CHECK(pull(c, 10 * MS) == 10);
-	for (unsigned int i = 0; i < 10; i++)
+	while (k < iw) {
+		unsigned int got = pull(c, 10 * MS);
+
+		REQUIRE(got > 0);
+		k += got;
+	}
+	CHECK(k == iw);
+	for (unsigned int i = 0; i < iw && i < NSEG; i++)
 		CHECK(sent_n[i] == 1);
 	return c;
+}
+
+static struct tcp_conn *
+sender(const char *cc, int rack, int lt, uint64_t total)
+{
+	return sender_iw(cc, rack, lt, total, 10);
 }
 
 /*
@@ -269,6 +283,56 @@ test_limited_transmit(int lt)
 	tcp_conn_free(c);
 }
 
+/*
+ * A reneging receiver (RFC 2018 section 8) with more holes than a fixed
+ * scoreboard holds: 80 segments out, the peer SACKs 69, 67, ..., 1 (35
+ * blocks, highest first), then acknowledges up to 65 and no further: it
+ * dropped 65, 67 and 69 after SACKing them. The segment at the cumulative
+ * ACK being SACKed is the sign; as Linux, the RTO comes after max(SRTT / 2,
+ * 10 ms), forgets every SACK mark and resends from 65 (before issue #20 the
+ * marks were kept, 65 was never resent and the flow stalled).
+ */
+static void
+test_reneging(void)
+{
+	struct tcp_conn *c = sender_iw("reno", 1, -1, 1000000, 80);
+	struct tcp_stats st;
+	uint64_t now = 30 * MS;
+
+	for (uint32_t k = 69; k >= 1 && k <= 69; k -= 2)
+		ack(c, now, seg(0), k, k + 1);
+	pull(c, now);
+	tcp_conn_stats(c, &st);
+	CHECK(st.timeouts == 0);
+	/* everything below 65 arrives (the retransmissions of 0, 2, ...) */
+	now = 50 * MS;
+	ack(c, now, seg(65), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[65] == 1);
+	tcp_conn_stats(c, &st);
+	CHECKF(st.srtt_ns == 40 * MS, "srtt %llu", (unsigned long long)st.srtt_ns);
+	/* the RTO after SRTT / 2 = 20 ms (not SRTT + 4 RTTVAR) */
+	CHECK(tcp_conn_next_deadline(c, now) <= now + 20 * MS);
+	pull(c, now + 20 * MS - 1);
+	CHECK(sent_n[65] == 1);
+	now += 20 * MS;
+	pull(c, now);
+	tcp_conn_stats(c, &st);
+	CHECK(st.timeouts == 1);
+	CHECK(sent_n[65] == 2);	/* the first segment resent is the reneged one */
+	CHECK(sent_n[67] == 1 && sent_n[69] == 1);	/* later, under cwnd */
+	/* slow start from one segment over the reneged ones, SACKed or not */
+	now += 40 * MS;
+	ack(c, now, seg(66), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[66] >= 2 && sent_n[67] == 2);
+	now += 40 * MS;
+	ack(c, now, seg(68), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[69] == 2);
+	tcp_conn_free(c);
+}
+
 /* Defaults: on with SACK recovery, off for the classic modules; rack = 1
  * gives a Reno sender Linux's recovery; no SACK, no RACK. */
 static void
@@ -307,5 +371,6 @@ main(void)
 	test_reordering(0);
 	test_limited_transmit(1);
 	test_limited_transmit(0);
+	test_reneging();
 	return test_report("tcp-rack");
 }
