@@ -252,12 +252,16 @@ uint32_t tcp_cc_reno_ssthresh(struct tcp_cc *cc, uint64_t now);	/* flight/2 */
 extern uint32_t tcp_vegas_alpha;	/* 2 segments */
 extern uint32_t tcp_vegas_beta;		/* 4 segments */
 extern uint32_t tcp_vegas_gamma;	/* 1 segment */
+extern uint32_t tcp_cubic_hz;		/* CUBIC's jiffy clock: 250 (Linux CONFIG_HZ) */
+extern uint32_t tcp_cubic_hystart;	/* HyStart in CUBIC's slow start: 1 */
 
 /* Introspection for tests and stats (module state is private). */
 struct tcp_cubic_info {
 	uint32_t w_max;		/* segments */
 	uint64_t k_ms;		/* K in ms */
-	uint64_t epoch_ns;	/* start of the current epoch, 0 = none */
+	uint64_t epoch_ns;	/* start of the current epoch (jiffy), 0 = none */
+	uint8_t hystart_found;	/* HyStart ended slow start */
+	uint64_t delay_min_ns;	/* CUBIC's minimum RTT */
 };
 void tcp_cubic_info(const struct tcp_cc *cc, struct tcp_cubic_info *ci);
 /* TCPW-C: add an ACK pair sample directly (tests). */
