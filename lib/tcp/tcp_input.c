@@ -136,7 +136,7 @@ ack_advance(struct tcp_conn *c, uint32_t ack, uint32_t acked)
 /* New data acked: recovery progress or exit, else congestion avoidance;
  * the retransmission and probe timers. */
 static void
-ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint64_t now)
+ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint32_t lost, uint64_t now)
 {
 	ack_advance(c, a->ack, a->acked);
 	tcp_cc_sync(c, c->snd_max - c->snd_una);
@@ -152,7 +152,7 @@ ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint64_t now)
 					c->cc.cwnd += c->smss;
 			}
 			if (c->rec_mode == TCP_REC_SACK)
-				tcp_prr_update(c, a->acked + a->sacked);
+				tcp_prr_update(c, a->acked + a->sacked, lost == 0);
 			if (c->ops->on_partial_ack != NULL)
 				c->ops->on_partial_ack(&c->cc, a);
 			tcp_apply_cap(c);
@@ -193,7 +193,7 @@ ack_dup(struct tcp_conn *c, uint32_t sacked, uint64_t now)
 			c->cc.cwnd += c->smss;	/* inflation */
 			tcp_trace(c, now, TCP_TR_DUPACK);
 		} else {
-			tcp_prr_update(c, sacked);
+			tcp_prr_update(c, sacked, 0);
 		}
 	} else if (!c->rack_on && (TCP_SEQ_GT(c->snd_una, c->recover) || !c->ever_rec)) {
 		int lost = c->dupacks == c->conf.dupthresh;
@@ -204,7 +204,7 @@ ack_dup(struct tcp_conn *c, uint32_t sacked, uint64_t now)
 		if (lost) {
 			tcp_enter_recovery(c, now);
 			if (c->rec_mode == TCP_REC_SACK)
-				tcp_prr_update(c, sacked);
+				tcp_prr_update(c, sacked, 0);
 		}
 	}
 }
@@ -218,6 +218,7 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	int pair = (s->rsv & TCP_RSV_PAIR) == TCP_RSV_PAIR;
 	uint32_t old_wnd = c->snd_wnd;
 	int r = ack_acceptable(c, s->ack, now);
+	uint32_t lost = 0;
 
 	if (r <= 0)
 		return r;
@@ -235,7 +236,7 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (c->rack_on) {
 		tcp_tlp_ack(c, a.ack, a.acked, a.sacked, now);
 		if (c->rk.advanced)
-			tcp_rack_mark(c, a.ack, now);
+			lost = tcp_rack_mark(c, a.ack, now);
 	}
 	a.dup = !pair && a.acked == 0 && s->len == 0 &&
 		!(s->flags & (TCP_FL_SYN | TCP_FL_FIN)) &&
@@ -244,7 +245,7 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (c->ops->on_ack != NULL)
 		c->ops->on_ack(&c->cc, &a);
 	if (a.acked)
-		ack_new_data(c, &a, now);
+		ack_new_data(c, &a, lost, now);
 	else if (a.dup || (a.sacked && c->rec_mode == TCP_REC_SACK && !pair))
 		ack_dup(c, a.sacked, now);
 	if (c->rack_on)

@@ -212,8 +212,8 @@ int tcp_ooo_add(struct tcp_conn *c, uint32_t s, uint32_t e);
 void tcp_apply_cap(struct tcp_conn *c);
 void tcp_enter_recovery(struct tcp_conn *c, uint64_t now);
 void tcp_exit_recovery(struct tcp_conn *c, uint64_t now);
-void tcp_prr_update(struct tcp_conn *c, uint32_t delivered);
-void tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now);
+void tcp_prr_update(struct tcp_conn *c, uint32_t delivered, int safe);
+uint32_t tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now);
 void tcp_rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered);
 void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
 void tcp_tlp_ack(struct tcp_conn *c, uint32_t ack, uint32_t acked, uint32_t sacked,
@@ -224,6 +224,7 @@ void tcp_tlp_arm(struct tcp_conn *c, uint64_t now);
 int tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *flen);
 /* tcp_timer.c: RTO, timers */
 void tcp_arm_rto(struct tcp_conn *c, uint64_t now);
+
 void tcp_rtt_sample(struct tcp_conn *c, uint64_t r);
 void tcp_run_timers(struct tcp_conn *c, uint64_t now);
 

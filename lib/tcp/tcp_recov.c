@@ -22,7 +22,7 @@ tcp_apply_cap(struct tcp_conn *c)
 void
 tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 {
-	uint32_t flight = c->snd_max - c->snd_una;
+	uint32_t flight = c->snd_max - c->snd_una, prior_cwnd = c->cc.cwnd;
 
 	tcp_cc_sync(c, flight);
 	c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
@@ -52,7 +52,8 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 		c->prr_delivered = 0;
 		c->prr_out = 0;
 		c->prr_sndcnt = 0;
-		c->recover_fs = flight ? flight : 1;
+		/* RecoverFS: FlightSize (RFC 6937); Linux: cwnd before */
+		c->recover_fs = c->rack_on ? prior_cwnd : flight ? flight : 1;
 		break;
 	}
 	c->cc.in_recovery = c->in_rec;
@@ -76,24 +77,36 @@ tcp_exit_recovery(struct tcp_conn *c, uint64_t now)
 	tcp_trace(c, now, TCP_TR_EXIT);
 }
 
-/* RFC 6937 on each ACK in SACK recovery: how much may be sent now. */
+/*
+ * PRR on each ACK in SACK recovery: how much may be sent now. delivered:
+ * bytes newly acked or SACKed; safe: the ACK advanced snd_una and revealed
+ * no new loss. RFC 6937 below ssthresh allows the slow start reduction
+ * bound (SSRB: the delivered data + 1 MSS) on every ACK; with RACK the
+ * connection follows Linux's tcp_cwnd_reduction, the rule of RFC 6937's
+ * update (RFC 9937): SSRB only on a safe ACK, else the conservative bound
+ * (what was delivered), RecoverFS = cwnd before the reduction, and an ACK
+ * that delivers nothing leaves the allowance as it was.
+ */
 void
-tcp_prr_update(struct tcp_conn *c, uint32_t delivered)
+tcp_prr_update(struct tcp_conn *c, uint32_t delivered, int safe)
 {
 	uint32_t pipe = c->rack_on ? tcp_rack_pipe(&c->rk) : tcp_sb_pipe(c), ss = c->cc.ssthresh;
 	int64_t sndcnt;
 
+	if (c->rack_on && delivered == 0 && c->prr_out)
+		return;
 	c->prr_delivered += delivered;
 	if (pipe > ss) {
 		sndcnt = (int64_t)(((uint64_t)c->prr_delivered * ss + c->recover_fs - 1) /
 			c->recover_fs) - c->prr_out;
 	} else {
-		/* slow start reduction bound */
+		/* slow start reduction bound (RACK: on safe ACKs only) */
 		int64_t limit = (int64_t)c->prr_delivered - c->prr_out;
 
 		if (limit < (int64_t)delivered)
 			limit = delivered;
-		limit += c->smss;
+		if (!c->rack_on || safe)
+			limit += c->smss;
 		sndcnt = (int64_t)ss - pipe;
 		if (sndcnt > limit)
 			sndcnt = limit;
@@ -107,14 +120,15 @@ tcp_prr_update(struct tcp_conn *c, uint32_t delivered)
 
 /* RACK: mark what is lost now (RFC 8985 6.2 step 5). una: the cumulative
  * ACK being processed. */
-void
+uint32_t
 tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now)
 {
 	uint64_t min_rtt = c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns;
 	int recovering = c->in_rec || TCP_SEQ_LT(una, c->recover);
-
-	tcp_rack_detect(&c->rk, now, tcp_rack_reo_wnd(&c->rk, recovering,
+	uint32_t lost = tcp_rack_detect(&c->rk, now, tcp_rack_reo_wnd(&c->rk, recovering,
 			c->conf.dupthresh * c->smss, min_rtt, c->srtt));
+
+	return lost;
 }
 
 /* Lost data outside recovery starts one (not while the window of an RTO
@@ -125,7 +139,7 @@ tcp_rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered)
 	if (c->in_rec || c->rk.lost_b == 0 || TCP_SEQ_LT(c->snd_una, c->recover))
 		return;
 	tcp_enter_recovery(c, now);
-	tcp_prr_update(c, delivered);
+	tcp_prr_update(c, delivered, 0);
 }
 
 /* Reorder timer (RFC 8985 6.3). */
@@ -138,7 +152,7 @@ tcp_rack_timer(struct tcp_conn *c, uint64_t now)
 		c->rk.reo_at = 0;
 		tcp_rack_mark(c, c->snd_una, now);
 		if (c->in_rec && c->rk.lost_b > lost)
-			tcp_prr_update(c, 0);
+			tcp_prr_update(c, 0, 0);
 		tcp_rack_recover(c, now, 0);
 	}
 	if (c->rk.tlp_at && now >= c->rk.tlp_at) {

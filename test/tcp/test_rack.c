@@ -284,6 +284,41 @@ test_limited_transmit(int lt)
 }
 
 /*
+ * PRR sizing with RACK, as Linux's tcp_cwnd_reduction (RFC 9937): below
+ * ssthresh the slow start reduction bound (+1 MSS) only on a "safe" ACK
+ * (snd_una advances, no new loss), else only what was delivered. 10
+ * segments out, 0..4 lost, 5, 6, 7 SACKed (10 and 11 sent meanwhile): the
+ * third SACK marks 0..4 lost, ssthresh 6, pipe 4: one retransmission (RFC
+ * 6937's SSRB: two); the next SACK one more; the ACK of the first
+ * retransmission that also SACKs 9 (safe: delivered 2 + 1 MSS) three.
+ */
+static void
+test_prr_linux(void)
+{
+	struct tcp_conn *c = sender_iw("reno", 1, 0, 1000000, 10);
+	uint64_t now = 30 * MS;
+
+	ack(c, now, seg(0), 5, 6);
+	pull(c, now);
+	ack(c, now, seg(0), 5, 7);
+	pull(c, now);
+	CHECK(sent_n[10] == 1 && sent_n[11] == 1 && hi == 12);
+	ack(c, now, seg(0), 5, 8);
+	pull(c, now);
+	CHECK(tcp_conn_cc(c)->in_recovery && tcp_conn_cc(c)->ssthresh == 6 * MSS);
+	CHECK(sent_n[0] == 2 && sent_n[1] == 1);
+	ack(c, now, seg(0), 5, 9);
+	pull(c, now);
+	CHECK(sent_n[1] == 2 && sent_n[2] == 1);
+	now += 20 * MS;
+	ack(c, now, seg(1), 5, 10);
+	pull(c, now);
+	CHECKF(sent_n[2] == 2 && sent_n[3] == 2 && sent_n[4] == 2 && hi == 12,
+		"after the safe ACK: %u %u %u, hi %u", sent_n[2], sent_n[3], sent_n[4], hi);
+	tcp_conn_free(c);
+}
+
+/*
  * A reneging receiver (RFC 2018 section 8) with more holes than a fixed
  * scoreboard holds: 80 segments out, the peer SACKs 69, 67, ..., 1 (35
  * blocks, highest first), then acknowledges up to 65 and no further: it
@@ -371,6 +406,7 @@ main(void)
 	test_reordering(0);
 	test_limited_transmit(1);
 	test_limited_transmit(0);
+	test_prr_linux();
 	test_reneging();
 	return test_report("tcp-rack");
 }
