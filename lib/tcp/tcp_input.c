@@ -128,9 +128,7 @@ ack_advance(struct tcp_conn *c, uint32_t ack, uint32_t acked)
 		c->nsb = 0;
 	}
 	c->backoffs = 0;
-	if (c->srtt)
-		c->rto = tcp_max64(c->srtt + tcp_max64(c->conf.tick_ns, 4 * c->rttvar),
-				c->conf.rto_min_ns);
+	tcp_rto_update(c);	/* the backoff ends */
 }
 
 /* New data acked: recovery progress or exit, else congestion avoidance;

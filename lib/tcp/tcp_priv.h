@@ -146,6 +146,9 @@ struct tcp_conn {
 	uint8_t rack_on, lt_on;
 	/* RTT and timer */
 	uint64_t srtt, rttvar, rto;
+	/* Linux's estimator (with RACK): 4 mdev, its maximum this window, RTTVAR */
+	uint64_t lx_mdev, lx_mdev_max, lx_rttvar;
+	uint32_t lx_rtt_seq;
 	uint64_t rtt_sum;
 	uint8_t rtt_timing;
 	uint32_t rtt_seq;
@@ -226,6 +229,7 @@ int tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint1
 void tcp_arm_rto(struct tcp_conn *c, uint64_t now);
 
 void tcp_rtt_sample(struct tcp_conn *c, uint64_t r);
+void tcp_rto_update(struct tcp_conn *c);
 void tcp_run_timers(struct tcp_conn *c, uint64_t now);
 
 /* Module table entries (one file each). */

@@ -319,6 +319,52 @@ test_prr_linux(void)
 }
 
 /*
+ * The RTO with RACK follows Linux (tcp_rtt_estimator): SRTT + max(4 mdev,
+ * rto_min) where RFC 6298 floors the sum at rto_min. A steady 300 ms RTT:
+ * both start at 3 RTT (900 ms); after 30 windows RFC 6298's RTTVAR has
+ * decayed to ~0 (RTO ~300 ms) while Linux keeps SRTT + 200 ms. A steady
+ * 20 ms RTT: 220 ms against RFC 6298's 200 ms floor.
+ */
+static void
+test_rto_linux(int rack)
+{
+	struct tcp_conn *c = sender("reno", rack, -1, 100000000);
+	struct tcp_stats st;
+	uint64_t now = 10 * MS;
+
+	for (int r = 0; r < 30; r++) {
+		now += 300 * MS;
+		ack(c, now, seg(hi), 0, 0);
+		if (r == 0) {
+			tcp_conn_stats(c, &st);
+			CHECKF(st.rto_ns == 900 * MS, "first RTO %llu ms",
+				(unsigned long long)(st.rto_ns / MS));
+		}
+		pull(c, now);
+	}
+	tcp_conn_stats(c, &st);
+	CHECK(st.srtt_ns == 300 * MS);
+	if (rack)
+		CHECKF(st.rto_ns >= 499 * MS && st.rto_ns <= 510 * MS, "rack: RTO %llu ms",
+			(unsigned long long)(st.rto_ns / MS));
+	else
+		CHECKF(st.rto_ns >= 300 * MS && st.rto_ns <= 310 * MS, "RFC 6298: RTO %llu ms",
+			(unsigned long long)(st.rto_ns / MS));
+	tcp_conn_free(c);
+	c = sender("reno", rack, -1, 100000000);
+	now = 10 * MS;
+	for (int r = 0; r < 30; r++) {
+		now += 20 * MS;
+		ack(c, now, seg(hi), 0, 0);
+		pull(c, now);
+	}
+	tcp_conn_stats(c, &st);
+	CHECKF(st.rto_ns == (rack ? 220 : 200) * MS, "rack=%d: RTO %llu ms at 20 ms", rack,
+		(unsigned long long)(st.rto_ns / MS));
+	tcp_conn_free(c);
+}
+
+/*
  * A reneging receiver (RFC 2018 section 8) with more holes than a fixed
  * scoreboard holds: 80 segments out, the peer SACKs 69, 67, ..., 1 (35
  * blocks, highest first), then acknowledges up to 65 and no further: it
@@ -407,6 +453,8 @@ main(void)
 	test_limited_transmit(1);
 	test_limited_transmit(0);
 	test_prr_linux();
+	test_rto_linux(1);
+	test_rto_linux(0);
 	test_reneging();
 	return test_report("tcp-rack");
 }
