@@ -422,6 +422,8 @@ struct tcp_stats {
 	uint64_t zero_window_probes;
 	uint64_t rack_marked;			/* segments RACK deemed lost */
 	uint64_t tlp_probes, tlp_recoveries;	/* probes sent; losses they repaired */
+	uint64_t dsack_rx, dsack_tx;		/* D-SACK blocks (RFC 2883) */
+	uint64_t undos;				/* spurious reductions undone */
 	uint8_t rack;				/* RACK-TLP in use on this connection */
 	uint64_t bytes_acked;			/* sender goodput */
 	uint64_t bytes_delivered;		/* receiver goodput (to the sink) */

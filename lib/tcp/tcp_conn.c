@@ -406,6 +406,8 @@ tcp_conn_rx(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 				TCP_SEQ_GEQ(s->seq, c->rcv_nxt - c->rcvbuf_size)) {
 			c->st.dup_data_pkts++;
 			c->ack_now = 1;	/* old duplicate: re-ACK, drop */
+			if (slen)
+				tcp_rcv_dsack(c, s->seq, s->seq + s->len);
 			return 0;
 		} else {
 			if (tcp_challenge_ok(c, now))
@@ -588,4 +590,7 @@ tcp_conn_stats(const struct tcp_conn *c, struct tcp_stats *st)
 	st->bw_est_bps = c->ops->bw_bps != NULL ? c->ops->bw_bps(&c->cc) : 0;
 	st->rack = c->rack_on;
 	st->rack_marked = c->rk.marked;
+	st->dsack_rx = c->st.dsack_rx;
+	st->dsack_tx = c->st.dsack_tx;
+	st->undos = c->st.undos;
 }

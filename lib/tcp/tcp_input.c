@@ -73,22 +73,33 @@ ack_rtt(struct tcp_conn *c, const struct tcp_seg *s, struct tcp_cc_ack *a, uint6
 }
 
 /* The segment's SACK blocks: into RACK's segment records (with RACK), else
- * into the scoreboard; newly SACKed bytes. */
+ * into the scoreboard; newly SACKed bytes. A first block below the
+ * cumulative ACK or inside the second is a D-SACK (RFC 2883): into *dsack
+ * (end == start if none). */
 static uint32_t
-ack_sack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+ack_sack(struct tcp_conn *c, const struct tcp_seg *s, struct tcp_sack_blk *dsack, uint64_t now)
 {
 	struct tcp_sack_blk blk[TCP_MAX_SACK];
 	uint32_t n = 0, sacked = 0;
 
+	dsack->start = dsack->end = 0;
 	if (c->sack_ok && (s->opts & TCP_O_SACK)) {
 		for (uint32_t i = 0; i < s->nsack && i < TCP_MAX_SACK; i++) {
 			const struct tcp_sack_blk *b = &s->sack[i];
 			uint32_t k = n;
 
-			if (!TCP_SEQ_LT(b->start, b->end) || TCP_SEQ_LEQ(b->end, s->ack) ||
-					TCP_SEQ_GT(b->end, c->snd_max) ||
+			if (!TCP_SEQ_LT(b->start, b->end) || TCP_SEQ_GT(b->end, c->snd_max) ||
 					b->end - b->start > (1u << 30))
-				continue;	/* D-SACK or bogus */
+				continue;	/* bogus */
+			if (i == 0 && (TCP_SEQ_LEQ(b->end, s->ack) || (s->nsack > 1 &&
+					TCP_SEQ_GEQ(b->start, s->sack[1].start) &&
+					TCP_SEQ_LEQ(b->end, s->sack[1].end)))) {
+				*dsack = *b;
+				c->st.dsack_rx++;
+				continue;
+			}
+			if (TCP_SEQ_LEQ(b->end, s->ack))
+				continue;
 			c->st.sack_blocks_rx++;
 			/* sorted by start */
 			while (k > 0 && TCP_SEQ_GT(blk[k - 1].start, b->start)) {
@@ -217,6 +228,7 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	uint32_t old_wnd = c->snd_wnd;
 	int r = ack_acceptable(c, s->ack, now);
 	uint32_t lost = 0;
+	struct tcp_sack_blk dsack;
 
 	if (r <= 0)
 		return r;
@@ -230,9 +242,11 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (pair)
 		c->st.pair_acks_rx++;
 	ack_rtt(c, s, &a, now);
-	a.sacked = ack_sack(c, s, now);
+	a.sacked = ack_sack(c, s, &dsack, now);
 	if (c->rack_on) {
-		tcp_tlp_ack(c, a.ack, a.acked, a.sacked, now);
+		if (dsack.start != dsack.end)
+			tcp_rack_dsack(&c->rk, now, c->srtt);
+		tcp_tlp_ack(c, a.ack, a.acked, a.sacked, &dsack, now);
 		if (c->rk.advanced)
 			lost = tcp_rack_mark(c, a.ack, now);
 	}
@@ -246,8 +260,10 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 		ack_new_data(c, &a, lost, now);
 	else if (a.dup || (a.sacked && c->rec_mode == TCP_REC_SACK && !pair))
 		ack_dup(c, a.sacked, now);
-	if (c->rack_on)
+	if (c->rack_on) {
+		tcp_undo_ack(c, s, a.acked, &dsack, now);
 		tcp_rack_recover(c, now, a.sacked);
+	}
 	return 0;
 }
 
@@ -331,6 +347,7 @@ tcp_process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	if (TCP_SEQ_LT(seq, c->rcv_nxt)) {
 		uint32_t cut = tcp_min32(c->rcv_nxt - seq, len);
 
+		tcp_rcv_dsack(c, seq, seq + cut);	/* the part we had */
 		seq += cut;
 		p += cut;
 		len -= cut;
@@ -400,8 +417,10 @@ tcp_process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	c->st.ooo_pkts++;
 	if (len) {
 		rcv_store(c, seq, p, len);
-		if (!tcp_ooo_add(c, seq, end))
+		if (!tcp_ooo_add(c, seq, end)) {
 			c->st.dup_data_pkts++;
+			tcp_rcv_dsack(c, seq, end);
+		}
 		c->last_ooo = seq;
 	}
 	if (fin) {

@@ -263,11 +263,52 @@ uint64_t
 tcp_rack_reo_wnd(const struct tcp_rack *r, int recovering, uint32_t dupthresh_bytes,
 		uint64_t min_rtt, uint64_t srtt)
 {
+	uint64_t w;
+
 	if (!r->reord_seen && (recovering || r->sacked_b >= dupthresh_bytes))
 		return 0;
 	if (r->min_rtt && (min_rtt == 0 || r->min_rtt < min_rtt))
 		min_rtt = r->min_rtt;
-	return srtt ? tcp_min64(min_rtt / 4, srtt) : min_rtt / 4;
+	w = min_rtt / 4 * (r->reo_steps ? r->reo_steps : 1);
+	return srtt ? tcp_min64(w, srtt) : w;
+}
+
+/* RFC 8985 6.2 step 4 (Linux's tcp_rack_update_reo_wnd): a D-SACK, at most
+ * once per round trip, widens reo_wnd by min_RTT/4 for the next 16
+ * recoveries. */
+void
+tcp_rack_dsack(struct tcp_rack *r, uint64_t now, uint64_t srtt)
+{
+	if (r->reo_step_at && now - r->reo_step_at < srtt)
+		return;
+	if (r->reo_steps < 255)
+		r->reo_steps = (uint8_t)((r->reo_steps ? r->reo_steps : 1) + 1);
+	r->reo_persist = 16;
+	r->reo_step_at = now;
+}
+
+void
+tcp_rack_recovered(struct tcp_rack *r)
+{
+	if (r->reo_persist)
+		r->reo_persist--;
+	else
+		r->reo_steps = 1;
+}
+
+/* A spurious RTO: the segments it marked lost (and not resent since) are
+ * in flight after all. */
+void
+tcp_rack_unmark_lost(struct tcp_rack *r)
+{
+	for (uint32_t i = 0; i < r->n; i++) {
+		struct tcp_rseg *g = rec(r, i);
+
+		if ((g->fl & (TCP_RS_LOST | TCP_RS_RETRANS)) == TCP_RS_LOST) {
+			g->fl &= (uint8_t)~TCP_RS_LOST;
+			r->lost_b -= g->len;
+		}
+	}
 }
 
 static void
@@ -276,6 +317,7 @@ mark_lost(struct tcp_rack *r, struct tcp_rseg *g)
 	if (g->fl & TCP_RS_RETRANS) {
 		g->fl &= (uint8_t)~TCP_RS_RETRANS;
 		r->rtx_b -= g->len;
+		r->lost_rtx = 1;
 	}
 	if (!(g->fl & TCP_RS_LOST)) {
 		g->fl |= TCP_RS_LOST;
@@ -292,6 +334,7 @@ tcp_rack_detect(struct tcp_rack *r, uint64_t now, uint64_t reo_wnd)
 
 	r->advanced = 0;
 	r->reo_at = 0;
+	r->lost_rtx = 0;
 	if (r->xmit_ts == 0)
 		return 0;
 	for (uint32_t i = 0; i < r->n; i++) {
@@ -333,6 +376,7 @@ tcp_rack_mark_all_lost(struct tcp_rack *r)
 
 			mark_lost(r, g);
 			r->marked = m;	/* counted as timeouts, not RACK marks */
+			r->lost_rtx = 0;
 		}
 	}
 	r->reo_at = 0;

@@ -24,7 +24,10 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 {
 	uint32_t flight = c->snd_max - c->snd_una, prior_cwnd = c->cc.cwnd;
 
-	tcp_cc_sync(c, flight);
+	tcp_undo_start(c, 0);
+	/* ssthresh from FlightSize (RFC 5681); with RACK at most from cwnd, as
+	 * Linux's ssthresh functions (cwnd / 2 for Reno) */
+	tcp_cc_sync(c, c->rack_on ? tcp_min32(flight, c->cc.cwnd) : flight);
 	c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
 	c->recover = c->snd_max;
 	c->ever_rec = 1;
@@ -66,6 +69,8 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 void
 tcp_exit_recovery(struct tcp_conn *c, uint64_t now)
 {
+	if (c->rack_on)
+		tcp_rack_recovered(&c->rk);
 	c->in_rec = 0;
 	c->dupacks = 0;
 	c->cc.cwnd = c->cc.ssthresh;
@@ -131,13 +136,18 @@ tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now)
 	return lost;
 }
 
-/* Lost data outside recovery starts one (not while the window of an RTO
- * is being resent: as Linux's CA_Loss, that only retransmits). */
+/* Lost data outside recovery starts one. While the window of an RTO is
+ * being resent (Linux's CA_Loss) only a lost retransmission does, as
+ * Linux's FLAG_LOST_RETRANS: a second reduction, PRR from the window slow
+ * start had regrown since the RTO. */
 void
 tcp_rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered)
 {
-	if (c->in_rec || c->rk.lost_b == 0 || TCP_SEQ_LT(c->snd_una, c->recover))
+	if (c->in_rec || c->rk.lost_b == 0)
 		return;
+	if (TCP_SEQ_LT(c->snd_una, c->recover) && !c->rk.lost_rtx)
+		return;
+	c->rk.lost_rtx = 0;
 	tcp_enter_recovery(c, now);
 	tcp_prr_update(c, delivered, 0);
 }
@@ -175,20 +185,113 @@ tlp_cwr(struct tcp_conn *c, uint64_t now)
 	tcp_trace(c, now, TCP_TR_RECOVERY);
 }
 
-/* RFC 8985 7.4: the ACK of a probe. Without D-SACK an ACK beyond the
- * probe after a retransmitted probe counts as a repaired loss (Linux's
- * rule without the D-SACK); a pure duplicate means both copies arrived. */
+/* RFC 8985 7.4: the ACK of a probe. A D-SACK of a retransmitted probe
+ * means both copies arrived: no loss (Linux's FLAG_DSACK_TLP); without one
+ * an ACK beyond the probe after a retransmitted probe counts as a repaired
+ * loss; a pure duplicate means both copies arrived. */
 void
 tcp_tlp_ack(struct tcp_conn *c, uint32_t ack, uint32_t acked, uint32_t sacked,
-		uint64_t now)
+		const struct tcp_sack_blk *dsack, uint64_t now)
 {
 	if (!c->rk.tlp_out || TCP_SEQ_LT(ack, c->rk.tlp_high))
 		return;
-	if (!c->rk.tlp_rtx || (acked == 0 && sacked == 0)) {
+	if (!c->rk.tlp_rtx || (acked == 0 && sacked == 0) ||
+			(dsack->start != dsack->end && TCP_SEQ_GEQ(dsack->end, c->rk.tlp_high))) {
 		c->rk.tlp_out = 0;
 	} else if (TCP_SEQ_GT(ack, c->rk.tlp_high)) {
 		c->rk.tlp_out = 0;
 		if (!c->in_rec)
 			tlp_cwr(c, now);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Undo of spurious reductions (RACK connections, as Linux)             */
+/* ------------------------------------------------------------------ */
+
+/* A recovery (or, loss, an RTO) begins: remember what to restore. */
+void
+tcp_undo_start(struct tcp_conn *c, int loss)
+{
+	if (!c->rack_on)
+		return;
+	c->undo_on = 1;
+	c->undo_loss = (uint8_t)loss;
+	c->undo_marker = c->snd_una;
+	c->undo_retrans = 0;
+	c->undo_rtx = 0;
+	c->retrans_stamp = 0;
+	c->prior_cwnd = c->cc.cwnd;
+	/* Linux's tcp_current_ssthresh: at least 3/4 of the window */
+	c->prior_ssthresh = tcp_max32(c->cc.ssthresh, c->cc.cwnd / 4 * 3);
+}
+
+void
+tcp_undo_rtx(struct tcp_conn *c, uint64_t now)
+{
+	if (!c->undo_on)
+		return;
+	c->undo_retrans++;
+	c->undo_rtx++;
+	if (c->retrans_stamp == 0)
+		c->retrans_stamp = tcp_ts_now(now) ? tcp_ts_now(now) : 1;
+}
+
+static void
+undo(struct tcp_conn *c, uint64_t now)
+{
+	c->cc.cwnd = tcp_max32(c->cc.cwnd, c->prior_cwnd);
+	c->cc.ssthresh = tcp_max32(c->cc.ssthresh, c->prior_ssthresh);
+	c->cc.ca_acc = 0;
+	if (c->in_rec) {
+		c->in_rec = 0;
+		c->dupacks = 0;
+		c->cc.in_recovery = 0;
+	}
+	if (c->undo_loss && TCP_SEQ_LT(c->snd_una, c->recover)) {
+		/* a spurious RTO: what it marked lost was not (Linux's
+		 * tcp_undo_cwnd_reduction(unmark_loss)); RACK re-marks real
+		 * losses */
+		tcp_rack_unmark_lost(&c->rk);
+		c->snd_nxt = c->snd_max;
+	}
+	if (TCP_SEQ_LT(c->snd_una, c->recover))
+		c->recover = c->snd_una;
+	c->undo_on = 0;
+	c->rk.advanced = 1;
+	c->st.undos++;
+	tcp_apply_cap(c);
+	tcp_trace(c, now, TCP_TR_EXIT);
+}
+
+/*
+ * After each ACK: was the episode's reduction spurious? Every retransmission
+ * D-SACKed (RFC 2883, RFC 3708: both copies arrived), or, with timestamps,
+ * an ACK that covers the first retransmitted segment echoes a TSval older
+ * than that retransmission (Eifel, RFC 3522; the response of RFC 4015:
+ * restore cwnd and ssthresh). As Linux's undo_marker, the episode can be
+ * undone after its recovery ended too (the D-SACK of a retransmission comes
+ * after the ACK of the late original), until the next one begins.
+ */
+void
+tcp_undo_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t acked,
+		const struct tcp_sack_blk *dsack, uint64_t now)
+{
+	int spurious = 0;
+
+	if (!c->undo_on)
+		return;
+	if (dsack->start != dsack->end && c->undo_retrans > 0 &&
+			TCP_SEQ_GT(dsack->end, c->undo_marker)) {
+		int32_t segs = (int32_t)((dsack->end - dsack->start + c->smss - 1) / c->smss);
+
+		c->undo_retrans = c->undo_retrans > segs ? c->undo_retrans - segs : 0;
+		spurious = c->undo_retrans == 0;
+	}
+	if (acked && c->ts_ok && c->retrans_stamp && (s->opts & TCP_O_TS) && s->tsecr &&
+			TCP_SEQ_GT(s->ack, c->undo_marker) &&
+			TCP_SEQ_LT(s->tsecr, c->retrans_stamp))
+		spurious = 1;
+	if (spurious && c->undo_rtx)
+		undo(c, now);
 }

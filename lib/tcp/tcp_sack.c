@@ -188,3 +188,14 @@ tcp_ooo_add(struct tcp_conn *c, uint32_t s, uint32_t e)
 	c->nooo++;
 	return 1;
 }
+
+/* RFC 2883: data that arrived twice; the next ACK reports it first (once). */
+void
+tcp_rcv_dsack(struct tcp_conn *c, uint32_t s, uint32_t e)
+{
+	if (!c->sack_ok || !TCP_SEQ_LT(s, e))
+		return;
+	c->dsack.start = s;
+	c->dsack.end = e;
+	c->dsack_pending = 1;
+}

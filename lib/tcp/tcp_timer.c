@@ -154,8 +154,17 @@ on_rto(struct tcp_conn *c, uint64_t now)
 		c->reason = TCP_CR_TIMEOUT;
 		return;
 	}
-	tcp_cc_sync(c, flight);
-	c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
+	/* Linux's tcp_enter_loss: with RACK a new reduction only for a new
+	 * episode (not inside a recovery, nor on a repeated RTO without any
+	 * progress since the last one); undo can restore it */
+	if (!c->rack_on || !TCP_SEQ_LT(c->snd_una, c->recover) ||
+			(!c->in_rec && c->backoffs == 1)) {
+		tcp_undo_start(c, 1);
+		tcp_cc_sync(c, c->rack_on ? tcp_min32(flight, c->cc.cwnd) : flight);
+		c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
+	} else {
+		c->undo_loss = c->undo_on;
+	}
 	c->cc.cwnd = c->smss;
 	c->cc.ca_acc = 0;
 	if (c->ops->on_timeout != NULL)

@@ -431,6 +431,53 @@ test_ooo_capacity(void)
 	tcp_ep_free(ep);
 }
 
+/*
+ * D-SACK (RFC 2883), as Linux's receiver sends it: a segment that arrives
+ * again is reported once in the first SACK block of the next ACK - below the
+ * cumulative ACK for old data, inside the next block for a repeated
+ * out-of-order segment, the overlap for a partial duplicate.
+ */
+static void
+test_dsack(void)
+{
+	const uint32_t dlen = MSS - 12;
+	struct tcp_conf t;
+	struct tcp_conn *c;
+	struct tcp_ep *ep;
+	struct tcp_stats st;
+	uint32_t iss, s0 = peer_seq + 1;
+	uint64_t now = 10 * MS;
+
+	tcp_conf_default(&t);
+	t.delack_count = 1;
+	ep = receiver(&t, &c, &iss);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, 0) == 0);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 0);
+	/* the same segment again: D-SACK below the ACK */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == s0 + dlen && out[0].nsack == 1);
+	CHECK(out[0].sack[0].start == s0 && out[0].sack[0].end == s0 + dlen);
+	/* segment 2 (1 missing), then 2 again: D-SACK, then its block */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 2 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 1 &&
+		out[0].sack[0].start == s0 + 2 * dlen);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 2 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 2);
+	CHECK(out[0].sack[0].start == s0 + 2 * dlen && out[0].sack[0].end == s0 + 3 * dlen);
+	CHECK(out[0].sack[1].start == s0 + 2 * dlen && out[0].sack[1].end == s0 + 3 * dlen);
+	/* reported once: the hole filled by a segment overlapping the first
+	 * one (its first half): the overlap is reported, the fill acked */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + dlen / 2, iss + 1, dlen + dlen / 2) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == s0 + 3 * dlen && out[0].nsack == 1);
+	CHECK(out[0].sack[0].start == s0 + dlen / 2 && out[0].sack[0].end == s0 + dlen);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 3 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.dsack_tx == 3 && st.bytes_delivered == 4u * dlen);
+	tcp_ep_free(ep);
+}
+
 static void
 test_rst_syn(void)
 {
@@ -506,6 +553,7 @@ main(void)
 	test_rto();
 	test_delack_pairs();
 	test_ooo_capacity();
+	test_dsack();
 	test_rst_syn();
 	test_syn_retries();
 	return test_report("tcp-conn");

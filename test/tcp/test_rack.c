@@ -13,111 +13,7 @@
 #include <string.h>
 
 #include "tcp.h"
-#include "tpeer.h"
-static const uint32_t peer_seq = 555000;
-static uint32_t iss;
-static struct tcp_src_bulk src;
-
-/* the peer's transmissions of each segment index seen by pull() */
-#define NSEG	128
-static unsigned int sent_n[NSEG];
-static uint32_t hi;	/* segments below this index were sent */
-
-static unsigned int
-pull(struct tcp_conn *c, uint64_t now)
-{
-	unsigned int k = tp_pull(c, now);
-
-	for (unsigned int i = 0; i < k; i++) {
-		uint32_t idx;
-
-		idx = (out[i].seq - iss - 1) / MSS;
-		if (out[i].len && idx < NSEG)
-			sent_n[idx]++;
-		if (out[i].len && idx + 1 > hi)
-			hi = idx + 1;
-	}
-	return k;
-}
-
-static uint32_t
-seg(uint32_t i)
-{
-	return iss + 1 + i * MSS;
-}
-
-/* ACK from the peer; SACK block [seg(s0), seg(s1)) when s1 > s0. */
-static void
-ack(struct tcp_conn *c, uint64_t now, uint32_t a, uint32_t s0, uint32_t s1)
-{
-	struct tcp_seg s;
-
-	tn_seg_init(&s, &peer, &me, peer_seq + 1, a, TCP_FL_ACK);
-	if (s1 > s0) {
-		s.opts = TCP_O_SACK;
-		s.nsack = 1;
-		s.sack[0].start = seg(s0);
-		s.sack[0].end = seg(s1);
-	}
-	CHECK(tp_deliver(c, &s, now) == 0);
-}
-
-/*
- * A sender with iw segments of 1000 B out at t = 10 ms (no timestamps: the
- * first segment is timed, Karn), SACK negotiated; total bytes of source
- * data, no FIN.
- */
-static struct tcp_conn *
-sender_iw(const char *cc, int rack, int lt, uint64_t total, uint32_t iw)
-{
-	struct tcp_conf cf;
-	struct tcp_conn *c;
-	struct tcp_seg s;
-	unsigned int k = 0;
-
-	memset(sent_n, 0, sizeof(sent_n));
-	hi = 0;
-	tcp_conf_default(&cf);
-	cf.local = me;
-	cf.remote = peer;
-	cf.cc = cc;
-	cf.mss = MSS;
-	cf.timestamps = 0;
-	cf.init_cwnd = iw;
-	cf.rack = rack;
-	cf.limited_transmit = lt;
-	cf.close_on_eof = 0;
-	tcp_src_bulk_init(&src, 1, total, 0);
-	cf.source = tcp_src_bulk_read;
-	cf.source_ctx = &src;
-	c = tcp_conn_connect(&cf, 0);
-	REQUIRE(c != NULL);
-	REQUIRE(pull(c, 0) == 1);
-	iss = out[0].seq;
-	tn_seg_init(&s, &peer, &me, peer_seq, iss + 1, TCP_FL_SYN | TCP_FL_ACK);
-	s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
-	s.mss = MSS;
-	s.wscale = 4;
-	CHECK(tp_deliver(c, &s, 10 * MS) == 0);
-	ack(c, 10 * MS, iss + 1, 0, 0);	/* the scaled window */
-	memset(sent_n, 0, sizeof(sent_n));
-	while (k < iw) {
-		unsigned int got = pull(c, 10 * MS);
-
-		REQUIRE(got > 0);
-		k += got;
-	}
-	CHECK(k == iw);
-	for (unsigned int i = 0; i < iw && i < NSEG; i++)
-		CHECK(sent_n[i] == 1);
-	return c;
-}
-
-static struct tcp_conn *
-sender(const char *cc, int rack, int lt, uint64_t total)
-{
-	return sender_iw(cc, rack, lt, total, 10);
-}
+#include "tsender.h"
 
 /*
  * Segment 0 is lost, and so is its first retransmission. With RACK the
@@ -287,10 +183,11 @@ test_limited_transmit(int lt)
  * PRR sizing with RACK, as Linux's tcp_cwnd_reduction (RFC 9937): below
  * ssthresh the slow start reduction bound (+1 MSS) only on a "safe" ACK
  * (snd_una advances, no new loss), else only what was delivered. 10
- * segments out, 0..4 lost, 5, 6, 7 SACKed (10 and 11 sent meanwhile): the
- * third SACK marks 0..4 lost, ssthresh 6, pipe 4: one retransmission (RFC
- * 6937's SSRB: two); the next SACK one more; the ACK of the first
- * retransmission that also SACKs 9 (safe: delivered 2 + 1 MSS) three.
+ * segments out, 0..5 lost, 6, 7, 8 SACKed (10 and 11 sent meanwhile): the
+ * third SACK marks 0..5 lost, ssthresh = cwnd / 2 = 5 (Linux's Reno; RFC
+ * 5681's FlightSize / 2 would be 6), pipe 3: one retransmission (RFC 6937's
+ * SSRB: two); the next SACK one more; the ACK of the first retransmission
+ * (safe: delivered 1 + 1 MSS) two.
  */
 static void
 test_prr_linux(void)
@@ -298,22 +195,22 @@ test_prr_linux(void)
 	struct tcp_conn *c = sender_iw("reno", 1, 0, 1000000, 10);
 	uint64_t now = 30 * MS;
 
-	ack(c, now, seg(0), 5, 6);
+	ack(c, now, seg(0), 6, 7);
 	pull(c, now);
-	ack(c, now, seg(0), 5, 7);
+	ack(c, now, seg(0), 6, 8);
 	pull(c, now);
 	CHECK(sent_n[10] == 1 && sent_n[11] == 1 && hi == 12);
-	ack(c, now, seg(0), 5, 8);
+	ack(c, now, seg(0), 6, 9);
 	pull(c, now);
-	CHECK(tcp_conn_cc(c)->in_recovery && tcp_conn_cc(c)->ssthresh == 6 * MSS);
+	CHECK(tcp_conn_cc(c)->in_recovery && tcp_conn_cc(c)->ssthresh == 5 * MSS);
 	CHECK(sent_n[0] == 2 && sent_n[1] == 1);
-	ack(c, now, seg(0), 5, 9);
+	ack(c, now, seg(0), 6, 10);
 	pull(c, now);
 	CHECK(sent_n[1] == 2 && sent_n[2] == 1);
 	now += 20 * MS;
-	ack(c, now, seg(1), 5, 10);
+	ack(c, now, seg(1), 6, 10);
 	pull(c, now);
-	CHECKF(sent_n[2] == 2 && sent_n[3] == 2 && sent_n[4] == 2 && hi == 12,
+	CHECKF(sent_n[2] == 2 && sent_n[3] == 2 && sent_n[4] == 1 && hi == 12,
 		"after the safe ACK: %u %u %u, hi %u", sent_n[2], sent_n[3], sent_n[4], hi);
 	tcp_conn_free(c);
 }
