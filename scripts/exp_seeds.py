@@ -22,8 +22,10 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
            our TCPW-C (or Reno) next to the kernel's Reno (namespaces)
   seed002  3-6 CUBIC flows, 20 Mbit/s bottleneck (300 packets), 100 ms added delay:
            aggregate throughput and Jain's index with cap_policy off / old / coordinated
-  kernel-vs-ours  our reno/cubic vs the kernel's on the thesis scenarios 1 (loss) and
-           2 (delay) of scripts/experiments.py at a few points: goodput within +-20 %
+  kernel-vs-ours  our reno/cubic (with Linux's loss recovery: SACK + RACK-TLP + PRR) vs
+           the kernel's on the thesis scenarios 1 (loss 1, 5 %) and 2 (delay 10, 50 ms) of
+           scripts/experiments.py: goodput within +-20 % at every point (8 s runs; the
+           kernel's median of 3 runs at 5 % loss, where it is bimodal)
 DFCP (one flow pair, redundancy auto) runs on the same links as an extra line; the
 kernel's congestion controls (/proc/sys/net/ipv4/tcp_available_congestion_control)
 run through the same router with iperf3 in network namespaces (experiments.py's
@@ -64,12 +66,14 @@ S003_TICKS = [(500, 500), (500, 100)]
 # spread
 REPORT_ONLY = ("seed003 RTO", "seed001 friendliness", "seed003 two RTTs (tahoe)",
                "seed003 two RTTs (vegas)")
-# kernel vs ours at 5 % loss: the kernel's own goodput varies 2x between identical runs on
-# the loaded 2-vCPU machine (reno 14-30, cubic 10-19 Mbit/s; ours 24-25 / 13-22), so the
-# ratio is the kernel's noise (doc/results-tcp.md, "Kernel vs ours"); 1 % and the delay
-# points are enforced
-REPORT_ONLY += ("kernel vs ours loss 5 ",)
 KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
+# kernel vs ours: kernel runs per point. At 5 % loss the kernel's goodput is bimodal between
+# identical runs (reno 14-33, cubic 14-21 Mbit/s here: at a sub-millisecond RTT its window
+# of 2-5 segments depends on the host's scheduling latency, which drifts between ~0.5 and
+# ~1.7 ms), so the comparison takes the median of 3 (doc/results-tcp.md, "Kernel vs ours");
+# ours on ring ports is deterministic for a given loss pattern (the pipe's seed)
+KVO_KERNEL_RUNS = {("loss", 5): 3}
+KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
 
 def kernel_ccs():
@@ -428,17 +432,25 @@ class Seeds:
                     self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
                              goodput_mbps=ours, link_mbps=link)
                     continue
-                n0 = len(self.r.rows)
-                try:
-                    self.r.single(scen, x, cc, d)  # experiments.py's kernel run of the point
-                except RuntimeError as e:
-                    self.log(f"error: kernel {cc} {scen} {x}: {e}")
-                kr = self.r.rows[n0:]
-                k = kr[0]["goodput_mbps"] if kr else None
+                runs = []
+                for i in range(KVO_KERNEL_RUNS.get((scen, x), 1)):
+                    n0 = len(self.r.rows)
+                    try:
+                        self.r.single(scen, x, cc, d)  # experiments.py's kernel run
+                    except RuntimeError as e:
+                        self.log(f"error: kernel {cc} {scen} {x}: {e}")
+                    kr = self.r.rows[n0:]
+                    if kr and kr[0].get("goodput_mbps"):
+                        runs.append(kr[0]["goodput_mbps"])
+                k = sorted(runs)[len(runs) // 2] if runs else None
+                if len(runs) > 1:
+                    self.log(f"  kernel {cc} {scen} {x}: median of {len(runs)} runs "
+                             f"({', '.join(f'{g:.2f}' for g in runs)} Mbit/s)")
                 ratio = ours / k if k else None
                 self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                         goodput_mbps=ours, kernel_mbps=k, ratio=ratio, link_mbps=link,
-                         retrans=snd[0]["retrans_pkts"], timeouts=snd[0]["timeouts"])
+                         goodput_mbps=ours, kernel_mbps=k, kernel_runs=runs, ratio=ratio,
+                         link_mbps=link, retrans=snd[0]["retrans_pkts"],
+                         timeouts=snd[0]["timeouts"])
 
     def go(self):
         scen = self.a.scenario
@@ -586,9 +598,13 @@ def checks(rows):
                         f"{c['jain']:.3f}, cap triggers {c.get('cap_triggers')}"))
     for r in sel("kvo"):
         if r.get("ratio") is not None:
+            kr = r.get("kernel_runs") or []
+            med = (f" (median of {len(kr)}: " + ", ".join(f"{g:.2f}" for g in kr) + ")"
+                   if len(kr) > 1 else "")
             out.append((f"kernel vs ours {r['x']} {r['variant']}: within +-20 %",
-                        0.8 <= r["ratio"] <= 1.2, f"ours {r['goodput_mbps']:.2f}, kernel "
-                        f"{r['kernel_mbps']:.2f} Mbit/s (x{r['ratio']:.2f})"))
+                        1 - KVO_TOL <= r["ratio"] <= 1 + KVO_TOL,
+                        f"ours {r['goodput_mbps']:.2f}, kernel {r['kernel_mbps']:.2f}"
+                        f"{med} Mbit/s (x{r['ratio']:.2f})"))
     return out
 
 
@@ -712,7 +728,7 @@ def plots(out, rows):
 COLS = ["scenario", "x", "variant", "flow", "goodput_mbps", "jain", "engine_goodput_mbps",
         "retrans", "timeouts", "recoveries", "rtt_min_ms", "rtt_avg_ms", "bw_est_mbps",
         "redundancy", "cap_triggers", "cap_capped", "cap_last", "per_flow", "kernel_mbps",
-        "ratio", "link_mbps", "trace"]
+        "kernel_runs", "ratio", "link_mbps", "trace"]
 
 
 def write(out, rows, ck, meta):
@@ -783,13 +799,16 @@ def tables(out):
         return "–" if v is None else f"{v:.2f}"
 
     print("### kernel vs ours (Mbit/s)\n")
-    print("| point | cc | ours | kernel | ours/kernel |\n|---|---|---:|---:|---:|")
+    print("| point | cc | ours | kernel | kernel runs | ours/kernel | ours retrans / RTOs |\n"
+          "|---|---|---:|---:|---|---:|---|")
     for r in rows:
         if r["scenario"] == "kvo":
             k = r.get("kernel_mbps")
+            kr = r.get("kernel_runs") or []
             print(f"| {r['x']} | {r['variant']} | {r['goodput_mbps']:.2f} | "
                   f"{'–' if k is None else f'{k:.2f}'} | "
-                  f"{fmt(r.get('ratio'))} |")
+                  f"{', '.join(f'{g:.2f}' for g in kr) if len(kr) > 1 else ''} | "
+                  f"{fmt(r.get('ratio'))} | {r.get('retrans', '')} / {r.get('timeouts', '')} |")
     print("\n### checks\n")
     for c in res["checks"]:
         print(f"- {'ok' if c['ok'] else '**FAIL**'} {c['name']}: {c['detail']}")
