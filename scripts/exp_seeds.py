@@ -24,8 +24,8 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
            aggregate throughput and Jain's index with cap_policy off / old / coordinated
   kernel-vs-ours  our reno/cubic (with Linux's loss recovery: SACK + RACK-TLP + PRR) vs
            the kernel's on the thesis scenarios 1 (loss 1, 5 %) and 2 (delay 10, 50 ms) of
-           scripts/experiments.py: goodput within +-20 % at every point (8 s runs; the
-           kernel's median of 3 runs at 5 % loss, where it is bimodal)
+           scripts/experiments.py: goodput within +-20 % at every point (6 s runs; at
+           5 % loss, where the kernel's figure is bimodal, the medians of 3 runs each)
 DFCP (one flow pair, redundancy auto) runs on the same links as an extra line; the
 kernel's congestion controls (/proc/sys/net/ipv4/tcp_available_congestion_control)
 run through the same router with iperf3 in network namespaces (experiments.py's
@@ -67,12 +67,13 @@ S003_TICKS = [(500, 500), (500, 100)]
 REPORT_ONLY = ("seed003 RTO", "seed001 friendliness", "seed003 two RTTs (tahoe)",
                "seed003 two RTTs (vegas)")
 KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
-# kernel vs ours: kernel runs per point. At 5 % loss the kernel's goodput is bimodal between
+# kernel vs ours: runs per point. At 5 % loss the kernel's goodput is bimodal between
 # identical runs (reno 14-33, cubic 14-21 Mbit/s here: at a sub-millisecond RTT its window
 # of 2-5 segments depends on the host's scheduling latency, which drifts between ~0.5 and
-# ~1.7 ms), so the comparison takes the median of 3 (doc/results-tcp.md, "Kernel vs ours");
-# ours on ring ports is deterministic for a given loss pattern (the pipe's seed)
-KVO_KERNEL_RUNS = {("loss", 5): 3}
+# ~1.7 ms), and ours (CUBIC: 14.5-18.6) varies with the timing of its busy-polling lcore:
+# the point compares the median of 3 runs of each (doc/results-tcp.md, "Kernel vs ours")
+KVO_RUNS = {("loss", 5): 3}
+KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
 KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
 
@@ -403,7 +404,7 @@ class Seeds:
     # ---------------------------------------------------------- kernel vs ours
     def kernel_vs_ours(self):
         a = self.a
-        d = int(a.duration or (4 if a.quick else 8))
+        d = int(a.duration or (4 if a.quick else KVO_DURATION))
         pts = [("delay", 10)] if a.quick else KVO_POINTS
         ccs = [c for c in ("reno", "cubic") if c in self.kcc]
         if a.quick:
@@ -426,14 +427,23 @@ class Seeds:
                 ini.add("task rx", {"kind": "tcp", "port": "sinks", "role": "receiver",
                                     "local": "10.0.1.1:5201"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
-                js, snd, tr = self.ours(f"kvo-{scen}-{x}-{cc}", ini, d)
-                ours = snd[0]["avg_mbps"]
+                nrun = KVO_RUNS.get((scen, x), 1)
+                oruns, snd = [], None
+                for i in range(nrun):
+                    tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
+                    js, s0, tr = self.ours(tag, ex.Ini(ini.text()), d)
+                    oruns.append((s0[0]["avg_mbps"], s0[0]))
+                ours, snd = sorted(oruns, key=lambda o: o[0])[len(oruns) // 2]
+                if nrun > 1:
+                    self.log(f"  ours {cc} {scen} {x}: median of {nrun} runs "
+                             f"({', '.join(f'{g:.2f}' for g, _ in oruns)} Mbit/s)")
                 if not self.r.need_net():
                     self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                             goodput_mbps=ours, link_mbps=link)
+                             goodput_mbps=ours, ours_runs=[g for g, _ in oruns],
+                             link_mbps=link)
                     continue
                 runs = []
-                for i in range(KVO_KERNEL_RUNS.get((scen, x), 1)):
+                for i in range(nrun):
                     n0 = len(self.r.rows)
                     try:
                         self.r.single(scen, x, cc, d)  # experiments.py's kernel run
@@ -448,9 +458,9 @@ class Seeds:
                              f"({', '.join(f'{g:.2f}' for g in runs)} Mbit/s)")
                 ratio = ours / k if k else None
                 self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                         goodput_mbps=ours, kernel_mbps=k, kernel_runs=runs, ratio=ratio,
-                         link_mbps=link, retrans=snd[0]["retrans_pkts"],
-                         timeouts=snd[0]["timeouts"])
+                         goodput_mbps=ours, ours_runs=[g for g, _ in oruns], kernel_mbps=k,
+                         kernel_runs=runs, ratio=ratio, link_mbps=link,
+                         retrans=snd["retrans_pkts"], timeouts=snd["timeouts"])
 
     def go(self):
         scen = self.a.scenario
@@ -598,13 +608,14 @@ def checks(rows):
                         f"{c['jain']:.3f}, cap triggers {c.get('cap_triggers')}"))
     for r in sel("kvo"):
         if r.get("ratio") is not None:
-            kr = r.get("kernel_runs") or []
-            med = (f" (median of {len(kr)}: " + ", ".join(f"{g:.2f}" for g in kr) + ")"
-                   if len(kr) > 1 else "")
+            def med(runs):
+                return (f" (median of {len(runs)}: " + ", ".join(f"{g:.2f}" for g in runs)
+                        + ")" if len(runs) > 1 else "")
             out.append((f"kernel vs ours {r['x']} {r['variant']}: within +-20 %",
                         1 - KVO_TOL <= r["ratio"] <= 1 + KVO_TOL,
-                        f"ours {r['goodput_mbps']:.2f}, kernel {r['kernel_mbps']:.2f}"
-                        f"{med} Mbit/s (x{r['ratio']:.2f})"))
+                        f"ours {r['goodput_mbps']:.2f}{med(r.get('ours_runs') or [])}, "
+                        f"kernel {r['kernel_mbps']:.2f}{med(r.get('kernel_runs') or [])} "
+                        f"Mbit/s (x{r['ratio']:.2f})"))
     return out
 
 
@@ -728,7 +739,7 @@ def plots(out, rows):
 COLS = ["scenario", "x", "variant", "flow", "goodput_mbps", "jain", "engine_goodput_mbps",
         "retrans", "timeouts", "recoveries", "rtt_min_ms", "rtt_avg_ms", "bw_est_mbps",
         "redundancy", "cap_triggers", "cap_capped", "cap_last", "per_flow", "kernel_mbps",
-        "kernel_runs", "ratio", "link_mbps", "trace"]
+        "ours_runs", "kernel_runs", "ratio", "link_mbps", "trace"]
 
 
 def write(out, rows, ck, meta):
@@ -799,15 +810,16 @@ def tables(out):
         return "–" if v is None else f"{v:.2f}"
 
     print("### kernel vs ours (Mbit/s)\n")
-    print("| point | cc | ours | kernel | kernel runs | ours/kernel | ours retrans / RTOs |\n"
-          "|---|---|---:|---:|---|---:|---|")
+    print("| point | cc | ours | kernel | runs (ours; kernel) | ours/kernel | ours retrans / RTOs |"
+          "\n|---|---|---:|---:|---|---:|---|")
     for r in rows:
         if r["scenario"] == "kvo":
             k = r.get("kernel_mbps")
-            kr = r.get("kernel_runs") or []
+            kr, orr = r.get("kernel_runs") or [], r.get("ours_runs") or []
+            both = (", ".join(f"{g:.2f}" for g in orr) + "; " + ", ".join(f"{g:.2f}" for g in kr)
+                    if len(kr) > 1 or len(orr) > 1 else "")
             print(f"| {r['x']} | {r['variant']} | {r['goodput_mbps']:.2f} | "
-                  f"{'–' if k is None else f'{k:.2f}'} | "
-                  f"{', '.join(f'{g:.2f}' for g in kr) if len(kr) > 1 else ''} | "
+                  f"{'–' if k is None else f'{k:.2f}'} | {both} | "
                   f"{fmt(r.get('ratio'))} | {r.get('retrans', '')} / {r.get('timeouts', '')} |")
     print("\n### checks\n")
     for c in res["checks"]:

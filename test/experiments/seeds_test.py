@@ -13,9 +13,9 @@ a defining shape does not hold (doc/results-tcp.md lists them):
            coordinated cap, aggregate >= 70 % of the bottleneck without it, and the
            coordinated cap (held once engaged) gives Jain >= no-cap Jain - 0.02
   kvo      suite kvo: scripts/exp_seeds.py --scenario kernel-vs-ours --check, every point
-           (loss 1 %, 5 %, delay 10, 50 ms; Reno and CUBIC): our goodput within +-20 % of
-           the kernel's through the same router and link, the kernel's median of 3 runs at
-           5 % loss (77 = skipped without root, network namespaces or iperf3)
+           (loss 1 %, 5 %, delay 10, 50 ms; Reno and CUBIC; 6 s runs): our goodput within
+           +-20 % of the kernel's through the same router and link, medians of 3 runs each
+           at 5 % loss (77 = skipped without root, network namespaces or iperf3)
 """
 import os
 import shutil
