@@ -22,8 +22,8 @@
 #include <rte_lcore.h>
 
 #include "eng.h"
-#include "flow.h"
-#include "obs.h"
+#include "kinds/dfcp/flow.h"
+#include "obs/obs.h"
 
 #define ENG_MAX_EAL_ARGS 64
 

@@ -9,7 +9,7 @@
 
 #define TEST_CONFIG_PATH "/tmp/dfcp-route-cfg-test-XXXXXX"
 #include "test_config_util.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 static const char *good_base =
 	"[port ga]\ndevice = ring:a\ntx_queues = 2\n[port ra]\ndevice = ring:a\n"

@@ -9,8 +9,8 @@
 #include <rte_telemetry.h>
 
 #include "eng.h"
-#include "flow.h"
-#include "obs.h"
+#include "kinds/dfcp/flow.h"
+#include "obs/obs.h"
 
 static struct eng_runtime *tel_rt;
 

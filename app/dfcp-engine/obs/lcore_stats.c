@@ -14,7 +14,7 @@
 #include <rte_telemetry.h>
 
 #include "eng.h"
-#include "obs.h"
+#include "obs/obs.h"
 
 static struct eng_cycles lc_prev[ENG_MAX_TASKS];
 

@@ -38,8 +38,8 @@
 #include <rte_ring.h>
 
 #include "eng.h"
-#include "obs.h"
-#include "route.h"
+#include "obs/obs.h"
+#include "kinds/route/route.h"
 
 #define CAP_MAX_RULES 8
 #define CAP_MAX_QUEUES 16

@@ -32,8 +32,8 @@
 
 #include "eng.h"
 #include "net.h"
-#include "task_common.h"
-#include "task_tcp.h"
+#include "core/tx.h"
+#include "kinds/tcp/tcp_task.h"
 #include "tcp.h"
 
 #define TCP_TASK_MAX_BURST	512

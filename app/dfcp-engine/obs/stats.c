@@ -8,8 +8,8 @@
 #include <rte_cycles.h>
 
 #include "eng.h"
-#include "flow.h"
-#include "obs.h"
+#include "kinds/dfcp/flow.h"
+#include "obs/obs.h"
 
 static double
 per_s(uint64_t v, uint64_t cycles, uint64_t hz)

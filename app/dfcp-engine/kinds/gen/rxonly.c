@@ -17,7 +17,7 @@
 #include <rte_udp.h>
 
 #include "eng.h"
-#include "pkt.h"
+#include "kinds/gen/pkt.h"
 
 #define RX_STREAMS 64
 

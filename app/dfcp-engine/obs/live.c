@@ -21,8 +21,8 @@
 #include <rte_cycles.h>
 
 #include "eng.h"
-#include "flow.h"
-#include "obs.h"
+#include "kinds/dfcp/flow.h"
+#include "obs/obs.h"
 
 struct live_row {
 	unsigned int idx;

@@ -12,7 +12,7 @@
 
 #include "eng.h"
 #include "pktsched.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 static const char *const match_keys[ENG_MAX_QUEUE_RULES] = {
 	"match", "match1", "match2", "match3", "match4", "match5", "match6", "match7",

@@ -28,7 +28,7 @@
 
 #include "eng.h"
 #include "pktsched.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 #define SCH_FP 16            /* fixed-point bits of the pacing clock */
 #define SCH_MAX_BURST 512

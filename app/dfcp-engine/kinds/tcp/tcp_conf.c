@@ -13,7 +13,7 @@
 
 #include "eng.h"
 #include "net.h"
-#include "task_tcp.h"
+#include "kinds/tcp/tcp_task.h"
 #include "tcp.h"
 
 /* "A.B.C.D:PORT" */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "eng.h"
-#include "flow.h"
+#include "kinds/dfcp/flow.h"
 
 /* "A.B.C.D:PORT" (port required) or "A.B.C.D" (port 0 allowed when !need_port). */
 static int

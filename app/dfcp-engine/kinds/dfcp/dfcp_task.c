@@ -29,10 +29,10 @@
 
 #include "dfcp.h"
 #include "eng.h"
-#include "flow.h"
+#include "kinds/dfcp/flow.h"
 #include "net.h"
-#include "obs.h"
-#include "task_common.h"
+#include "obs/obs.h"
+#include "core/tx.h"
 
 /* Engine-internal API of the sched task (task_sched.c); weak until it links in. */
 struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,

@@ -15,7 +15,7 @@
 #include <rte_lcore.h>
 
 #include "eng.h"
-#include "obs.h"
+#include "obs/obs.h"
 
 static struct eng_runtime *lcore_rt;
 

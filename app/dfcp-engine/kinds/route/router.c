@@ -27,8 +27,8 @@
 #include <rte_mbuf.h>
 
 #include "eng.h"
-#include "obs.h"
-#include "route.h"
+#include "obs/obs.h"
+#include "kinds/route/route.h"
 
 #define RT_TXBUF 256
 #define RT_DEQ 64

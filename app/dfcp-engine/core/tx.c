@@ -6,7 +6,7 @@
 #include <rte_mbuf.h>
 
 #include "net.h"
-#include "task_common.h"
+#include "core/tx.h"
 
 uint64_t
 eng_ns_mult(uint64_t hz)

@@ -17,8 +17,8 @@
 #include <rte_udp.h>
 
 #include "eng.h"
-#include "pkt.h"
-#include "task_common.h"
+#include "kinds/gen/pkt.h"
+#include "core/tx.h"
 
 #define TX_FP_SHIFT 8 /* fixed-point bits of the pacing clock */
 

@@ -20,8 +20,8 @@
 #include <rte_telemetry.h>
 
 #include "eng.h"
-#include "obs.h"
-#include "route.h"
+#include "obs/obs.h"
+#include "kinds/route/route.h"
 
 static struct hist **lat_flow;	/* [lat_nflows] */
 static unsigned int lat_nflows;

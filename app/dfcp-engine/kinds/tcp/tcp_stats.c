@@ -12,8 +12,8 @@
 #include <rte_cycles.h>
 
 #include "eng.h"
-#include "flow.h"
-#include "task_tcp.h"
+#include "kinds/dfcp/flow.h"
+#include "kinds/tcp/tcp_task.h"
 
 static const char *const cap_modes[] = {"off", "old", "coordinated"};
 static const char *const close_reasons[] = {"none", "done", "syn-timeout", "timeout",

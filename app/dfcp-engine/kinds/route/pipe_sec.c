@@ -15,7 +15,7 @@
 
 #include "eng.h"
 #include "pktsched.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 struct eng_route_conf *
 eng_route_conf_get(struct eng_config *cfg)

@@ -12,7 +12,7 @@
 #include <rte_malloc.h>
 
 #include "eng.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 struct eng_route_rt *
 eng_route_rt_get(struct eng_runtime *rt)

@@ -16,8 +16,8 @@
 
 #include "eng.h"
 #include "pktsched.h"
-#include "obs.h"
-#include "route.h"
+#include "obs/obs.h"
+#include "kinds/route/route.h"
 
 static double
 mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
