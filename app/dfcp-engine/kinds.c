@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eng.h"
+#include "kinds/dfcp/flow.h"
+#include "kinds/gen/gen.h"
+#include "kinds/route/route.h"
+#include "kinds/sched/sched.h"
+#include "kinds/tcp/tcp_task.h"
 
 static const struct eng_task_ops *const eng_task_kinds[] = {
 	&eng_task_txonly,

@@ -21,9 +21,12 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "eng.h"
+#include "core/lcore.h"
+#include "core/log.h"
 #include "kinds/dfcp/flow.h"
+#include "kinds/tcp/tcp_task.h"
 #include "obs/obs.h"
+#include "obs/stats.h"
 
 #define ENG_MAX_EAL_ARGS 64
 

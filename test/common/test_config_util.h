@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 #ifndef TEST_CONFIG_PATH
 #error "define TEST_CONFIG_PATH (a mkstemp template) before including test_config_util.h"

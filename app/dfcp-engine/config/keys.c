@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 static int
 sec_find(struct eng_sec *sec, const char *key)

@@ -16,7 +16,7 @@
 
 #include <rte_cfgfile.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 #define ENG_COMMENT_CHAR '#'
 

@@ -2,7 +2,7 @@
 /* [eal]: EAL arguments used when none are given on the command line. */
 #include <errno.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 static int
 eal_parse(struct eng_config *cfg, struct eng_sec *sec)

@@ -2,7 +2,7 @@
 /* [engine]: run length, stats, memory; command-line options override. */
 #include <errno.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 #undef NS_PER_S
 #define NS_PER_S 1000000000ull

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 static int
 lcore_parse(struct eng_config *cfg, struct eng_sec *sec)

@@ -11,7 +11,7 @@
 
 #include <rte_cfgfile.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 /* Keys shared by [port NAME] and preset files. */
 static int

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eng.h"
+#include "config/config.h"
 
 static int
 task_parse(struct eng_config *cfg, struct eng_sec *sec)

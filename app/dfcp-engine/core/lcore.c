@@ -14,7 +14,8 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "core/log.h"
 #include "obs/obs.h"
 
 static struct eng_runtime *lcore_rt;

@@ -2,7 +2,6 @@
 /* One registered rte_log type per engine component ("--log-level=dfcp.engine.port:debug"). */
 #include <rte_log.h>
 
-#include "eng.h"
 
 RTE_LOG_REGISTER(eng_logtype_main, dfcp.engine.main, INFO);
 RTE_LOG_REGISTER(eng_logtype_config, dfcp.engine.config, INFO);

@@ -9,7 +9,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "eng.h"
+#include "kinds/route/route.h"
 
 int
 eng_pools_create(struct eng_runtime *rt)

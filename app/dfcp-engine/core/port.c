@@ -23,7 +23,9 @@
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
 
 static int
 ring_port_create(struct eng_runtime *rt, unsigned int idx)

@@ -5,8 +5,8 @@
 
 #include <rte_mbuf.h>
 
-#include "net.h"
 #include "core/tx.h"
+#include "net.h"
 
 uint64_t
 eng_ns_mult(uint64_t hz)

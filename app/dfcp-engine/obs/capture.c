@@ -37,9 +37,9 @@
 #include <rte_pdump.h>
 #include <rte_ring.h>
 
-#include "eng.h"
-#include "obs/obs.h"
+#include "core/log.h"
 #include "kinds/route/route.h"
+#include "obs/obs.h"
 
 #define CAP_MAX_RULES 8
 #define CAP_MAX_QUEUES 16

@@ -19,9 +19,8 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_telemetry.h>
 
-#include "eng.h"
-#include "obs/obs.h"
 #include "kinds/route/route.h"
+#include "obs/obs.h"
 
 static struct hist **lat_flow;	/* [lat_nflows] */
 static unsigned int lat_nflows;

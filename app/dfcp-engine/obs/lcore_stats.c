@@ -13,7 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_telemetry.h>
 
-#include "eng.h"
+#include "config/config.h"
 #include "obs/obs.h"
 
 static struct eng_cycles lc_prev[ENG_MAX_TASKS];

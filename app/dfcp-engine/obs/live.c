@@ -20,7 +20,7 @@
 
 #include <rte_cycles.h>
 
-#include "eng.h"
+#include "core/log.h"
 #include "kinds/dfcp/flow.h"
 #include "obs/obs.h"
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "eng.h"
+#include "core/runtime.h"
 #include "hist.h"
 
 #define ENG_HIST_SIG_BITS 7	/* <= 0.4 % relative error, 58 KiB per histogram */

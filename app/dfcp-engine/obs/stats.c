@@ -7,9 +7,11 @@
 
 #include <rte_cycles.h>
 
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
+#include "kinds/route/route.h"
+#include "kinds/tcp/tcp_task.h"
 #include "obs/obs.h"
+#include "obs/stats.h"
 
 static double
 per_s(uint64_t v, uint64_t cycles, uint64_t hz)

@@ -8,9 +8,10 @@
 
 #include <rte_telemetry.h>
 
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
+#include "kinds/route/route.h"
 #include "obs/obs.h"
+#include "obs/stats.h"
 
 static struct eng_runtime *tel_rt;
 

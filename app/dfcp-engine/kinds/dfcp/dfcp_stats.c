@@ -15,7 +15,6 @@
 #include <rte_mempool.h>
 #include <rte_telemetry.h>
 
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
 #include "obs/obs.h"
 

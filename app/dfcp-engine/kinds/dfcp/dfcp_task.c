@@ -27,12 +27,12 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "core/log.h"
+#include "core/tx.h"
 #include "dfcp.h"
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
 #include "net.h"
 #include "obs/obs.h"
-#include "core/tx.h"
 
 /* Engine-internal API of the sched task (task_sched.c); weak until it links in. */
 struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,

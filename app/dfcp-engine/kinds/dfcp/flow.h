@@ -15,8 +15,10 @@
 #include <rte_ether.h>
 #include <rte_telemetry.h>
 
+#include "config/config.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "dfcp.h"
-#include "eng.h"
 
 #define ENG_MAX_FLOWS 256
 #define ENG_DFCP_MAX_TASK_FLOWS 16
@@ -123,5 +125,7 @@ void eng_flow_stats_json(struct eng_runtime *rt, FILE *f);
 int eng_flow_telemetry(const char *cmd, const char *params, struct rte_tel_data *d);
 /* The runtime /dfcp/flows reads (NULL: none). */
 void eng_flow_telemetry_set(struct eng_runtime *rt);
+
+extern const struct eng_task_ops eng_task_dfcp;
 
 #endif /* ENG_FLOW_H */

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
 
 /* "A.B.C.D:PORT" (port required) or "A.B.C.D" (port 0 allowed when !need_port). */

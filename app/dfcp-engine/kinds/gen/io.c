@@ -8,7 +8,8 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "eng.h"
+#include "core/runtime.h"
+#include "core/task.h"
 
 struct io_priv {
 	uint16_t rx_port, rxq, tx_port, txq;

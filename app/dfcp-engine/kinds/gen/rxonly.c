@@ -16,7 +16,8 @@
 #include <rte_mbuf.h>
 #include <rte_udp.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "core/runtime.h"
 #include "kinds/gen/pkt.h"
 
 #define RX_STREAMS 64

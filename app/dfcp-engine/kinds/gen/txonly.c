@@ -16,9 +16,12 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "eng.h"
-#include "kinds/gen/pkt.h"
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
 #include "core/tx.h"
+#include "kinds/gen/pkt.h"
+#include "kinds/sched/sched.h"
 
 #define TX_FP_SHIFT 8 /* fixed-point bits of the pacing clock */
 

@@ -13,9 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "eng.h"
-#include "pktsched.h"
 #include "kinds/route/route.h"
+#include "pktsched.h"
 
 struct eng_route_conf *
 eng_route_conf_get(struct eng_config *cfg)

@@ -10,9 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "eng.h"
-#include "pktsched.h"
 #include "kinds/route/route.h"
+#include "pktsched.h"
 
 static const char *const match_keys[ENG_MAX_QUEUE_RULES] = {
 	"match", "match1", "match2", "match3", "match4", "match5", "match6", "match7",

@@ -11,8 +11,8 @@
 
 #include <rte_malloc.h>
 
-#include "eng.h"
 #include "kinds/route/route.h"
+#include "kinds/sched/sched.h"
 
 struct eng_route_rt *
 eng_route_rt_get(struct eng_runtime *rt)

@@ -13,7 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "pipe.h"
 
 #define ENG_MAX_PIPES 64
@@ -125,28 +128,17 @@ struct eng_route_rt *eng_route_rt_get(struct eng_runtime *rt);
 /* Create pipe idx (and configure its queues, rules, unmatched); NULL + log. */
 struct pipe *eng_route_pipe_create(struct eng_runtime *rt, int idx);
 void eng_route_free(struct eng_runtime *rt);
-uint64_t eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 
-/* Sched tasks, for stats_route.c. */
-struct eng_sched_flow_stats {
-	char name[ENG_NAME_LEN];
-	uint32_t weight;
-	uint64_t enq_pkts, enq_bytes;   /* taken from the flow's ring */
-	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
-	uint64_t run_tx_pkts, run_tx_bytes; /* of those, during the run phase */
-	uint64_t drop_pkts;             /* refused by the scheduler (pool full) */
-	uint32_t backlog;               /* in the scheduler now */
-	uint32_t ring_count;            /* in the ring now */
-};
-struct eng_sched_stats {
-	const char *algo;
-	uint64_t rate_bps;              /* 0: unshaped */
-	uint32_t nb_flows;
-	uint64_t tx_pkts, tx_bytes, tx_retries;
-};
-/* 0 and the counters of a sched task (flows[] up to max entries), or -EINVAL
- * when t is not a sched task or not set up. */
-int eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
-		struct eng_sched_flow_stats *flows, uint32_t max);
+/* route_stats.c: pipes, queues and sched tasks */
+void eng_route_stats_period(struct eng_runtime *rt);
+void eng_route_stats_summary(struct eng_runtime *rt);
+void eng_route_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"pipes\": [...], ..." */
+struct rte_tel_data;
+int eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d);
+int eng_route_tel_sched(struct eng_runtime *rt, struct rte_tel_data *d);
+/* route.c: mbufs the pipes and sched tasks may hold at once (pool size) */
+uint64_t eng_route_pool_need(const struct eng_config *cfg);
+
+extern const struct eng_task_ops eng_task_router;
 
 #endif /* ENG_ROUTE_H */

@@ -14,10 +14,10 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
-#include "eng.h"
-#include "pktsched.h"
-#include "obs/obs.h"
 #include "kinds/route/route.h"
+#include "kinds/sched/sched.h"
+#include "obs/obs.h"
+#include "pktsched.h"
 
 static double
 mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)

@@ -26,9 +26,8 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "eng.h"
-#include "obs/obs.h"
 #include "kinds/route/route.h"
+#include "obs/obs.h"
 
 #define RT_TXBUF 256
 #define RT_DEQ 64

@@ -26,9 +26,9 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "eng.h"
-#include "pktsched.h"
 #include "kinds/route/route.h"
+#include "kinds/sched/sched.h"
+#include "pktsched.h"
 
 #define SCH_FP 16            /* fixed-point bits of the pacing clock */
 #define SCH_MAX_BURST 512

@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eng.h"
-#include "net.h"
 #include "kinds/tcp/tcp_task.h"
+#include "net.h"
 #include "tcp.h"
 
 /* "A.B.C.D:PORT" */

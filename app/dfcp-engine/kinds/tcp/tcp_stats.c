@@ -11,7 +11,6 @@
 
 #include <rte_cycles.h>
 
-#include "eng.h"
 #include "kinds/dfcp/flow.h"
 #include "kinds/tcp/tcp_task.h"
 

@@ -30,10 +30,11 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "eng.h"
-#include "net.h"
+#include "core/log.h"
 #include "core/tx.h"
+#include "kinds/sched/sched.h"
 #include "kinds/tcp/tcp_task.h"
+#include "net.h"
 #include "tcp.h"
 
 #define TCP_TASK_MAX_BURST	512

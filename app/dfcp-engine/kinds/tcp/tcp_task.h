@@ -9,10 +9,13 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_ether.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "tcp.h"
 
 #define ENG_TCP_MAX_FLOWS	TCP_CAP_MAX_FLOWS	/* connections per task */
@@ -103,5 +106,13 @@ uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
 void eng_tcp_release(struct eng_runtime *rt);
 /* The task keys of a kind = tcp section (task_tcp_conf.c). */
 int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
+
+/* tcp_stats.c: tcp tasks (doc/tcp.md) */
+void eng_tcp_stats_period(struct eng_runtime *rt);
+void eng_tcp_stats_summary(struct eng_runtime *rt);
+void eng_tcp_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"tcp\": [...], ..." */
+int eng_tcp_done(struct eng_runtime *rt); /* every tcp task (and DFCP flow) finished */
+
+extern const struct eng_task_ops eng_task_tcp;
 
 #endif /* ENG_TASK_TCP_H */

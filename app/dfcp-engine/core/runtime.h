@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The runtime (EAL initialised): the config, ports, pools, run phase and
+ * clock origin; subsystems hang their state off it. See
+ * doc/architecture.md ("Start-up order").
+ */
+#ifndef ENG_RUNTIME_H
+#define ENG_RUNTIME_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "core/defs.h"
+#include "core/port.h"
+
+struct eng_config;
+struct eng_route_rt;
+struct rte_mempool;
+
+enum eng_phase {
+	ENG_PHASE_INIT = 0,
+	ENG_PHASE_RUN,    /* generators send */
+	ENG_PHASE_DRAIN,  /* generators stop; receivers and forwarders keep polling */
+	ENG_PHASE_STOP,   /* lcores return */
+};
+
+struct eng_runtime {
+	struct eng_config *cfg;
+	struct eng_port ports[ENG_MAX_PORTS];
+	struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+	volatile int phase;
+	uint64_t hz;
+	uint64_t start_tsc, stop_tsc;
+	int lcore_failed;
+	struct eng_route_rt *route; /* pipes of the router tasks (kinds/route/route.c) */
+};
+
+/* pool.c: one mbuf pool per NUMA socket that has ports */
+int eng_pools_create(struct eng_runtime *rt);
+void eng_pools_free(struct eng_runtime *rt);
+
+#endif /* ENG_RUNTIME_H */

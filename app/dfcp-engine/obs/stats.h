@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Periodic blocks, the final summary and the summary JSON (stats.c). */
+#ifndef ENG_STATS_H
+#define ENG_STATS_H
+
+struct eng_runtime;
+
+void eng_stats_start(struct eng_runtime *rt);
+void eng_stats_period(struct eng_runtime *rt);
+void eng_stats_summary(struct eng_runtime *rt);
+int eng_stats_json(struct eng_runtime *rt, const char *path);
+
+/* telemetry.c */
+int eng_telemetry_register(struct eng_runtime *rt);
+void eng_telemetry_stop(void);
+
+#endif /* ENG_STATS_H */
