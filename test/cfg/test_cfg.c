@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "cfg.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-					#cond);                                     \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
+#include "test_harness.h"
 
 static char err[CFG_ERR_LEN];
 
@@ -26,7 +16,7 @@ ok_u64(int rc, uint64_t got, uint64_t want, const char *in)
 	if (rc != 0 || got != want) {
 		fprintf(stderr, "\"%s\": rc %d got %" PRIu64 " want %" PRIu64 " (%s)\n", in, rc, got,
 				want, rc ? err : "");
-		failures++;
+		test_failures++;
 	}
 }
 
@@ -35,7 +25,7 @@ bad(int rc, const char *in, const char *needle)
 {
 	if (rc == 0 || strstr(err, needle) == NULL) {
 		fprintf(stderr, "\"%s\": rc %d, error \"%s\" lacks \"%s\"\n", in, rc, err, needle);
-		failures++;
+		test_failures++;
 	}
 }
 
@@ -196,9 +186,5 @@ main(void)
 		CHECK(cfg_split_words(s, argv, 4) == 3 && strcmp(argv[2], "--no-huge") == 0);
 	}
 
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("test_cfg: all checks passed\n");
-	return failures ? 1 : 0;
+	return test_report("test_cfg");
 }

@@ -50,7 +50,7 @@ main(void)
 	/* good file: values */
 	if (load(good_base, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL good: %s\n", err);
-		failures++;
+		test_failures++;
 	} else {
 		if (!cfg.has_eal || strcmp(cfg.eal_args, "-l 0-1 --no-huge") != 0 ||
 				cfg.duration_ns != 2500000000ull || cfg.stats_period_ns != 500000000ull ||
@@ -62,7 +62,7 @@ main(void)
 				cfg.lcores[0].lcore_id != 1 || cfg.lcores[0].nb_tasks != 2 ||
 				cfg.tasks[1].lcore_id != 1) {
 			fprintf(stderr, "FAIL good: values not as written\n");
-			failures++;
+			test_failures++;
 		}
 		eng_config_free(&cfg);
 	}
