@@ -178,9 +178,9 @@ static void
 run(struct eng_runtime *rt)
 {
 	const struct eng_config *cfg = rt->cfg;
-	uint64_t hz = rt->hz, now, next_check, next_stats = UINT64_MAX, drain_end = 0;
-	uint64_t dur = (uint64_t)((unsigned __int128)cfg->duration_ns * hz / 1000000000u);
-	uint64_t period = (uint64_t)((unsigned __int128)cfg->stats_period_ns * hz / 1000000000u);
+	uint64_t hz = rt->clock.hz, now, next_check, next_stats = UINT64_MAX, drain_end = 0;
+	uint64_t dur = eng_clock_ns_cycles(&rt->clock, cfg->duration_ns);
+	uint64_t period = eng_clock_ns_cycles(&rt->clock, cfg->stats_period_ns);
 	int main_tasks = eng_lcore_main_has_tasks(rt);
 
 	if (period == 0 && cfg->timeseries[0] != '\0')
@@ -207,8 +207,7 @@ run(struct eng_runtime *rt)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
 			rt->stop_tsc = now;
 			rt->phase = ENG_PHASE_DRAIN;
-			drain_end = now + (uint64_t)((unsigned __int128)cfg->drain_ns * hz /
-							  1000000000u);
+			drain_end = now + eng_clock_ns_cycles(&rt->clock, cfg->drain_ns);
 		}
 		if (rt->phase == ENG_PHASE_DRAIN && now >= drain_end) {
 			rt->phase = ENG_PHASE_STOP;
@@ -287,7 +286,7 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 
 	rt.cfg = &cfg;
-	rt.hz = rte_get_tsc_hz();
+	eng_clock_init(&rt.clock, rte_get_tsc_hz(), rte_rdtsc());
 	exit_code = ENG_EXIT_SETUP;
 	if (eng_ports_probe(&rt) < 0 || eng_lcores_check(&rt) < 0 || eng_pools_create(&rt) < 0 ||
 			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0 ||

@@ -11,6 +11,7 @@
 
 #include <rte_common.h>
 
+#include "core/clock.h"
 #include "core/defs.h"
 #include "core/port.h"
 
@@ -30,7 +31,7 @@ struct eng_runtime {
 	struct eng_port ports[ENG_MAX_PORTS];
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
 	volatile int phase;
-	uint64_t hz;
+	struct eng_clock clock;     /* the one TSC -> ns clock (clock.h) */
 	uint64_t start_tsc, stop_tsc;
 	int lcore_failed;
 	struct eng_route_rt *route; /* pipes of the router tasks (kinds/route/route.c) */

@@ -8,12 +8,6 @@
 #include "core/tx.h"
 #include "net.h"
 
-uint64_t
-eng_ns_mult(uint64_t hz)
-{
-	return (uint64_t)(((unsigned __int128)1000000000u << 32) / hz);
-}
-
 int
 eng_arp_request(struct rte_mempool *pool, uint16_t cap, const struct rte_ether_addr *mac,
 		uint32_t spa, uint32_t tpa, struct rte_mbuf **out)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Helpers shared by the packet-generating tasks (dfcp, tcp, txonly):
- * TSC -> ns, egress to the port or a sched ring, pending-frame flush, ARP
+ * egress to the port or a sched ring, pending-frame flush, ARP
  * requests. Engine-private (task_common.c).
  */
 #ifndef ENG_TASK_COMMON_H
@@ -56,16 +56,6 @@ eng_stash_commit(struct rte_mbuf **stash, unsigned int *nstash, unsigned int n, 
 	for (i = k; i < n; i++)
 		top[i - k] = top[i];
 	*nstash -= k;
-}
-
-/* Q32 multiplier for eng_tsc_ns from the TSC frequency. */
-uint64_t eng_ns_mult(uint64_t hz);
-
-/* ns = tsc * ns_mult >> 32 */
-static inline uint64_t
-eng_tsc_ns(uint64_t ns_mult, uint64_t tsc)
-{
-	return (uint64_t)(((unsigned __int128)tsc * ns_mult) >> 32);
 }
 
 /* Hand n frames to the egress sched task's ring, or (ring NULL) to the port tx queue. */

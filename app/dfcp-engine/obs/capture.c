@@ -68,7 +68,8 @@ struct cap_rt {
 	uint16_t port_id;
 	uint32_t snaplen;
 	uint64_t end_tsc;		/* 0: none */
-	uint64_t base_tsc, base_ns, ns_mult; /* TSC -> wall clock (ns = base + dt * mult >> 32) */
+	const struct eng_clock *clk;	/* the runtime clock */
+	uint64_t wall_ns;		/* wall clock at the clock's ns 0 */
 	volatile int stopped;		/* a limit was reached */
 	struct rte_ring *ring;
 	struct rte_mempool *mp;
@@ -286,7 +287,7 @@ cap_copy(struct cap_rt *c, uint16_t port, uint16_t queue, struct rte_mbuf **pkts
 		c->stopped = 1;
 		return;
 	}
-	ns = c->base_ns + (uint64_t)(((unsigned __int128)(now - c->base_tsc) * c->ns_mult) >> 32);
+	ns = c->wall_ns + eng_clock_ns(c->clk, now);
 	for (i = 0; i < n && k < RTE_DIM(out); i++) {
 		uint32_t caplen = RTE_MIN(pkts[i]->pkt_len, c->snaplen);
 		struct rte_mbuf *m;
@@ -393,13 +394,12 @@ cap_open(struct eng_runtime *rt, struct cap_rt *c, unsigned int idx)
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		c->base_tsc = rte_rdtsc();
-		c->base_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-		c->ns_mult = (uint64_t)(((unsigned __int128)1000000000u << 32) / rt->hz);
+		c->clk = &rt->clock;
+		c->wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec -
+				eng_clock_ns(c->clk, rte_rdtsc());
 	}
 	if (cc->duration_ns != 0)
-		c->end_tsc = rte_rdtsc() +
-				(uint64_t)((unsigned __int128)cc->duration_ns * rt->hz / 1000000000u);
+		c->end_tsc = rte_rdtsc() + eng_clock_ns_cycles(&rt->clock, cc->duration_ns);
 	if (cc->dir & CAP_RX)
 		for (q = 0; q < pc->rx_queues && q < CAP_MAX_QUEUES; q++) {
 			c->rx_cb[c->nrx] = rte_eth_add_rx_callback(c->port_id, q, cap_rx_cb, c);

@@ -161,7 +161,7 @@ eng_lcore_tel(struct eng_runtime *rt, struct rte_tel_data *d)
 		rte_tel_data_add_dict_u64(x, "idle_polls", sum.idle_polls);
 		rte_tel_data_add_dict_u64(x, "busy_ppm",
 				sum.busy + sum.idle ? sum.busy * 1000000 / (sum.busy + sum.idle) : 0);
-		rte_tel_data_add_dict_u64(x, "tsc_hz", rt->hz);
+		rte_tel_data_add_dict_u64(x, "tsc_hz", rt->clock.hz);
 		snprintf(key, sizeof(key), "%u", lc->lcore_id);
 		rte_tel_data_add_dict_container(d, key, x, 0);
 	}

@@ -90,8 +90,8 @@ live_compute(struct eng_runtime *rt, uint64_t now)
 			continue;
 		b = flow_frame_bytes(fc, &r->s);
 		g = r->s.st.goodput_bytes;
-		r->thr = now > prev_tsc ? mbps(b - live_prev[i].bytes, now - prev_tsc, rt->hz) : 0;
-		r->goodput = now > prev_tsc ? mbps(g - live_prev[i].goodput, now - prev_tsc, rt->hz) :
+		r->thr = now > prev_tsc ? mbps(b - live_prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
+		r->goodput = now > prev_tsc ? mbps(g - live_prev[i].goodput, now - prev_tsc, rt->clock.hz) :
 					      0;
 		live_prev[i].tsc = now;
 		live_prev[i].bytes = b;
@@ -218,7 +218,7 @@ static void
 ts_rows(struct eng_runtime *rt, uint64_t now)
 {
 	const struct eng_config *cfg = rt->cfg;
-	double t = (double)(now - rt->start_tsc) / (double)rt->hz;
+	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
 	unsigned int i;
 
 	for (i = 0; i < live_n; i++) {
@@ -276,7 +276,7 @@ eng_timeseries_close(struct eng_runtime *rt)
 		return;
 	/* the last, partial period (at least 1 ms long) */
 	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
-			end > (ts_last_tsc ? ts_last_tsc : rt->start_tsc) + rt->hz / 1000) {
+			end > (ts_last_tsc ? ts_last_tsc : rt->start_tsc) + rt->clock.hz / 1000) {
 		live_compute(rt, end);
 		ts_rows(rt, end);
 	}

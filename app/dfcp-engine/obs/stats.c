@@ -42,13 +42,13 @@ port_block(struct eng_runtime *rt, unsigned int i, const struct eng_port_stats *
 			rt->ports[i].port_id);
 	printf("  RX-packets: %-12" PRIu64 " RX-pps: %-10.0f RX-Mbit/s: %-9.1f RX-missed: %-8" PRIu64
 	       " RX-errors: %-6" PRIu64 " RX-nombuf: %" PRIu64 "\n",
-			s->rx_packets, per_s(rxp, cycles, rt->hz),
-			per_s(rxb, cycles, rt->hz) * 8 / 1e6, s->rx_missed, s->rx_errors,
+			s->rx_packets, per_s(rxp, cycles, rt->clock.hz),
+			per_s(rxb, cycles, rt->clock.hz) * 8 / 1e6, s->rx_missed, s->rx_errors,
 			s->rx_nombuf);
 	printf("  TX-packets: %-12" PRIu64 " TX-pps: %-10.0f TX-Mbit/s: %-9.1f TX-errors: %" PRIu64
 	       "\n",
-			s->tx_packets, per_s(txp, cycles, rt->hz),
-			per_s(txb, cycles, rt->hz) * 8 / 1e6, s->tx_errors);
+			s->tx_packets, per_s(txp, cycles, rt->clock.hz),
+			per_s(txb, cycles, rt->clock.hz) * 8 / 1e6, s->tx_errors);
 }
 
 void
@@ -57,7 +57,7 @@ eng_stats_period(struct eng_runtime *rt)
 	uint64_t now = rte_rdtsc();
 	unsigned int i;
 
-	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->hz);
+	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->clock.hz);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		struct eng_port *p = &rt->ports[i];
 		struct eng_port_stats s;
@@ -90,7 +90,7 @@ eng_stats_summary(struct eng_runtime *rt)
 	unsigned int i;
 
 	eng_dfcp_release(rt); /* lcores stopped: cached mbufs back, final flow counters */
-	printf("== summary: %.3f s ==\n", (double)cyc / (double)rt->hz);
+	printf("== summary: %.3f s ==\n", (double)cyc / (double)rt->clock.hz);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		struct eng_port_stats s;
 
@@ -149,7 +149,7 @@ eng_stats_json(struct eng_runtime *rt, const char *path)
 	}
 	fprintf(f, "{\n  \"config\": ");
 	json_str(f, rt->cfg->file);
-	fprintf(f, ",\n  \"duration_s\": %.6f,\n  \"ports\": [", (double)cyc / (double)rt->hz);
+	fprintf(f, ",\n  \"duration_s\": %.6f,\n  \"ports\": [", (double)cyc / (double)rt->clock.hz);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		struct eng_port_stats s;
 
@@ -168,10 +168,10 @@ eng_stats_json(struct eng_runtime *rt, const char *path)
 				", \"rx_mbps\": %.3f, \"tx_mbps\": %.3f}",
 				rt->ports[i].port_id, rt->ports[i].socket, s.rx_packets, s.tx_packets,
 				s.rx_bytes, s.tx_bytes, s.rx_missed, s.rx_errors, s.tx_errors,
-				s.rx_nombuf, per_s(s.rx_packets, cyc, rt->hz),
-				per_s(s.tx_packets, cyc, rt->hz),
-				per_s(s.rx_bytes, cyc, rt->hz) * 8 / 1e6,
-				per_s(s.tx_bytes, cyc, rt->hz) * 8 / 1e6);
+				s.rx_nombuf, per_s(s.rx_packets, cyc, rt->clock.hz),
+				per_s(s.tx_packets, cyc, rt->clock.hz),
+				per_s(s.rx_bytes, cyc, rt->clock.hz) * 8 / 1e6,
+				per_s(s.tx_bytes, cyc, rt->clock.hz) * 8 / 1e6);
 	}
 	fprintf(f, "\n  ],\n  \"tasks\": [");
 	for (i = 0; i < rt->cfg->nb_tasks; i++) {

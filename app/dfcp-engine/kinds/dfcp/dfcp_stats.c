@@ -48,7 +48,7 @@ mbps(uint64_t bytes, uint64_t ns)
 static uint64_t
 now_ns(const struct eng_runtime *rt)
 {
-	return (uint64_t)((unsigned __int128)rte_rdtsc() * 1000000000u / rt->hz);
+	return eng_clock_ns(&rt->clock, rte_rdtsc());
 }
 
 /* Active time of a flow: established -> last goodput progress. */

@@ -11,7 +11,7 @@
  * task (eng_sched_attach) which transmits in WF2Q+ order. A full tx queue
  * or ring holds the frames back (no new frames are built until they leave),
  * so the port or the scheduler paces the sender; a flow may also be paced by
- * its own token bucket ("rate"). Time: TSC -> ns with a Q32 multiplier.
+ * its own token bucket ("rate"). Time: the runtime clock (core/clock.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,7 +83,7 @@ struct dfcp_priv {
 	struct eng_runtime *rt;
 	struct rte_mempool *pool;
 	uint16_t port_id, rxq, txq;
-	uint64_t ns_mult;		/* ns = tsc * ns_mult >> 32 */
+	struct eng_clock clk;		/* the runtime clock (core/clock.h) */
 	uint64_t run_start_ns;
 	uint64_t ol_flags;		/* tx checksum offload flags for IPv4 frames */
 	enum dfcp_csum csum;
@@ -110,7 +110,7 @@ static struct flow_rt *flow_tab[ENG_MAX_FLOWS];
 static inline uint64_t
 tsc_ns(const struct dfcp_priv *p, uint64_t tsc)
 {
-	return eng_tsc_ns(p->ns_mult, tsc);
+	return eng_clock_ns(&p->clk, tsc);
 }
 
 static int
@@ -319,7 +319,7 @@ dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->rxq = tp->rxq;
 	p->txq = tp->txq;
 	p->burst = t->burst;
-	p->ns_mult = eng_ns_mult(rt->hz);
+	p->clk = rt->clock;
 	p->mac = port->mac;
 	p->peer_mac_set = pc->has_peer_mac;
 	p->peer_mac = pc->peer_mac;

@@ -35,7 +35,7 @@ struct rx_stream {
 struct rxonly_priv {
 	uint16_t port_id, queue;
 	int verify;
-	uint64_t hz;
+	struct eng_clock clk;	/* the runtime clock */
 	uint64_t rx_packets, rx_bytes, rx_valid, rx_bad, rx_other;
 	uint64_t seq_lost, seq_reordered;
 	uint64_t lat_samples, lat_sum, lat_min, lat_max; /* TSC cycles */
@@ -71,7 +71,7 @@ rxonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->port_id = rt->ports[t->ports[0].port_idx].port_id;
 	p->queue = t->ports[0].rxq;
 	p->verify = c->verify;
-	p->hz = rt->hz;
+	p->clk = rt->clock;
 	p->lat_min = UINT64_MAX;
 	t->priv = p;
 	return 0;
@@ -154,12 +154,6 @@ rxonly_poll(struct eng_task *t, uint64_t now)
 	return n;
 }
 
-static uint64_t
-cyc_to_ns(uint64_t cyc, uint64_t hz)
-{
-	return (uint64_t)((unsigned __int128)cyc * 1000000000u / hz);
-}
-
 static void
 rxonly_stats(const struct eng_task *t, struct eng_task_stats *out)
 {
@@ -177,9 +171,9 @@ rxonly_stats(const struct eng_task *t, struct eng_task_stats *out)
 	out->seq_reordered = p->seq_reordered;
 	out->lat_samples = p->lat_samples;
 	if (p->lat_samples != 0) {
-		out->lat_min_ns = cyc_to_ns(p->lat_min, p->hz);
-		out->lat_max_ns = cyc_to_ns(p->lat_max, p->hz);
-		out->lat_avg_ns = cyc_to_ns(p->lat_sum / p->lat_samples, p->hz);
+		out->lat_min_ns = eng_clock_cycles_ns(&p->clk, p->lat_min);
+		out->lat_max_ns = eng_clock_cycles_ns(&p->clk, p->lat_max);
+		out->lat_avg_ns = eng_clock_cycles_ns(&p->clk, p->lat_sum / p->lat_samples);
 	}
 }
 

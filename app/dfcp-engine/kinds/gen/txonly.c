@@ -37,6 +37,17 @@ struct txonly_conf {
 	uint32_t weight;           /* its weight there */
 };
 
+/*
+ * The rate pacer: a virtual send schedule on the TSC in fixed point, one
+ * packet every interval_fp; after a stall at most one burst of credit.
+ */
+struct txonly_pacer {
+	uint64_t start_tsc;
+	uint64_t interval_fp;   /* TSC cycles per packet << TX_FP_SHIFT; 0: no pacing */
+	uint64_t next_fp;       /* when the next packet is due */
+	uint64_t now_fp;        /* at the last txonly_pace_allow() */
+};
+
 struct txonly_priv {
 	struct rte_mempool *pool;
 	struct rte_ring *ring;  /* egress sched task's ring for this flow, or NULL */
@@ -45,9 +56,7 @@ struct txonly_priv {
 	uint64_t ol_flags;
 	uint64_t count;
 	uint64_t seq;
-	uint64_t start_tsc;
-	uint64_t interval_fp;   /* TSC cycles per packet << TX_FP_SHIFT; 0: no pacing */
-	uint64_t next_fp;
+	struct txonly_pacer pace;
 	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
 } __rte_cache_aligned;
@@ -155,12 +164,12 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->data_len = (uint16_t)(c->pkt_size - ENG_PKT_FCS_LEN);
 	p->count = c->count;
 	if (c->rate_bps != 0) {
-		unsigned __int128 cyc = (unsigned __int128)rt->hz * ((c->pkt_size + 20) * 8ull)
+		unsigned __int128 cyc = (unsigned __int128)rt->clock.hz * ((c->pkt_size + 20) * 8ull)
 				<< TX_FP_SHIFT;
 
-		p->interval_fp = (uint64_t)(cyc / c->rate_bps);
-		if (p->interval_fp == 0)
-			p->interval_fp = 1;
+		p->pace.interval_fp = (uint64_t)(cyc / c->rate_bps);
+		if (p->pace.interval_fp == 0)
+			p->pace.interval_fp = 1;
 	}
 	txonly_template(p, c, port, pc);
 	t->priv = p;
@@ -174,12 +183,41 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	return 0;
 }
 
+/* Packets (at most n) the rate allows at TSC now; n when not paced. */
+static inline uint16_t
+txonly_pace_allow(struct txonly_pacer *pc, uint64_t now, uint16_t n)
+{
+	uint64_t allowed;
+
+	if (pc->interval_fp == 0)
+		return n;
+	if (pc->start_tsc == 0)
+		pc->start_tsc = now;
+	pc->now_fp = (now - pc->start_tsc) << TX_FP_SHIFT;
+	if (pc->now_fp < pc->next_fp)
+		return 0;
+	allowed = (pc->now_fp - pc->next_fp) / pc->interval_fp + 1;
+	return allowed < n ? (uint16_t)allowed : n;
+}
+
+/* sent packets left (a refused burst still advances by one packet). */
+static inline void
+txonly_pace_sent(struct txonly_pacer *pc, uint16_t sent, uint16_t burst)
+{
+	uint64_t cap = (uint64_t)burst * pc->interval_fp;
+
+	if (pc->interval_fp == 0)
+		return;
+	pc->next_fp += (uint64_t)(sent ? sent : 1) * pc->interval_fp;
+	if (pc->now_fp > pc->next_fp + cap)
+		pc->next_fp = pc->now_fp - cap; /* bounded credit after a stall */
+}
+
 static uint16_t
 txonly_poll(struct eng_task *t, uint64_t now)
 {
 	struct txonly_priv *p = t->priv;
 	struct rte_mbuf *pkts[512];
-	uint64_t now_fp = 0;
 	uint16_t n = t->burst, sent, i;
 
 	if (t->rt->phase != ENG_PHASE_RUN)
@@ -190,18 +228,9 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		if (p->count - p->seq < n)
 			n = (uint16_t)(p->count - p->seq);
 	}
-	if (p->interval_fp != 0) {
-		uint64_t allowed;
-
-		if (p->start_tsc == 0)
-			p->start_tsc = now;
-		now_fp = (now - p->start_tsc) << TX_FP_SHIFT;
-		if (now_fp < p->next_fp)
-			return 0;
-		allowed = (now_fp - p->next_fp) / p->interval_fp + 1;
-		if (allowed < n)
-			n = (uint16_t)allowed;
-	}
+	n = txonly_pace_allow(&p->pace, now, n);
+	if (n == 0)
+		return 0;
 	if (rte_pktmbuf_alloc_bulk(p->pool, pkts, n) != 0) {
 		p->no_mbuf++;
 		return 0;
@@ -229,13 +258,7 @@ txonly_poll(struct eng_task *t, uint64_t now)
 	p->seq += sent; /* unsent packets reuse their numbers: gaps mean real loss */
 	p->tx_packets += sent;
 	p->tx_bytes += (uint64_t)sent * p->data_len;
-	if (p->interval_fp != 0) {
-		uint64_t cap = (uint64_t)t->burst * p->interval_fp;
-
-		p->next_fp += (uint64_t)(sent ? sent : 1) * p->interval_fp;
-		if (now_fp > p->next_fp + cap)
-			p->next_fp = now_fp - cap; /* bounded credit after a stall */
-	}
+	txonly_pace_sent(&p->pace, sent, t->burst);
 	return sent;
 }
 

@@ -91,25 +91,6 @@ struct eng_router_conf {
 	int pipe_idx[2];                  /* ENG_ROUTE_PASS or chain head */
 };
 
-/* TSC -> ns without a division: ns = ((tsc - base) * mult) >> 32. */
-struct eng_tsc_ns {
-	uint64_t base;
-	uint64_t mult;
-};
-
-static inline void
-eng_tsc_ns_init(struct eng_tsc_ns *c, uint64_t hz, uint64_t base)
-{
-	c->base = base;
-	c->mult = (uint64_t)(((unsigned __int128)1000000000u << 32) / hz);
-}
-
-static inline uint64_t
-eng_tsc_ns(const struct eng_tsc_ns *c, uint64_t tsc)
-{
-	return (uint64_t)(((unsigned __int128)(tsc - c->base) * c->mult) >> 32);
-}
-
 /* Pipe runtime (route.c): one struct pipe per configured pipe, created by
  * the router task that owns its chain, on that task's socket. */
 struct eng_route_pipe_rt {

@@ -82,10 +82,10 @@ pipe_block(struct eng_runtime *rt, unsigned int i, uint64_t cycles, int period)
 				pc->name, (double)pc->delay_ns / 1e6, pc->sched);
 	printf("  in: %-10" PRIu64 " out: %-10" PRIu64 " out-Mbit/s: %-8.1f wire-Mbit/s: %-8.1f"
 	       " lost: %-8" PRIu64 " dropped: %-8" PRIu64 " passed: %" PRIu64 "\n",
-			s.in_pkts, s.out_pkts, mbps(s.out_bytes - b->out_bytes, cycles, rt->hz),
+			s.in_pkts, s.out_pkts, mbps(s.out_bytes - b->out_bytes, cycles, rt->clock.hz),
 			mbps(s.out_bytes - b->out_bytes +
 					(s.out_pkts - b->out_pkts) * (uint64_t)pc->overhead,
-					cycles, rt->hz),
+					cycles, rt->clock.hz),
 			s.loss_pkts, s.drop_pkts, s.pass_pkts);
 	printf("  queued: %u pkts / %" PRIu64 " B  on-link: %u pkts  jain: %.6f\n", s.sched_pkts,
 			s.sched_bytes, s.line_pkts,
@@ -110,7 +110,7 @@ pipe_block(struct eng_runtime *rt, unsigned int i, uint64_t cycles, int period)
 		printf("    queue %-12s w %-4u out: %-10" PRIu64 " Mbit/s: %-8.1f dropped: %-8" PRIu64
 		       " qlen: %u\n",
 				queue_name(rt->cfg, i, q, NULL), qs.weight, qs.deq_pkts,
-				mbps(qs.deq_bytes - base, cycles, rt->hz), qs.drop_pkts, qs.qlen_pkts);
+				mbps(qs.deq_bytes - base, cycles, rt->clock.hz), qs.drop_pkts, qs.qlen_pkts);
 		if (period)
 			pr->last_deq_bytes[q] = qs.deq_bytes;
 	}
@@ -163,13 +163,13 @@ sched_block(struct eng_runtime *rt, const struct eng_task *t, uint64_t cycles)
 			(double)st.rate_bps / 1e6, st.rate_bps ? "" : " unshaped");
 	printf("  tx: %-10" PRIu64 " Mbit/s: %-8.1f tx-retries: %-8" PRIu64 " flows: %u  jain: "
 	       "%.6f\n",
-			st.tx_pkts, mbps(st.tx_bytes, cycles, rt->hz), st.tx_retries, st.nb_flows,
+			st.tx_pkts, mbps(st.tx_bytes, cycles, rt->clock.hz), st.tx_retries, st.nb_flows,
 			flows_jain(fl, st.nb_flows));
 	for (f = 0; f < st.nb_flows; f++)
 		printf("    flow %-12s w %-4u in: %-10" PRIu64 " tx: %-10" PRIu64
 		       " Mbit/s: %-8.1f dropped: %-6" PRIu64 " backlog: %u ring: %u\n",
 				fl[f].name, fl[f].weight, fl[f].enq_pkts, fl[f].tx_pkts,
-				mbps(fl[f].run_tx_bytes, cycles, rt->hz), fl[f].drop_pkts, fl[f].backlog,
+				mbps(fl[f].run_tx_bytes, cycles, rt->clock.hz), fl[f].drop_pkts, fl[f].backlog,
 				fl[f].ring_count);
 	free(fl);
 }
@@ -247,7 +247,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 				pc->bw_bps, pc->delay_ns, pc->overhead, pc->sched, s.in_pkts,
 				s.in_bytes, s.out_pkts, s.out_bytes, s.loss_pkts, s.loss_bytes,
 				s.drop_pkts, s.drop_bytes, s.pass_pkts, s.sched_pkts, s.sched_bytes,
-				s.line_pkts, s.line_stalls, mbps(s.out_bytes, cyc, rt->hz),
+				s.line_pkts, s.line_stalls, mbps(s.out_bytes, cyc, rt->clock.hz),
 				pipe_jain(p, NULL));
 		for (q = 0; q < rt->route->pipes[i].nb_q; q++) {
 			struct sched_qstats qs;
@@ -264,7 +264,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 					", \"qlen_bytes\": %" PRIu64 ", \"out_mbps\": %.3f}",
 					q, qs.weight, qs.enq_pkts, qs.enq_bytes, qs.deq_pkts,
 					qs.deq_bytes, qs.drop_pkts, qs.drop_bytes, qs.qlen_pkts,
-					qs.qlen_bytes, mbps(qs.deq_bytes, cyc, rt->hz));
+					qs.qlen_bytes, mbps(qs.deq_bytes, cyc, rt->clock.hz));
 		}
 		fprintf(f, "]");
 		eng_lat_pipe_json(f, i); /* , "queue_delay_ns": {...} */
@@ -291,7 +291,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 				", \"tx_bytes\": %" PRIu64 ", \"tx_retries\": %" PRIu64
 				", \"tx_mbps\": %.3f, \"jain\": %.6f, \"flows\": [",
 				st.algo, st.rate_bps, st.tx_pkts, st.tx_bytes, st.tx_retries,
-				mbps(st.tx_bytes, cyc, rt->hz), flows_jain(fl, st.nb_flows));
+				mbps(st.tx_bytes, cyc, rt->clock.hz), flows_jain(fl, st.nb_flows));
 		for (k = 0; k < st.nb_flows; k++) {
 			fprintf(f, "%s\n      {\"name\": ", k ? "," : "");
 			json_name(f, fl[k].name);
@@ -304,7 +304,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 					k, fl[k].weight, fl[k].enq_pkts, fl[k].enq_bytes, fl[k].tx_pkts,
 					fl[k].tx_bytes, fl[k].run_tx_pkts, fl[k].run_tx_bytes,
 					fl[k].drop_pkts, fl[k].backlog, fl[k].ring_count,
-					mbps(fl[k].run_tx_bytes, cyc, rt->hz));
+					mbps(fl[k].run_tx_bytes, cyc, rt->clock.hz));
 		}
 		fprintf(f, "]}");
 		free(fl);

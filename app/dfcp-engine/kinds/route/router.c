@@ -49,7 +49,7 @@ struct router_dir {
 } __rte_cache_aligned;
 
 struct router_priv {
-	struct eng_tsc_ns clk;
+	struct eng_clock clk;	/* the runtime clock */
 	struct router_dir dir[2];
 };
 
@@ -126,7 +126,7 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	if (p == NULL)
 		return -ENOMEM;
 	t->priv = p;
-	eng_tsc_ns_init(&p->clk, rt->hz, rte_rdtsc());
+	p->clk = rt->clock;
 	for (d = 0; d < 2; d++) {
 		struct router_dir *rd = &p->dir[d];
 		const struct eng_task_port *in = &t->ports[d], *out = &t->ports[1 - d];
@@ -265,7 +265,7 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 {
 	struct rte_mbuf *pkts[512];
 	struct pipe_pkt out[RT_DEQ];
-	uint64_t now = eng_tsc_ns(&p->clk, rte_rdtsc()), bytes = 0;
+	uint64_t now = eng_clock_ns(&p->clk, rte_rdtsc()), bytes = 0;
 	unsigned int s, k, i, r;
 	uint16_t n;
 

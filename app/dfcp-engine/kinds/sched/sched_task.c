@@ -55,7 +55,8 @@ struct sched_flow {
 
 struct sched_task_priv {
 	struct sched *s;
-	struct eng_tsc_ns clk;
+	struct eng_clock clk;	/* the runtime clock */
+	uint64_t shape_base_tsc;  /* origin of the shaping clock */
 	uint16_t port_id, txq;
 	uint32_t nb_flows, max_flows, flow_queue, overhead;
 	uint64_t rate_bps;
@@ -158,7 +159,8 @@ sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 	p->max_flows = c->max_flows;
 	p->flow_queue = c->flow_queue;
 	p->overhead = c->overhead;
-	eng_tsc_ns_init(&p->clk, rt->hz, rte_rdtsc());
+	p->clk = rt->clock;
+	p->shape_base_tsc = rte_rdtsc();
 	t->priv = p;
 	return p;
 }
@@ -257,10 +259,10 @@ sched_task_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	}
 	p->rate_bps = rate;
 	if (rate != 0) {
-		p->cpb_fp = (uint64_t)(((unsigned __int128)rt->hz * 8u << SCH_FP) / rate);
+		p->cpb_fp = (uint64_t)(((unsigned __int128)rt->clock.hz * 8u << SCH_FP) / rate);
 		if (p->cpb_fp == 0)
 			p->cpb_fp = 1;
-		p->cap_fp = (rt->hz / 50) << SCH_FP; /* catch up at most 20 ms after a stall */
+		p->cap_fp = (rt->clock.hz / 50) << SCH_FP; /* catch up at most 20 ms after a stall */
 	}
 	ENG_LOG(INFO, task, "sched %s: %s, %s%.3f Mbit/s, %u flow(s) attached", t->name,
 			sched_algo(p->s), rate ? "" : "unshaped ", (double)rate / 1e6, p->nb_flows);
@@ -282,13 +284,43 @@ sched_tx(struct sched_task_priv *p, struct rte_mbuf **pkts, uint16_t n)
 	}
 }
 
+/*
+ * The shaper: dequeue in scheduling order while the shaped link is free (a
+ * fixed-point TSC clock advanced by each packet's wire bytes x cycles per
+ * byte; idle time gives no credit, a stall at most cap_fp of catch-up).
+ * Unshaped: one burst.
+ */
+static inline uint32_t
+shaped_dequeue(struct sched_task_priv *p, struct sched_pkt *sp, uint32_t burst, uint64_t now_tsc,
+		uint64_t now)
+{
+	uint64_t now_fp = (now_tsc - p->shape_base_tsc) << SCH_FP;
+	uint32_t n = 0;
+
+	if (p->cpb_fp == 0)
+		return sched_dequeue_burst(p->s, sp, burst, now);
+	if (p->t_free_fp > now_fp)
+		return 0;
+	if (now_fp - p->t_free_fp > p->cap_fp)
+		p->t_free_fp = now_fp - p->cap_fp;
+	while (n < burst && p->t_free_fp <= now_fp) {
+		if (sched_dequeue_burst(p->s, &sp[n], 1, now) == 0) {
+			p->t_free_fp = now_fp; /* idle: no credit */
+			break;
+		}
+		p->t_free_fp += (uint64_t)sp[n].len * p->cpb_fp;
+		n++;
+	}
+	return n;
+}
+
 static uint16_t
 sched_task_poll(struct eng_task *t, uint64_t tsc)
 {
 	struct sched_task_priv *p = t->priv;
 	struct rte_mbuf *pkts[SCH_MAX_BURST];
 	struct sched_pkt sp[SCH_MAX_BURST];
-	uint64_t now_tsc = rte_rdtsc(), now = eng_tsc_ns(&p->clk, now_tsc);
+	uint64_t now_tsc = rte_rdtsc(), now = eng_clock_ns(&p->clk, now_tsc);
 	uint32_t f, i, k, n = 0, burst = t->burst;
 
 	RTE_SET_USED(tsc);
@@ -337,24 +369,7 @@ sched_task_poll(struct eng_task *t, uint64_t tsc)
 	}
 	p->pend_off = 0;
 	/* 3. scheduling order, paced */
-	if (p->cpb_fp != 0) {
-		uint64_t now_fp = (now_tsc - p->clk.base) << SCH_FP;
-
-		if (p->t_free_fp > now_fp)
-			return 0;
-		if (now_fp - p->t_free_fp > p->cap_fp)
-			p->t_free_fp = now_fp - p->cap_fp;
-		while (n < burst && p->t_free_fp <= now_fp) {
-			if (sched_dequeue_burst(p->s, &sp[n], 1, now) == 0) {
-				p->t_free_fp = now_fp; /* idle: no credit */
-				break;
-			}
-			p->t_free_fp += (uint64_t)sp[n].len * p->cpb_fp;
-			n++;
-		}
-	} else {
-		n = sched_dequeue_burst(p->s, sp, burst, now);
-	}
+	n = shaped_dequeue(p, sp, burst, now_tsc, now);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
 		struct sched_flow *fl = &p->flows[sp[i].queue];

@@ -16,7 +16,7 @@
  * no new frames are built until they leave. Every 1 ms: connection start,
  * ARP retries, the seed-002 cap policy (tcp_cap_poll), completion; every
  * 10 ms the counters are published for stats_tcp.c.
- * Time: TSC -> ns with a Q32 multiplier, as the other tasks.
+ * Time: the runtime clock (core/clock.h), as the other tasks.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,7 +65,7 @@ struct tcp_task_priv {
 	uint16_t port_id, rxq, txq;
 	uint16_t burst;
 	uint16_t cap;			/* frame capacity of an mbuf */
-	uint64_t ns_mult;		/* ns = tsc * ns_mult >> 32 */
+	struct eng_clock clk;		/* the runtime clock (core/clock.h) */
 	uint64_t run_start_ns;
 	struct rte_ether_addr mac;
 	struct tcp_ep *ep;
@@ -96,7 +96,7 @@ struct tcp_task_priv {
 static inline uint64_t
 tsc_ns(const struct tcp_task_priv *p, uint64_t tsc)
 {
-	return eng_tsc_ns(p->ns_mult, tsc);
+	return eng_clock_ns(&p->clk, tsc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -196,7 +196,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->rxq = tp->rxq;
 	p->txq = tp->txq;
 	p->burst = RTE_MIN(t->burst, (uint16_t)TCP_TASK_MAX_BURST);
-	p->ns_mult = eng_ns_mult(rt->hz);
+	p->clk = rt->clock;
 	p->mac = port->mac;
 	p->nb_flows = nflows;
 	p->cap = (uint16_t)RTE_MIN(rte_pktmbuf_data_room_size(p->pool) - RTE_PKTMBUF_HEADROOM,
