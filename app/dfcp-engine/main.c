@@ -139,40 +139,6 @@ apply_overrides(struct eng_config *cfg, const struct app_opts *o)
 	return 0;
 }
 
-static int
-tasks_setup(struct eng_runtime *rt)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-		int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
-
-		t->rt = rt;
-		rc = t->ops->setup(t, rt, socket);
-		if (rc < 0) {
-			ENG_LOG(ERR, task, "task %s (%s): set-up failed: %s", t->name, t->ops->name,
-					strerror(-rc));
-			return rc;
-		}
-	}
-	return 0;
-}
-
-static void
-tasks_teardown(struct eng_runtime *rt)
-{
-	unsigned int i;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-
-		if (t->priv != NULL)
-			t->ops->teardown(t);
-	}
-}
-
 /* Housekeeping on the main lcore until the run ends. */
 static void
 run(struct eng_runtime *rt)
@@ -289,7 +255,7 @@ main(int argc, char **argv)
 	eng_clock_init(&rt.clock, rte_get_tsc_hz(), rte_rdtsc());
 	exit_code = ENG_EXIT_SETUP;
 	if (eng_ports_probe(&rt) < 0 || eng_lcores_check(&rt) < 0 || eng_pools_create(&rt) < 0 ||
-			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0 ||
+			eng_ports_start(&rt) < 0 || eng_tasks_setup(&rt) < 0 ||
 			eng_capture_setup(&rt) < 0 || eng_timeseries_open(&rt) < 0)
 		goto teardown;
 	eng_telemetry_register(&rt);
@@ -318,7 +284,7 @@ teardown:
 	eng_capture_close(&rt);
 	eng_capture_free();
 	eng_timeseries_close(&rt);
-	tasks_teardown(&rt);
+	eng_tasks_teardown(&rt);
 	eng_lat_free();
 	eng_ports_close(&rt);
 	eng_pools_free(&rt);

@@ -47,7 +47,7 @@ check_good(void)
 		test_failures++;
 		return;
 	}
-	r = cfg.route;
+	r = eng_route_conf(&cfg);
 	rc = cfg.tasks[2].conf;
 	if (r == NULL || r->nb_pipes != 3 || r->nb_queues != 3 ||
 			r->pipes[0].bw_bps != 1000000000ull || r->pipes[0].delay_ns != 10000000ull ||

@@ -43,7 +43,6 @@ struct eng_lcore_conf {
 };
 
 struct eng_flow_conf;
-struct eng_route_conf;
 struct eng_capture_conf;
 
 struct eng_config {
@@ -76,8 +75,9 @@ struct eng_config {
 	/* [flow NAME] (kinds/dfcp/flow_sec.c, flow.h): calloc'd table */
 	unsigned int nb_flows;
 	struct eng_flow_conf *flows;
-	/* [pipe NAME], [queue NAME] (kinds/route/): calloc'd */
-	struct eng_route_conf *route;
+	/* the config of a kind's own sections, by kind index (kinds.c), e.g. the
+	 * router's [pipe]s and [queue]s; freed by the sections' free() */
+	void *kind_conf[ENG_MAX_KINDS];
 	/* [capture NAME] (obs/capture.c): calloc'd */
 	unsigned int nb_captures;
 	struct eng_capture_conf *captures;
@@ -92,16 +92,17 @@ struct eng_section_kind {
 	int (*parse)(struct eng_config *cfg, struct eng_sec *sec);
 	/* Called once after all sections: cross-references and defaults. */
 	int (*check)(struct eng_config *cfg, char *err, size_t errlen);
+	/* eng_config_free(): release what parse() allocated (optional). */
+	void (*free)(struct eng_config *cfg);
 };
 
+/* The core sections (config/sec_*.c, obs/capture.c); the kinds list theirs
+ * in eng_task_ops.sections. */
 extern const struct eng_section_kind eng_section_eal;
 extern const struct eng_section_kind eng_section_engine;
 extern const struct eng_section_kind eng_section_port;
 extern const struct eng_section_kind eng_section_task;
 extern const struct eng_section_kind eng_section_lcore;
-extern const struct eng_section_kind eng_section_flow;
-extern const struct eng_section_kind eng_section_pipe;
-extern const struct eng_section_kind eng_section_queue;
 extern const struct eng_section_kind eng_section_capture;
 
 /*

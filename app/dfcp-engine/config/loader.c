@@ -20,18 +20,51 @@
 
 #define ENG_COMMENT_CHAR '#'
 
-/* The section-kind table: add a kind = new section_*.c + one line here. */
-static const struct eng_section_kind *const eng_section_kinds[] = {
+#define ENG_MAX_SECTION_KINDS 32
+
+/*
+ * The section kinds: the core ones, then those of the task kinds (their
+ * eng_task_ops.sections, in kind order, each once), then [capture]. Checks
+ * run in this order: [lcore] before [task] (it assigns tasks to lcores),
+ * [task] before the kinds' sections, then every kind's check().
+ */
+static const struct eng_section_kind *const core_first[] = {
 	&eng_section_eal,
 	&eng_section_engine,
 	&eng_section_port,
-	&eng_section_lcore, /* before task: its check assigns tasks to lcores */
+	&eng_section_lcore,
 	&eng_section_task,
-	&eng_section_flow, /* after task: its check resolves the dfcp tasks' flow lists */
-	&eng_section_pipe, /* its check resolves queues, next chains, router pipes */
-	&eng_section_queue,
-	&eng_section_capture, /* observability: pcapng of a port (capture.c) */
 };
+
+static unsigned int
+section_add(const struct eng_section_kind **tab, unsigned int n,
+		const struct eng_section_kind *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i] == k || strcmp(tab[i]->prefix, k->prefix) == 0)
+			return n;
+	if (n < ENG_MAX_SECTION_KINDS)
+		tab[n++] = k;
+	return n;
+}
+
+static unsigned int
+section_table(const struct eng_section_kind **tab)
+{
+	unsigned int n = 0, i, k;
+
+	for (i = 0; i < RTE_DIM(core_first); i++)
+		n = section_add(tab, n, core_first[i]);
+	for (k = 0; k < eng_kinds_count(); k++) {
+		const struct eng_section_kind *const *s = eng_kind(k)->sections;
+
+		for (; s != NULL && *s != NULL; s++)
+			n = section_add(tab, n, *s);
+	}
+	return section_add(tab, n, &eng_section_capture);
+}
 
 struct scan_key {
 	char name[CFG_NAME_LEN];
@@ -196,6 +229,8 @@ out:
 static const struct eng_section_kind *
 kind_find(const char *name, char *kind, char *id)
 {
+	const struct eng_section_kind *tab[ENG_MAX_SECTION_KINDS];
+	size_t nk = section_table(tab);
 	const char *sp;
 	size_t n, i;
 
@@ -208,20 +243,21 @@ kind_find(const char *name, char *kind, char *id)
 			sp++;
 		snprintf(id, CFG_NAME_LEN, "%s", sp);
 	}
-	for (i = 0; i < RTE_DIM(eng_section_kinds); i++)
-		if (strcmp(eng_section_kinds[i]->prefix, kind) == 0)
-			return eng_section_kinds[i];
+	for (i = 0; i < nk; i++)
+		if (strcmp(tab[i]->prefix, kind) == 0)
+			return tab[i];
 	return NULL;
 }
 
 static void
 kinds_list(char *buf, size_t len)
 {
-	size_t i, off = 0;
+	const struct eng_section_kind *tab[ENG_MAX_SECTION_KINDS];
+	size_t i, off = 0, nk = section_table(tab);
 
 	buf[0] = '\0';
-	for (i = 0; i < RTE_DIM(eng_section_kinds) && off < len; i++) {
-		const struct eng_section_kind *k = eng_section_kinds[i];
+	for (i = 0; i < nk && off < len; i++) {
+		const struct eng_section_kind *k = tab[i];
 
 		off += (size_t)snprintf(buf + off, len - off, "%s[%s%s]", i ? ", " : "", k->prefix,
 				k->named ? " NAME" : "");
@@ -277,6 +313,31 @@ config_defaults(struct eng_config *cfg)
 #endif
 }
 
+/* The section kinds' checks, then the task kinds'. */
+static int
+config_check(struct eng_config *cfg, char *err, size_t errlen)
+{
+	const struct eng_section_kind *tab[ENG_MAX_SECTION_KINDS];
+	unsigned int i, nk = section_table(tab);
+	int rc;
+
+	for (i = 0; i < nk; i++) {
+		if (tab[i]->check == NULL)
+			continue;
+		rc = tab[i]->check(cfg, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < eng_kinds_count(); i++) {
+		if (eng_kind(i)->check == NULL)
+			continue;
+		rc = eng_kind(i)->check(cfg, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int
 eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errlen)
 {
@@ -286,7 +347,6 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 	struct scan sc = {0, NULL};
 	char list[ENG_ERR_LEN / 2];
 	int i, j, rc, nsec;
-	size_t k;
 
 	config_defaults(cfg);
 	snprintf(cfg->file, sizeof(cfg->file), "%s", file);
@@ -355,13 +415,9 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 			goto out;
 		}
 	}
-	for (k = 0; k < RTE_DIM(eng_section_kinds); k++) {
-		if (eng_section_kinds[k]->check == NULL)
-			continue;
-		rc = eng_section_kinds[k]->check(cfg, err, errlen);
-		if (rc < 0)
-			goto out;
-	}
+	rc = config_check(cfg, err, errlen);
+	if (rc < 0)
+		goto out;
 	rc = 0;
 out:
 	free(sec);
@@ -376,18 +432,14 @@ out:
 void
 eng_config_free(struct eng_config *cfg)
 {
-	unsigned int i;
+	const struct eng_section_kind *tab[ENG_MAX_SECTION_KINDS];
+	unsigned int i, nk = section_table(tab);
 
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		free(cfg->tasks[i].conf);
 		cfg->tasks[i].conf = NULL;
 	}
-	free(cfg->flows);
-	cfg->flows = NULL;
-	cfg->nb_flows = 0;
-	free(cfg->route);
-	cfg->route = NULL;
-	free(cfg->captures);
-	cfg->captures = NULL;
-	cfg->nb_captures = 0;
+	for (i = 0; i < nk; i++)
+		if (tab[i]->free != NULL)
+			tab[i]->free(cfg);
 }

@@ -9,7 +9,10 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
-#include "kinds/route/route.h"
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+
 
 int
 eng_pools_create(struct eng_runtime *rt)
@@ -26,11 +29,14 @@ eng_pools_create(struct eng_runtime *rt)
 		/* ring ports: packets can also sit in the peer's rx ring */
 		need[s] += (uint64_t)pc->rx_queues * pc->rx_desc;
 	}
-	for (i = 0; i < cfg->nb_tasks; i++)
-		need[rt->ports[cfg->tasks[i].ports[0].port_idx].socket] +=
-				2ull * cfg->tasks[i].burst;
-	if (cfg->nb_ports != 0) /* held in pipes and sched tasks (route.c) */
-		need[rt->ports[0].socket] += eng_route_pool_need(cfg);
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		const struct eng_task *t = &cfg->tasks[i];
+
+		/* what the task may hold at once: two bursts unless it says more */
+		need[t->nb_ports ? rt->ports[t->ports[0].port_idx].socket : 0] +=
+				t->ops->pool_need != NULL ? t->ops->pool_need(t, cfg) :
+				2ull * t->burst;
+	}
 	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
 		char name[RTE_MEMPOOL_NAMESIZE];
 		uint64_t n;

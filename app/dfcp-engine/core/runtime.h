@@ -14,9 +14,9 @@
 #include "core/clock.h"
 #include "core/defs.h"
 #include "core/port.h"
+#include "core/task.h"
 
 struct eng_config;
-struct eng_route_rt;
 struct rte_mempool;
 
 enum eng_phase {
@@ -34,7 +34,9 @@ struct eng_runtime {
 	struct eng_clock clock;     /* the one TSC -> ns clock (clock.h) */
 	uint64_t start_tsc, stop_tsc;
 	int lcore_failed;
-	struct eng_route_rt *route; /* pipes of the router tasks (kinds/route/route.c) */
+	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
+	 * e.g. the router's pipes; owned and freed by the kind */
+	void *kind_rt[ENG_MAX_KINDS];
 };
 
 /* pool.c: one mbuf pool per NUMA socket that has ports */

@@ -13,6 +13,8 @@
 
 #include "core/defs.h"
 
+#define ENG_MAX_KINDS 16
+
 struct eng_config;
 struct eng_runtime;
 struct eng_sec;
@@ -54,24 +56,96 @@ struct eng_task {
 	struct eng_runtime *rt;
 };
 
+/* A task's goal (ops->done): the run stops when every task that has one reached it. */
+enum eng_goal {
+	ENG_GOAL_NONE = 0,	/* runs until the duration or a signal */
+	ENG_GOAL_PENDING,	/* has a goal, not reached yet */
+	ENG_GOAL_REACHED,
+};
+
+/* What ops->report() writes (obs/stats.c calls it once per kind, in table order). */
+enum eng_report {
+	ENG_REPORT_PERIOD = 0,	/* text: the periodic block */
+	ENG_REPORT_SUMMARY,	/* text: the final summary */
+	ENG_REPORT_RESULT,	/* text: closing lines after every kind's summary */
+	ENG_REPORT_JSON,	/* the kind's members of the summary JSON */
+};
+
+struct eng_out;
+struct eng_section_kind;
+struct eng_ctr;
+
+/* A telemetry command (obs/telemetry.c registers every kind's). */
+struct eng_tel_cmd {
+	const char *cmd;	/* "/dfcp/flows" */
+	const char *help;
+	int (*fn)(struct eng_runtime *rt, const char *params, struct eng_out *o);
+};
+
+/* A counter table of a kind: the fields of one record type (obs/out.h). */
+struct eng_ctr_table {
+	const char *record;	/* "flow", "pipe", ... */
+	const struct eng_ctr *ctr;
+	unsigned int n;
+};
+
+/*
+ * A task kind. Everything a kind needs is here: adding one is its folder
+ * under kinds/, one line in kinds.c and one in meson.build
+ * (doc/contributing.md, "Adding a task kind"). Only name, parse, setup,
+ * poll, stats and teardown are required.
+ */
 struct eng_task_ops {
 	const char *name;   /* kind, as in "kind = txonly" */
 	const char *help;
-	/* Config time, no EAL: read kind keys from sec, fill t->ports, t->conf. */
+
+	/* --- config time, no EAL --- */
+	/* Section kinds this kind owns besides its [task]s (NULL-terminated). */
+	const struct eng_section_kind *const *sections;
+	/* Read kind keys from sec, fill t->ports, t->conf. */
 	int (*parse)(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
+	/* Once, after every section was parsed and checked: cross-references. */
+	int (*check)(struct eng_config *cfg, char *err, size_t errlen);
+	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
+	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
+
+	/* --- run time --- */
 	/* After ports start, on the main lcore: allocate t->priv on socket. */
 	int (*setup)(struct eng_task *t, struct eng_runtime *rt, int socket);
 	/* Hot path, on the task's lcore: one burst; returns packets handled. */
 	uint16_t (*poll)(struct eng_task *t, uint64_t now_tsc);
-	/* Any thread: snapshot of the counters. */
-	void (*stats)(const struct eng_task *t, struct eng_task_stats *out);
-	/* After the lcores have stopped: free mbufs held, t->priv. */
+	/* Any thread: the task's goal (NULL: ENG_GOAL_NONE). */
+	enum eng_goal (*done)(const struct eng_task *t);
+	/* After the lcores stopped: hand back mbufs, publish final counters. */
+	void (*quiesce)(struct eng_task *t);
+	/* At the end: free mbufs still held, t->priv. */
 	void (*teardown)(struct eng_task *t);
+
+	/* --- output (obs/) --- */
+	/* Any thread: the generic counters of the "tasks" JSON array. */
+	void (*stats)(const struct eng_task *t, struct eng_task_stats *out);
+	/* Once per kind (not per task): its blocks, summary, JSON members. */
+	void (*report)(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+	/* Its telemetry commands ({NULL}-terminated). */
+	const struct eng_tel_cmd *tel;
+	/* Its counter tables ({NULL}-terminated), for --counters and the docs. */
+	const struct eng_ctr_table *tables;
 };
 
 /* The kind table (kinds.c). */
+unsigned int eng_kinds_count(void);
+const struct eng_task_ops *eng_kind(unsigned int i);
 const struct eng_task_ops *eng_task_kind_find(const char *name);
+int eng_kind_index(const struct eng_task_ops *ops);	/* -1: not in the table */
 void eng_task_kind_list(char *buf, size_t len);
+
+/* Every task in config order (task.c): setup (0 or the first error), goals,
+ * quiesce and teardown of the tasks that were set up. */
+int eng_tasks_setup(struct eng_runtime *rt);
+enum eng_goal eng_tasks_done(struct eng_runtime *rt);
+void eng_tasks_quiesce(struct eng_runtime *rt);
+void eng_tasks_teardown(struct eng_runtime *rt);
+
 /* Helper for parse(): read "KEY = PORTNAME" and optional queue keys. */
 int eng_task_parse_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
 		const char *key, const char *rxq_key, const char *txq_key, int required);

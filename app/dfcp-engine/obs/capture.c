@@ -201,12 +201,21 @@ capture_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static void
+captures_free(struct eng_config *cfg)
+{
+	free(cfg->captures);
+	cfg->captures = NULL;
+	cfg->nb_captures = 0;
+}
+
 const struct eng_section_kind eng_section_capture = {
 	.prefix = "capture",
 	.named = 1,
 	.help = "write a port's frames (rx/tx, match rules, limits) to a pcapng file",
 	.parse = capture_parse,
 	.check = capture_check,
+	.free = captures_free,
 };
 
 /* ------------------------------------------------------------------ */

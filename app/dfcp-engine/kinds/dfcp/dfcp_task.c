@@ -856,10 +856,17 @@ eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64
 	*seg = p->drop_segmented;
 }
 
+static const struct eng_section_kind *const dfcp_sections[] = {
+	&eng_section_flow,
+	NULL,
+};
+
 const struct eng_task_ops eng_task_dfcp = {
 	.name = "dfcp",
 	.help = "run DFCP flows (senders and receivers) on one port queue pair",
+	.sections = dfcp_sections,
 	.parse = dfcp_parse_task,
+	.check = eng_dfcp_check,
 	.setup = dfcp_setup,
 	.poll = dfcp_poll,
 	.stats = dfcp_stats_cb,

@@ -104,9 +104,10 @@ struct eng_flow_snap {
 	int done;			/* the flow has finished (closed) */
 };
 
-/* section_flow.c */
-void eng_flows_free(struct eng_config *cfg);
+/* flow_sec.c: [flow NAME] and the dfcp kind's check (task flow lists) */
+extern const struct eng_section_kind eng_section_flow;
 int eng_flow_index(const struct eng_config *cfg, const char *name);
+int eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen);
 
 /* task_dfcp.c */
 /* Snapshot of a flow's counters (any thread); 0 or -ENOENT if not running. */

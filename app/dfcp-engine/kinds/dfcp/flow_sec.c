@@ -227,13 +227,11 @@ eng_flow_index(const struct eng_config *cfg, const char *name)
 	return -1;
 }
 
-/* Resolve every dfcp task's "flows" list; each flow belongs to exactly one task. */
+/* [flow]'s check: names are unique. */
 static int
 flow_check(struct eng_config *cfg, char *err, size_t errlen)
 {
-	char name[ENG_NAME_LEN], e[CFG_ERR_LEN];
 	unsigned int i, j;
-	int rc;
 
 	for (i = 0; i < cfg->nb_flows; i++)
 		for (j = 0; j < i; j++)
@@ -242,6 +240,18 @@ flow_check(struct eng_config *cfg, char *err, size_t errlen)
 						cfg->file, cfg->flows[i].line, cfg->flows[i].name);
 				return -EINVAL;
 			}
+	return 0;
+}
+
+/* The dfcp kind's check: resolve every dfcp task's "flows" list; each flow
+ * belongs to exactly one task. */
+int
+eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
+{
+	char name[ENG_NAME_LEN], e[CFG_ERR_LEN];
+	unsigned int i, j;
+	int rc;
+
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		struct eng_task *t = &cfg->tasks[i];
 		struct eng_dfcp_conf *dc = t->conf;
@@ -308,8 +318,8 @@ flow_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-void
-eng_flows_free(struct eng_config *cfg)
+static void
+flows_free(struct eng_config *cfg)
 {
 	free(cfg->flows);
 	cfg->flows = NULL;
@@ -322,4 +332,5 @@ const struct eng_section_kind eng_section_flow = {
 	.help = "a DFCP flow (sender or receiver) run by a dfcp task",
 	.parse = flow_parse,
 	.check = flow_check,
+	.free = flows_free,
 };

@@ -19,9 +19,11 @@
 struct eng_route_conf *
 eng_route_conf_get(struct eng_config *cfg)
 {
-	if (cfg->route == NULL)
-		cfg->route = calloc(1, sizeof(*cfg->route));
-	return cfg->route;
+	void **slot = &cfg->kind_conf[eng_kind_index(&eng_task_router)];
+
+	if (*slot == NULL)
+		*slot = calloc(1, sizeof(struct eng_route_conf));
+	return *slot;
 }
 
 int
@@ -29,10 +31,10 @@ eng_route_pipe_index(const struct eng_config *cfg, const char *name)
 {
 	unsigned int i;
 
-	if (cfg->route == NULL)
+	if (eng_route_conf(cfg) == NULL)
 		return -1;
-	for (i = 0; i < cfg->route->nb_pipes; i++)
-		if (strcmp(cfg->route->pipes[i].name, name) == 0)
+	for (i = 0; i < eng_route_conf(cfg)->nb_pipes; i++)
+		if (strcmp(eng_route_conf(cfg)->pipes[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -222,7 +224,7 @@ pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
 static int
 feed(struct eng_config *cfg, int idx, const char *who, char *err, size_t errlen)
 {
-	struct eng_pipe_conf *pc = &cfg->route->pipes[idx];
+	struct eng_pipe_conf *pc = &eng_route_conf(cfg)->pipes[idx];
 
 	if (pc->has_pred)
 		return CHK_ERR("%s:%d: [pipe %s]: fed twice (by %s and another router direction or "
@@ -235,7 +237,7 @@ feed(struct eng_config *cfg, int idx, const char *who, char *err, size_t errlen)
 static int
 pipe_check(struct eng_config *cfg, char *err, size_t errlen)
 {
-	struct eng_route_conf *r = cfg->route;
+	struct eng_route_conf *r = eng_route_conf(cfg);
 	unsigned int i, j;
 	int rc;
 
@@ -313,7 +315,16 @@ pipe_check(struct eng_config *cfg, char *err, size_t errlen)
 						cfg->file, q->line, q->name, q->pipe);
 		}
 	}
-	/* router tasks -> chain heads */
+	return 0;
+}
+
+/* The router kind's check: each router direction -> the head of its chain. */
+int
+eng_route_check_routers(struct eng_config *cfg, char *err, size_t errlen)
+{
+	unsigned int i;
+	int rc;
+
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		struct eng_task *t = &cfg->tasks[i];
 		struct eng_router_conf *rcf = t->conf;
@@ -341,10 +352,18 @@ pipe_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static void
+pipe_free_conf(struct eng_config *cfg)
+{
+	free(eng_route_conf(cfg));
+	cfg->kind_conf[eng_kind_index(&eng_task_router)] = NULL;
+}
+
 const struct eng_section_kind eng_section_pipe = {
 	.prefix = "pipe",
 	.named = 1,
 	.help = "an emulated link direction: bw, delay, loss, queues, scheduler",
 	.parse = pipe_parse,
 	.check = pipe_check,
+	.free = pipe_free_conf,
 };

@@ -2,8 +2,8 @@
 /*
  * Pipe runtime: one lib/pipe instance per configured pipe, created by the
  * router task whose chain it belongs to (so it lives on that task's socket
- * and is used by that lcore only), plus the mbuf estimate of pipes and sched
- * tasks for the pool size.
+ * and is used by that lcore only), plus the mbuf estimate of a router's
+ * pipes for the pool size.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,21 +12,22 @@
 #include <rte_malloc.h>
 
 #include "kinds/route/route.h"
-#include "kinds/sched/sched.h"
 
 struct eng_route_rt *
 eng_route_rt_get(struct eng_runtime *rt)
 {
-	if (rt->route == NULL)
-		rt->route = calloc(1, sizeof(*rt->route));
-	return rt->route;
+	void **slot = &rt->kind_rt[eng_kind_index(&eng_task_router)];
+
+	if (*slot == NULL)
+		*slot = calloc(1, sizeof(struct eng_route_rt));
+	return *slot;
 }
 
 struct pipe *
 eng_route_pipe_create(struct eng_runtime *rt, int idx)
 {
 	struct eng_route_rt *rr = eng_route_rt_get(rt);
-	const struct eng_route_conf *r = rt->cfg->route;
+	const struct eng_route_conf *r = eng_route_conf(rt->cfg);
 	const struct eng_pipe_conf *pc;
 	struct eng_route_pipe_rt *pr;
 	struct pipe_conf c;
@@ -111,16 +112,17 @@ fail:
 void
 eng_route_free(struct eng_runtime *rt)
 {
+	struct eng_route_rt *rr = eng_route_rt(rt);
 	unsigned int i;
 
-	if (rt->route == NULL)
+	if (rr == NULL)
 		return;
 	for (i = 0; i < ENG_MAX_PIPES; i++) {
-		pipe_free(rt->route->pipes[i].p);
-		free(rt->route->pipes[i].last_deq_bytes);
+		pipe_free(rr->pipes[i].p);
+		free(rr->pipes[i].last_deq_bytes);
 	}
-	free(rt->route);
-	rt->route = NULL;
+	free(rr);
+	rt->kind_rt[eng_kind_index(&eng_task_router)] = NULL;
 }
 
 /* Packets a pipe can hold: queues + the delay line at 64-byte frames. */
@@ -147,18 +149,16 @@ pipe_mbufs(const struct eng_route_conf *r, unsigned int idx)
 }
 
 uint64_t
-eng_route_pool_need(const struct eng_config *cfg)
+eng_route_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
-	uint64_t n = 0;
-	unsigned int i;
+	const struct eng_router_conf *c = t->conf;
+	const struct eng_route_conf *r = eng_route_conf(cfg);
+	uint64_t n = 2ull * t->burst;
+	int d, idx, k;
 
-	for (i = 0; i < cfg->nb_tasks; i++)
-		if (cfg->tasks[i].ops == &eng_task_sched)
-			n += eng_sched_pool_need(&cfg->tasks[i], cfg);
-	if (cfg->route == NULL)
-		return n;
-	for (i = 0; i < cfg->route->nb_pipes; i++)
-		if (cfg->route->pipes[i].has_pred)
-			n += pipe_mbufs(cfg->route, i);
+	for (d = 0; d < 2 && r != NULL; d++)
+		for (idx = c->pipe_idx[d], k = 0; idx >= 0 && k < ENG_PIPE_CHAIN_MAX;
+				idx = r->pipes[idx].next_idx, k++)
+			n += pipe_mbufs(r, (unsigned int)idx);
 	return n;
 }

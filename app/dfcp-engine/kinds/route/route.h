@@ -34,6 +34,9 @@
  * sctp, udplite or 0..255; PORTS: N or LO-HI (1..65535).
  * Fills r (queue left 0). 0 or -EINVAL with the reason in err. No DPDK. */
 int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
+/* The router kind's check (pipe_sec.c): router directions -> chain heads. */
+int eng_route_check_routers(struct eng_config *cfg, char *err, size_t errlen);
+
 /* Format a rule back into the same grammar (for logs and telemetry). */
 void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
 
@@ -82,6 +85,18 @@ struct eng_route_conf {
 	struct eng_queue_conf queues[ENG_MAX_QUEUES];
 };
 
+extern const struct eng_task_ops eng_task_router;
+extern const struct eng_section_kind eng_section_pipe;
+extern const struct eng_section_kind eng_section_queue;
+
+/* The router kind's config (cfg->kind_conf) and pipes (rt->kind_rt); NULL: none. */
+static inline struct eng_route_conf *
+eng_route_conf(const struct eng_config *cfg)
+{
+	return cfg->kind_conf[eng_kind_index(&eng_task_router)];
+}
+
+/* Allocated by the first [pipe] / [queue] section; NULL: out of memory. */
 struct eng_route_conf *eng_route_conf_get(struct eng_config *cfg);
 int eng_route_pipe_index(const struct eng_config *cfg, const char *name);
 
@@ -105,6 +120,12 @@ struct eng_route_rt {
 	struct eng_route_pipe_rt pipes[ENG_MAX_PIPES];
 };
 
+static inline struct eng_route_rt *
+eng_route_rt(const struct eng_runtime *rt)
+{
+	return rt->kind_rt[eng_kind_index(&eng_task_router)];
+}
+
 struct eng_route_rt *eng_route_rt_get(struct eng_runtime *rt);
 /* Create pipe idx (and configure its queues, rules, unmatched); NULL + log. */
 struct pipe *eng_route_pipe_create(struct eng_runtime *rt, int idx);
@@ -117,9 +138,7 @@ void eng_route_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"pipes\": 
 struct rte_tel_data;
 int eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d);
 int eng_route_tel_sched(struct eng_runtime *rt, struct rte_tel_data *d);
-/* route.c: mbufs the pipes and sched tasks may hold at once (pool size) */
-uint64_t eng_route_pool_need(const struct eng_config *cfg);
-
-extern const struct eng_task_ops eng_task_router;
+/* route.c: mbufs the pipes of a router's chains may hold at once (pool size) */
+uint64_t eng_route_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 
 #endif /* ENG_ROUTE_H */

@@ -36,9 +36,9 @@ run_cycles(const struct eng_runtime *rt)
 static struct pipe *
 pipe_rt(const struct eng_runtime *rt, unsigned int i)
 {
-	if (rt->route == NULL || rt->cfg->route == NULL || i >= rt->cfg->route->nb_pipes)
+	if (eng_route_rt(rt) == NULL || eng_route_conf(rt->cfg) == NULL || i >= eng_route_conf(rt->cfg)->nb_pipes)
 		return NULL;
-	return rt->route->pipes[i].p;
+	return eng_route_rt(rt)->pipes[i].p;
 }
 
 /* Name of queue q of pipe i: "default" or the [queue NAME]. */
@@ -48,8 +48,8 @@ queue_name(const struct eng_config *cfg, unsigned int pipe, uint32_t q, uint32_t
 	unsigned int j;
 
 	if (q != 0)
-		for (j = 0; j < cfg->route->nb_queues; j++) {
-			const struct eng_queue_conf *qc = &cfg->route->queues[j];
+		for (j = 0; j < eng_route_conf(cfg)->nb_queues; j++) {
+			const struct eng_queue_conf *qc = &eng_route_conf(cfg)->queues[j];
 
 			if (qc->pipe_idx == (int)pipe && qc->pipe_q == q) {
 				if (weight)
@@ -65,8 +65,8 @@ queue_name(const struct eng_config *cfg, unsigned int pipe, uint32_t q, uint32_t
 static void
 pipe_block(struct eng_runtime *rt, unsigned int i, uint64_t cycles, int period)
 {
-	const struct eng_pipe_conf *pc = &rt->cfg->route->pipes[i];
-	struct eng_route_pipe_rt *pr = &rt->route->pipes[i];
+	const struct eng_pipe_conf *pc = &eng_route_conf(rt->cfg)->pipes[i];
+	struct eng_route_pipe_rt *pr = &eng_route_rt(rt)->pipes[i];
 	static const struct pipe_stats zero;
 	const struct pipe_stats *b = period ? &pr->last : &zero;
 	struct pipe_stats s;
@@ -185,7 +185,7 @@ eng_route_stats_period(struct eng_runtime *rt)
 
 		if (pipe_rt(rt, i) == NULL)
 			continue;
-		pr = &rt->route->pipes[i];
+		pr = &eng_route_rt(rt)->pipes[i];
 		if (pr->last_tsc == 0)
 			pr->last_tsc = rt->start_tsc;
 		pipe_block(rt, i, now - pr->last_tsc, 1);
@@ -229,7 +229,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 
 		if (p == NULL)
 			continue;
-		pc = &rt->cfg->route->pipes[i];
+		pc = &eng_route_conf(rt->cfg)->pipes[i];
 		pipe_stats_get(p, &s);
 		fprintf(f, "%s\n    {\"name\": ", n++ ? "," : "");
 		json_name(f, pc->name);
@@ -249,7 +249,7 @@ eng_route_stats_json(struct eng_runtime *rt, FILE *f)
 				s.drop_pkts, s.drop_bytes, s.pass_pkts, s.sched_pkts, s.sched_bytes,
 				s.line_pkts, s.line_stalls, mbps(s.out_bytes, cyc, rt->clock.hz),
 				pipe_jain(p, NULL));
-		for (q = 0; q < rt->route->pipes[i].nb_q; q++) {
+		for (q = 0; q < eng_route_rt(rt)->pipes[i].nb_q; q++) {
 			struct sched_qstats qs;
 
 			if (pipe_queue_stats(p, q, &qs) < 0)
@@ -334,8 +334,8 @@ eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d)
 			return -ENOMEM;
 		pipe_stats_get(p, &s);
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "bw_bps", rt->cfg->route->pipes[i].bw_bps);
-		rte_tel_data_add_dict_u64(c, "delay_ns", rt->cfg->route->pipes[i].delay_ns);
+		rte_tel_data_add_dict_u64(c, "bw_bps", eng_route_conf(rt->cfg)->pipes[i].bw_bps);
+		rte_tel_data_add_dict_u64(c, "delay_ns", eng_route_conf(rt->cfg)->pipes[i].delay_ns);
 		rte_tel_data_add_dict_u64(c, "in_packets", s.in_pkts);
 		rte_tel_data_add_dict_u64(c, "out_packets", s.out_pkts);
 		rte_tel_data_add_dict_u64(c, "out_bytes", s.out_bytes);
@@ -347,7 +347,7 @@ eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d)
 		eng_lat_pipe_tel(c, i); /* queue_delay_ns_p50 ... */
 		rte_tel_data_add_dict_u64(c, "jain_ppm",
 				(uint64_t)(pipe_jain(p, NULL) * 1e6 + 0.5));
-		for (q = 0; q < rt->route->pipes[i].nb_q && q < 60; q++) {
+		for (q = 0; q < eng_route_rt(rt)->pipes[i].nb_q && q < 60; q++) {
 			struct sched_qstats qs;
 			const char *qn = queue_name(rt->cfg, i, q, NULL);
 
@@ -362,7 +362,7 @@ eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d)
 			snprintf(key, sizeof(key), "%s/weight", qn);
 			rte_tel_data_add_dict_u64(c, key, qs.weight);
 		}
-		rte_tel_data_add_dict_container(d, rt->cfg->route->pipes[i].name, c, 0);
+		rte_tel_data_add_dict_container(d, eng_route_conf(rt->cfg)->pipes[i].name, c, 0);
 	}
 	return 0;
 }

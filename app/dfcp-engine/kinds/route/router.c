@@ -82,7 +82,7 @@ static void
 router_free_pipes(struct eng_task *t)
 {
 	struct router_priv *p = t->priv;
-	struct eng_route_rt *rr = t->rt->route;
+	struct eng_route_rt *rr = eng_route_rt(t->rt);
 	struct pipe_pkt out[RT_DEQ];
 	unsigned int d, s, k, i, left = 0;
 
@@ -143,7 +143,7 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 				return -ENOMEM;
 			rd->stage_idx[rd->nb_stages] = idx;
 			if (eng_lat_ts_register() == 0) {
-				const struct eng_pipe_conf *pc = &rt->cfg->route->pipes[idx];
+				const struct eng_pipe_conf *pc = &eng_route_conf(rt->cfg)->pipes[idx];
 
 				rd->qd[rd->nb_stages] = eng_lat_pipe_hist(rt, (unsigned int)idx, socket);
 				rd->qd_delay[rd->nb_stages] = pc->delay_ns;
@@ -152,7 +152,7 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 				rd->qd_ovh[rd->nb_stages] = pc->overhead;
 			}
 			rd->stage[rd->nb_stages++] = pp;
-			idx = rt->cfg->route->pipes[idx].next_idx;
+			idx = eng_route_conf(rt->cfg)->pipes[idx].next_idx;
 		}
 		ENG_LOG(INFO, task, "router %s: %s -> %s through %u pipe(s)%s%s", t->name,
 				rt->cfg->ports[in->port_idx].name, rt->cfg->ports[out->port_idx].name,
@@ -345,10 +345,19 @@ router_teardown(struct eng_task *t)
 	t->priv = NULL;
 }
 
+static const struct eng_section_kind *const router_sections[] = {
+	&eng_section_pipe,
+	&eng_section_queue,
+	NULL,
+};
+
 const struct eng_task_ops eng_task_router = {
 	.name = "router",
 	.help = "forward between port_a and port_b through emulated pipes (Dummynet node)",
+	.sections = router_sections,
 	.parse = router_parse,
+	.check = eng_route_check_routers,
+	.pool_need = eng_route_pool_need,
 	.setup = router_setup,
 	.poll = router_poll,
 	.stats = router_stats,

@@ -22,7 +22,6 @@ struct rte_ring;
  * teardown) and its id in *flow_id, or NULL with the reason logged. */
 struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,
 		const char *flow_name, uint32_t weight, uint32_t *flow_id);
-uint64_t eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 
 /* Sched tasks, for route_stats.c. */
 struct eng_sched_flow_stats {

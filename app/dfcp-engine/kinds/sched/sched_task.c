@@ -117,13 +117,14 @@ sched_task_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg
 	return rc;
 }
 
-uint64_t
-eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
+/* The flows' rings and scheduler queues plus the pending buffer. */
+static uint64_t
+sched_task_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
 	const struct sched_task_conf *c = t->conf;
 	uint64_t flows = cfg->nb_tasks < c->max_flows ? cfg->nb_tasks : c->max_flows;
 
-	return flows * ((uint64_t)c->ring_size + c->flow_queue) + SCH_MAX_BURST;
+	return 2ull * t->burst + flows * ((uint64_t)c->ring_size + c->flow_queue) + SCH_MAX_BURST;
 }
 
 /* Created by the first of eng_sched_attach() and setup(). */
@@ -465,6 +466,7 @@ const struct eng_task_ops eng_task_sched = {
 	.name = "sched",
 	.help = "scheduler lcore: per-flow SPSC rings, WF2Q+/DRR/FIFO, paced transmit",
 	.parse = sched_task_parse,
+	.pool_need = sched_task_pool_need,
 	.setup = sched_task_setup,
 	.poll = sched_task_poll,
 	.stats = sched_task_stats,
