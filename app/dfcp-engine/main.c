@@ -21,10 +21,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
+#include "config/config.h"
 #include "core/lcore.h"
 #include "core/log.h"
-#include "kinds/dfcp/flow.h"
-#include "kinds/tcp/tcp_task.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "obs/obs.h"
 #include "obs/stats.h"
 
@@ -168,7 +169,7 @@ run(struct eng_runtime *rt)
 		eng_capture_poll(rt);
 		if (rt->phase == ENG_PHASE_RUN &&
 				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur) ||
-				 eng_flows_done(rt) || eng_tcp_done(rt))) { /* every flow finished */
+				 eng_tasks_done(rt) == ENG_GOAL_REACHED)) { /* every goal reached */
 			if (eng_signal != 0)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
 			rt->stop_tsc = now;
@@ -272,6 +273,7 @@ main(int argc, char **argv)
 	}
 	run(&rt);
 	exit_code = eng_lcores_wait(&rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
+	eng_tasks_quiesce(&rt); /* lcores stopped: mbufs back, final counters */
 
 	eng_capture_close(&rt); /* lcores stopped: callbacks off, files complete */
 	eng_stats_summary(&rt);

@@ -3,7 +3,9 @@
 """Whole-engine tests: engine_test.py CASE ENGINE SOURCE_ROOT.
 
 Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
-bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped).
+bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped),
+mixed-stop (a DFCP and a TCP transfer of very different lengths in one run: the
+run ends when both have finished, neither earlier nor later).
 No timing assertions: counts and exit codes only.
 """
 import os
@@ -160,9 +162,95 @@ def case_af_packet(engine, src, tmp):
         netns_del(ns)
 
 
+MIXED = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = 60s
+stats_period = 0
+[port a0]
+device = ring:wa
+preset = net_ring
+[port a1]
+device = ring:wa
+preset = net_ring
+[port b0]
+device = ring:wb
+preset = net_ring
+[port b1]
+device = ring:wb
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+remote_mac = 02:00:00:00:00:02
+bytes = {dfcp_bytes}
+window = 128
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+window = 128
+sink = verify
+[task d0]
+kind = dfcp
+port = a0
+flows = s1
+[task d1]
+kind = dfcp
+port = a1
+flows = r1
+[task t0]
+kind = tcp
+port = b0
+role = sender
+local = 10.0.1.1:40000
+remote = 10.0.1.2:5201
+remote_mac = 02:00:00:00:00:02
+cc = cubic
+bytes = {tcp_bytes}
+[task t1]
+kind = tcp
+port = b1
+role = receiver
+local = 10.0.1.2:5201
+verify = on
+[lcore 0]
+tasks = d0, t0
+[lcore 1]
+tasks = d1, t1
+"""
+
+
+def case_mixed_stop(engine, src, tmp):
+    """Both orders: the shorter transfer must not end the run, the longer must not be cut."""
+    for dfcp_bytes, tcp_bytes in ((256 << 10, 48 << 20), (48 << 20, 256 << 10)):
+        ini = enginetest.write(os.path.join(tmp, "mixed.ini"),
+                               MIXED.format(dfcp_bytes=dfcp_bytes, tcp_bytes=tcp_bytes))
+        out = os.path.join(tmp, "mixed.json")
+        p = run(engine, ["--", "--config", ini, "--summary-json", out], timeout=120)
+        if p.returncode != 0:
+            fail(f"exit code {p.returncode}")
+        js = load_summary(out)
+        fl = {f["name"]: f for f in js["flows"]}
+        tc = {c["name"]: c for c in js.get("tcp", [])}
+        s1, r1 = fl["s1"], fl["r1"]
+        tx, rx = tc.get("t0.0"), tc.get("t1.0")
+        print(f"dfcp {dfcp_bytes} B: s1 done={s1['done']} r1 {r1['sink_bytes']} B; "
+              f"tcp {tcp_bytes} B: tx done={tx and tx['done']} rx "
+              f"{rx and rx['bytes_delivered']} B; run {js['duration_s']:.2f} s")
+        if not (s1["done"] and r1["done"]) or r1["sink_bytes"] != dfcp_bytes or r1["bad_bytes"]:
+            fail(f"the DFCP transfer of {dfcp_bytes} B did not complete")
+        if tx is None or rx is None or not tx["done"] or rx["bytes_delivered"] != tcp_bytes \
+                or rx["bad_bytes"] or rx["order_errors"]:
+            fail(f"the TCP transfer of {tcp_bytes} B did not complete")
+        if js["duration_s"] >= 50:
+            fail(f"the run lasted {js['duration_s']:.1f} s: it did not stop at completion")
+
+
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
-             "sigint": case_sigint, "af_packet": case_af_packet}
+             "sigint": case_sigint, "af_packet": case_af_packet,
+             "mixed-stop": case_mixed_stop}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 
 

@@ -89,7 +89,6 @@ eng_stats_summary(struct eng_runtime *rt)
 	uint64_t cyc = run_cycles(rt);
 	unsigned int i;
 
-	eng_dfcp_release(rt); /* lcores stopped: cached mbufs back, final flow counters */
 	printf("== summary: %.3f s ==\n", (double)cyc / (double)rt->clock.hz);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		struct eng_port_stats s;

@@ -810,37 +810,29 @@ eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_f
 	return 0;
 }
 
-void
-eng_dfcp_release(struct eng_runtime *rt)
+/* After the lcores stopped: stashed and pending mbufs back, final flow counters. */
+static void
+dfcp_quiesce(struct eng_task *t)
 {
-	unsigned int i, j;
+	struct dfcp_priv *p = t->priv;
+	unsigned int j;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-		struct dfcp_priv *p = t->priv;
-
-		if (t->ops != &eng_task_dfcp || p == NULL)
-			continue;
-		release_mbufs(p);
-		for (j = 0; j < p->nb_flows; j++)
-			flow_publish(&p->flows[j], tsc_ns(p, rte_rdtsc()));
-	}
+	release_mbufs(p);
+	for (j = 0; j < p->nb_flows; j++)
+		flow_publish(&p->flows[j], tsc_ns(p, rte_rdtsc()));
 }
 
-int
-eng_flows_done(struct eng_runtime *rt)
+/* The goal: every flow of the task has finished. */
+static enum eng_goal
+dfcp_done(const struct eng_task *t)
 {
+	const struct dfcp_priv *p = t->priv;
 	unsigned int i;
 
-	if (rt->cfg->nb_flows == 0)
-		return 0;
-	for (i = 0; i < rt->cfg->nb_flows; i++) {
-		const struct flow_rt *f = flow_tab[i];
-
-		if (f == NULL || !f->snap.done)
-			return 0;
-	}
-	return 1;
+	for (i = 0; i < p->nb_flows; i++)
+		if (!p->flows[i].snap.done)
+			return ENG_GOAL_PENDING;
+	return ENG_GOAL_REACHED;
 }
 
 void
@@ -869,6 +861,8 @@ const struct eng_task_ops eng_task_dfcp = {
 	.check = eng_dfcp_check,
 	.setup = dfcp_setup,
 	.poll = dfcp_poll,
+	.done = dfcp_done,
+	.quiesce = dfcp_quiesce,
 	.stats = dfcp_stats_cb,
 	.teardown = dfcp_teardown,
 };

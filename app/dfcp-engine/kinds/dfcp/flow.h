@@ -112,12 +112,8 @@ int eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen);
 /* task_dfcp.c */
 /* Snapshot of a flow's counters (any thread); 0 or -ENOENT if not running. */
 int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out);
-/* After the lcores stop: return cached mbufs to their pools. */
-void eng_dfcp_release(struct eng_runtime *rt);
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */
 void eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg);
-/* 1 if the config has flows and every one of them has finished. */
-int eng_flows_done(struct eng_runtime *rt);
 
 /* stats_flow.c */
 void eng_flow_stats_period(struct eng_runtime *rt);

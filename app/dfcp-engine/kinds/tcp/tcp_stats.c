@@ -99,7 +99,6 @@ eng_tcp_stats_summary(struct eng_runtime *rt)
 {
 	unsigned int i, j;
 
-	eng_tcp_release(rt);	/* lcores stopped: final counters, traces */
 	for (i = 0; i < rt->cfg->nb_tasks; i++) {
 		const struct eng_task *t = &rt->cfg->tasks[i];
 		const struct eng_tcp_conf *tc = t->conf;
@@ -281,22 +280,4 @@ eng_tcp_stats_json(struct eng_runtime *rt, FILE *f)
 		fprintf(f, "}}");
 	}
 	fprintf(f, "\n  ]");
-}
-
-int
-eng_tcp_done(struct eng_runtime *rt)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-
-		if (t->ops != &eng_task_tcp)
-			continue;
-		if (!eng_tcp_task_done(t))
-			return 0;
-		n++;
-	}
-	/* with DFCP flows in the same run, wait for them too */
-	return n != 0 && (rt->cfg->nb_flows == 0 || eng_flows_done(rt));
 }

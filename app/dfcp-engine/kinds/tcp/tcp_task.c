@@ -625,30 +625,37 @@ tcp_teardown(struct eng_task *t)
 	t->priv = NULL;
 }
 
-void
-eng_tcp_release(struct eng_runtime *rt)
+/* After the lcores stopped: last snapshots, mbufs back to the pools, traces written. */
+static void
+tcp_quiesce(struct eng_task *t)
 {
-	unsigned int i, j;
+	struct tcp_task_priv *p = t->priv;
+	uint64_t now = tsc_ns(p, rte_rdtsc());
+	unsigned int j;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-		struct tcp_task_priv *p = t->priv;
-		uint64_t now;
-
-		if (t->ops != &eng_task_tcp || p == NULL)
-			continue;
-		now = tsc_ns(p, rte_rdtsc());
-		release_mbufs(p);
-		for (j = 0; j < p->nb_flows; j++)
-			flow_publish(&p->flows[j], now);
-		tcp_ep_stats(p->ep, &p->ep_snap);
-		if (p->capp != NULL)
-			tcp_cap_stats(p->capp, &p->cap_snap);
-		if (p->tc->cwnd_trace[0] != '\0' && !p->traces_written && p->started) {
-			write_traces(p);
-			p->traces_written = 1;
-		}
+	release_mbufs(p);
+	for (j = 0; j < p->nb_flows; j++)
+		flow_publish(&p->flows[j], now);
+	tcp_ep_stats(p->ep, &p->ep_snap);
+	if (p->capp != NULL)
+		tcp_cap_stats(p->capp, &p->cap_snap);
+	if (p->tc->cwnd_trace[0] != '\0' && !p->traces_written && p->started) {
+		write_traces(p);
+		p->traces_written = 1;
 	}
+}
+
+/* The goal: every connection done; a receiver serving any number of
+ * connections (flows = 0) has none. */
+static enum eng_goal
+tcp_done(const struct eng_task *t)
+{
+	const struct eng_tcp_conf *tc = t->conf;
+	const struct tcp_task_priv *p = t->priv;
+
+	if (tc->flows == 0)
+		return ENG_GOAL_NONE;
+	return p->done ? ENG_GOAL_REACHED : ENG_GOAL_PENDING;
 }
 
 unsigned int
@@ -713,6 +720,8 @@ const struct eng_task_ops eng_task_tcp = {
 	.parse = eng_tcp_parse_task,
 	.setup = tcp_setup,
 	.poll = tcp_poll,
+	.done = tcp_done,
+	.quiesce = tcp_quiesce,
 	.stats = tcp_stats_cb,
 	.teardown = tcp_teardown,
 };

@@ -102,8 +102,6 @@ int eng_tcp_cap_snap(const struct eng_task *t, struct tcp_cap_stats *out);
 int eng_tcp_task_done(const struct eng_task *t);
 void eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out);
 uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
-/* After the lcores stop: last snapshots, mbufs back to the pools, traces written. */
-void eng_tcp_release(struct eng_runtime *rt);
 /* The task keys of a kind = tcp section (task_tcp_conf.c). */
 int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 
@@ -111,7 +109,6 @@ int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_confi
 void eng_tcp_stats_period(struct eng_runtime *rt);
 void eng_tcp_stats_summary(struct eng_runtime *rt);
 void eng_tcp_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"tcp\": [...], ..." */
-int eng_tcp_done(struct eng_runtime *rt); /* every tcp task (and DFCP flow) finished */
 
 extern const struct eng_task_ops eng_task_tcp;
 
