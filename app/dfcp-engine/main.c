@@ -284,10 +284,11 @@ teardown:
 	eng_telemetry_stop();
 	rt.phase = ENG_PHASE_STOP;
 	eng_capture_close(&rt);
-	eng_capture_free();
+	eng_capture_free(&rt);
 	eng_timeseries_close(&rt);
 	eng_tasks_teardown(&rt);
-	eng_lat_free();
+	eng_lat_free(&rt);
+	eng_live_free(&rt);
 	eng_ports_close(&rt);
 	eng_pools_free(&rt);
 	eng_config_free(&cfg);

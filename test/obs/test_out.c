@@ -66,14 +66,14 @@ test_json(void)
 	eng_out_str(&o, "config", "a \"quoted\"\\path\n");
 	eng_out_dbl(&o, "duration_s", 1.5, 6);
 	eng_out_arr(&o, "ports");
-	eng_out_item(&o, "p0");
+	eng_out_item(&o, "port", "p0");
 	eng_out_str(&o, "name", "p0");
 	eng_out_u64(&o, "rx", UINT64_MAX);
 	eng_out_int(&o, "neg", -42);
 	eng_out_bool(&o, "up", 1);
 	eng_out_dbl(&o, "nan", NAN, 3);
 	eng_out_end(&o);
-	eng_out_item(&o, "p1");
+	eng_out_item(&o, "port", "p1");
 	eng_out_obj(&o, "drops");
 	eng_out_end(&o);
 	eng_out_arr(&o, "names");
@@ -119,13 +119,13 @@ test_json_nested_arrays(void)
 
 	eng_out_json(&o, f);
 	eng_out_arr(&o, "pipes");
-	eng_out_item(&o, "link");
+	eng_out_item(&o, NULL, "link");
 	eng_out_u64(&o, "in", 1);
 	eng_out_arr(&o, "queues");
-	eng_out_item(&o, "q1");
+	eng_out_item(&o, NULL, "q1");
 	eng_out_u64(&o, "w", 50);
 	eng_out_end(&o);
-	eng_out_item(&o, "q2");
+	eng_out_item(&o, NULL, "q2");
 	eng_out_end(&o);
 	eng_out_end(&o);
 	eng_out_end(&o);
@@ -206,7 +206,7 @@ test_counters(void)
 
 	eng_out_json(&o, f);
 	eng_out_arr(&o, "flows");
-	eng_out_item(&o, "f1");
+	eng_out_item(&o, "flow", "f1");
 	eng_out_counters(&o, sample_ctrs, (sizeof(sample_ctrs) / sizeof(sample_ctrs[0])), &s);
 	eng_out_end(&o);
 	eng_out_end(&o);
@@ -221,13 +221,13 @@ test_counters(void)
 	f = mem_open();
 	eng_out_text(&o, f, 2);
 	eng_out_arr(&o, "flows");
-	eng_out_item(&o, "flow f1");
+	eng_out_item(&o, "flow", "f1");
 	eng_out_counters(&o, sample_ctrs, (sizeof(sample_ctrs) / sizeof(sample_ctrs[0])), &s);
-	eng_out_item(&o, "conn 0");	/* nested item: its own, deeper line */
+	eng_out_item(&o, "conn", "0");	/* nested item: its own, deeper line */
 	eng_out_u64(&o, "rtt_ns", 5);
 	eng_out_end(&o);
 	eng_out_end(&o);
-	eng_out_item(&o, "flow f2");
+	eng_out_item(&o, "flow", "f2");
 	eng_out_str(&o, "role", "");
 	eng_out_end(&o);
 	eng_out_end(&o);

@@ -18,17 +18,10 @@
 #include "core/log.h"
 #include "obs/obs.h"
 
-static struct eng_runtime *lcore_rt;
-
-/* Per task (cfg->tasks index), one writer: the lcore polling it. */
-static struct {
-	struct eng_cycles c;
-} __rte_cache_aligned task_cycles[ENG_MAX_TASKS];
-
 static inline uint64_t
 poll_timed(struct eng_task *t, unsigned int idx, uint64_t now)
 {
-	struct eng_cycles *c = &task_cycles[idx].c;
+	struct eng_cycles *c = &t->rt->lcores.task[idx].c;
 	uint16_t n = t->ops->poll(t, now);
 	uint64_t end = rte_rdtsc();
 
@@ -43,9 +36,9 @@ poll_timed(struct eng_task *t, unsigned int idx, uint64_t now)
 }
 
 void
-eng_lcore_task_cycles(unsigned int t, struct eng_cycles *out)
+eng_lcore_task_cycles(const struct eng_runtime *rt, unsigned int t, struct eng_cycles *out)
 {
-	const struct eng_cycles *c = &task_cycles[t % ENG_MAX_TASKS].c;
+	const struct eng_cycles *c = &rt->lcores.task[t % ENG_MAX_TASKS].c;
 
 	out->busy = __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
 	out->idle = __atomic_load_n(&c->idle, __ATOMIC_RELAXED);
@@ -103,8 +96,8 @@ eng_lcores_check(struct eng_runtime *rt)
 static int
 lcore_loop(void *arg)
 {
-	struct eng_runtime *rt = lcore_rt;
-	const struct eng_lcore_conf *lc = arg;
+	struct eng_runtime *rt = ((struct eng_lcore_arg *)arg)->rt;
+	const struct eng_lcore_conf *lc = ((struct eng_lcore_arg *)arg)->lc;
 	struct eng_task *tasks[ENG_MAX_LCORE_TASKS];
 	unsigned int idx[ENG_MAX_LCORE_TASKS];
 	unsigned int n = lc->nb_tasks, i;
@@ -124,26 +117,23 @@ lcore_loop(void *arg)
 }
 
 /*
- * The main lcore's [lcore] section (NULL: none), looked up once per config:
+ * The main lcore's [lcore] section (NULL: none), looked up once:
  * eng_lcore_main_poll runs between every housekeeping step of the main loop.
  */
-static const struct eng_config *main_lc_cfg;
-static const struct eng_lcore_conf *main_lc;
-
 static inline const struct eng_lcore_conf *
-main_lcore_conf(const struct eng_config *cfg)
+main_lcore_conf(struct eng_runtime *rt)
 {
-	if (unlikely(cfg != main_lc_cfg)) {
-		main_lc = lcore_conf(cfg, rte_get_main_lcore());
-		main_lc_cfg = cfg;
+	if (unlikely(!rt->lcores.main_lc_known)) {
+		rt->lcores.main_lc = lcore_conf(rt->cfg, rte_get_main_lcore());
+		rt->lcores.main_lc_known = 1;
 	}
-	return main_lc;
+	return rt->lcores.main_lc;
 }
 
 int
 eng_lcore_main_has_tasks(struct eng_runtime *rt)
 {
-	const struct eng_lcore_conf *lc = main_lcore_conf(rt->cfg);
+	const struct eng_lcore_conf *lc = main_lcore_conf(rt);
 
 	return lc != NULL && lc->nb_tasks > 0;
 }
@@ -151,7 +141,7 @@ eng_lcore_main_has_tasks(struct eng_runtime *rt)
 int
 eng_lcore_main_poll(struct eng_runtime *rt, uint64_t now)
 {
-	const struct eng_lcore_conf *lc = main_lcore_conf(rt->cfg);
+	const struct eng_lcore_conf *lc = main_lcore_conf(rt);
 	unsigned int i;
 	int n = 0;
 
@@ -159,10 +149,10 @@ eng_lcore_main_poll(struct eng_runtime *rt, uint64_t now)
 		return 0;
 	for (i = 0; i < lc->nb_tasks; i++) {
 		struct eng_task *t = &rt->cfg->tasks[lc->task_idx[i]];
-		uint64_t b = task_cycles[lc->task_idx[i]].c.busy_polls;
+		uint64_t b = rt->lcores.task[lc->task_idx[i]].c.busy_polls;
 
 		now = poll_timed(t, lc->task_idx[i], now);
-		n += task_cycles[lc->task_idx[i]].c.busy_polls != b;
+		n += rt->lcores.task[lc->task_idx[i]].c.busy_polls != b;
 	}
 	return n;
 }
@@ -174,13 +164,14 @@ eng_lcores_launch(struct eng_runtime *rt)
 	unsigned int i;
 	int rc;
 
-	lcore_rt = rt;
 	for (i = 0; i < cfg->nb_lcores; i++) {
 		const struct eng_lcore_conf *lc = &cfg->lcores[i];
 
 		if (lc->lcore_id == rte_get_main_lcore() || lc->nb_tasks == 0)
 			continue;
-		rc = rte_eal_remote_launch(lcore_loop, (void *)(uintptr_t)lc, lc->lcore_id);
+		rt->lcores.arg[i].rt = rt;
+		rt->lcores.arg[i].lc = lc;
+		rc = rte_eal_remote_launch(lcore_loop, &rt->lcores.arg[i], lc->lcore_id);
 		if (rc != 0) {
 			ENG_LOG(ERR, lcore, "cannot launch lcore %u: %s", lc->lcore_id,
 					rte_strerror(-rc));

@@ -13,10 +13,14 @@
 
 #include "core/clock.h"
 #include "core/defs.h"
+#include "core/lcore.h"
 #include "core/port.h"
 #include "core/task.h"
 
+struct eng_capture_rt;
 struct eng_config;
+struct eng_lat_rt;
+struct eng_live_rt;
 struct rte_mempool;
 
 enum eng_phase {
@@ -34,6 +38,11 @@ struct eng_runtime {
 	struct eng_clock clock;     /* the one TSC -> ns clock (clock.h) */
 	uint64_t start_tsc, stop_tsc;
 	int lcore_failed;
+	struct eng_lcore_rt lcores;	/* busy/idle cycles, the main lcore's tasks */
+	/* observability (obs/obs.h), allocated by each subsystem */
+	struct eng_lat_rt *lat;
+	struct eng_capture_rt *capture;
+	struct eng_live_rt *live;
 	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
 	 * e.g. the router's pipes; owned and freed by the kind */
 	void *kind_rt[ENG_MAX_KINDS];

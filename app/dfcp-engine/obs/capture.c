@@ -40,6 +40,7 @@
 #include "core/log.h"
 #include "kinds/route/route.h"
 #include "obs/obs.h"
+#include "obs/out.h"
 
 #define CAP_MAX_RULES 8
 #define CAP_MAX_QUEUES 16
@@ -83,9 +84,12 @@ struct cap_rt {
 	uint16_t rxq[CAP_MAX_QUEUES], txq[CAP_MAX_QUEUES];
 };
 
-static struct cap_rt *caps;
-static unsigned int nb_caps;
-static int pdump_on;
+/* The captures, in eng_runtime.capture. */
+struct eng_capture_rt {
+	struct cap_rt *caps;
+	unsigned int nb;
+	int pdump_on;
+};
 
 /* ------------------------------------------------------------------ */
 /* config                                                               */
@@ -439,29 +443,34 @@ int
 eng_capture_setup(struct eng_runtime *rt)
 {
 	const struct eng_config *cfg = rt->cfg;
+	struct eng_capture_rt *cr;
 	unsigned int i;
 	int rc;
 
+	cr = calloc(1, sizeof(*cr));
+	if (cr == NULL)
+		return -ENOMEM;
+	rt->capture = cr;
 	if (cfg->pdump) {
 		rc = rte_pdump_init();
 		if (rc < 0)
 			ENG_LOG(WARNING, stats, "rte_pdump_init failed: %s (dpdk-dumpcap / dpdk-pdump "
 					"cannot attach)", rte_strerror(rte_errno));
 		else {
-			pdump_on = 1;
+			cr->pdump_on = 1;
 			ENG_LOG(INFO, stats, "pdump: dpdk-dumpcap / dpdk-pdump may attach "
 					"(file prefix of this process)");
 		}
 	}
 	if (cfg->nb_captures == 0)
 		return 0;
-	caps = calloc(cfg->nb_captures, sizeof(*caps));
-	if (caps == NULL)
+	cr->caps = calloc(cfg->nb_captures, sizeof(*cr->caps));
+	if (cr->caps == NULL)
 		return -ENOMEM;
-	nb_caps = cfg->nb_captures;
-	for (i = 0; i < nb_caps; i++) {
-		caps[i].cc = &cfg->captures[i];
-		rc = cap_open(rt, &caps[i], i);
+	cr->nb = cfg->nb_captures;
+	for (i = 0; i < cr->nb; i++) {
+		cr->caps[i].cc = &cfg->captures[i];
+		rc = cap_open(rt, &cr->caps[i], i);
 		if (rc < 0)
 			return rc;
 	}
@@ -498,18 +507,20 @@ eng_capture_poll(struct eng_runtime *rt)
 {
 	unsigned int i;
 
-	RTE_SET_USED(rt);
-	for (i = 0; i < nb_caps; i++)
-		cap_drain(&caps[i]);
+	for (i = 0; rt->capture != NULL && i < rt->capture->nb; i++)
+		cap_drain(&rt->capture->caps[i]);
 }
 
 void
 eng_capture_close(struct eng_runtime *rt)
 {
+	struct eng_capture_rt *cr = rt->capture;
 	unsigned int i, q;
 
-	for (i = 0; i < nb_caps; i++) {
-		struct cap_rt *c = &caps[i];
+	if (cr == NULL)
+		return;
+	for (i = 0; i < cr->nb; i++) {
+		struct cap_rt *c = &cr->caps[i];
 
 		/* the lcores have stopped: no callback is running */
 		for (q = 0; q < c->nrx; q++)
@@ -536,36 +547,63 @@ eng_capture_close(struct eng_runtime *rt)
 		rte_mempool_free(c->mp);
 		c->mp = NULL;
 	}
-	if (pdump_on) {
+	if (cr->pdump_on) {
 		rte_pdump_uninit();
-		pdump_on = 0;
+		cr->pdump_on = 0;
 	}
-	RTE_SET_USED(rt);
 	fflush(stdout);
 }
 
 void
-eng_capture_free(void)
+eng_capture_free(struct eng_runtime *rt)
 {
-	free(caps);
-	caps = NULL;
-	nb_caps = 0;
+	if (rt->capture == NULL)
+		return;
+	free(rt->capture->caps);
+	free(rt->capture);
+	rt->capture = NULL;
 }
 
+/* One capture's outcome. */
+struct cap_view {
+	const char *name, *file;
+	uint64_t packets, bytes, dropped;
+	int stopped;
+};
+
+#define CV(field) offsetof(struct cap_view, field)
+
+static const struct eng_ctr cap_ctrs[] = {
+	{"name", "", CV(name), ENG_CT_STR, 0, 0, "the [capture NAME]"},
+	{"file", "", CV(file), ENG_CT_STR, 0, 0, "its pcapng file"},
+	{"packets", "pkts", CV(packets), ENG_CT_U64, 0, 0, "packets written"},
+	{"bytes", "B", CV(bytes), ENG_CT_U64, 0, 0, "captured bytes written"},
+	{"dropped", "pkts", CV(dropped), ENG_CT_U64, 0, 0,
+		"copies dropped (ring full, no mbuf, write error)"},
+	{"stopped", "", CV(stopped), ENG_CT_BOOL, 0, 0, "stopped at one of its limits"},
+};
+
+const struct eng_ctr_table eng_capture_tables[] = {
+	{"capture", cap_ctrs, RTE_DIM(cap_ctrs)},
+	{NULL, NULL, 0},
+};
+
 void
-eng_capture_json(struct eng_runtime *rt, FILE *f)
+eng_capture_write(struct eng_runtime *rt, struct eng_out *o)
 {
 	unsigned int i;
 
-	RTE_SET_USED(rt);
-	fprintf(f, ",\n  \"captures\": [");
-	for (i = 0; i < nb_caps; i++) {
-		const struct cap_rt *c = &caps[i];
+	eng_out_arr(o, "captures");
+	for (i = 0; rt->capture != NULL && i < rt->capture->nb; i++) {
+		const struct cap_rt *c = &rt->capture->caps[i];
+		struct cap_view v = {
+			.name = c->cc->name, .file = c->cc->file, .packets = c->written_pkts,
+			.bytes = c->written_bytes, .dropped = c->dropped, .stopped = c->stopped,
+		};
 
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"file\": \"%s\", \"packets\": %" PRIu64
-			   ", \"bytes\": %" PRIu64 ", \"dropped\": %" PRIu64 ", \"stopped\": %s}",
-				i ? "," : "", c->cc->name, c->cc->file, c->written_pkts,
-				c->written_bytes, c->dropped, c->stopped ? "true" : "false");
+		eng_out_item(o, "capture", v.name);
+		eng_out_counters(o, cap_ctrs, RTE_DIM(cap_ctrs), &v);
+		eng_out_end(o);
 	}
-	fprintf(f, "\n  ]");
+	eng_out_end(o);
 }

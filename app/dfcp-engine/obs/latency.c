@@ -17,15 +17,27 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
-#include <rte_telemetry.h>
 
-#include "kinds/route/route.h"
+#include "config/config.h"
+#include "core/log.h"
 #include "obs/obs.h"
+#include "obs/out.h"
 
-static struct hist **lat_flow;	/* [lat_nflows] */
-static unsigned int lat_nflows;
-static struct hist *lat_pipe[ENG_MAX_PIPES];
-int eng_lat_ts_off = -1;
+/* The histograms, in eng_runtime.lat. */
+struct eng_lat_rt {
+	struct hist **flow;	/* [nflows], by cfg->flows index */
+	unsigned int nflows;
+	struct hist **pipe;	/* [npipes], by pipe index, grown on demand */
+	unsigned int npipes;
+};
+
+static struct eng_lat_rt *
+lat_rt(struct eng_runtime *rt)
+{
+	if (rt->lat == NULL)
+		rt->lat = calloc(1, sizeof(*rt->lat));
+	return rt->lat;
+}
 
 static struct hist *
 lat_alloc(int socket)
@@ -45,40 +57,58 @@ lat_alloc(int socket)
 struct hist *
 eng_lat_flow_hist(struct eng_runtime *rt, unsigned int flow, int socket)
 {
-	if (lat_flow == NULL) {
-		lat_nflows = rt->cfg->nb_flows;
-		lat_flow = calloc(lat_nflows + 1, sizeof(*lat_flow));
-		if (lat_flow == NULL)
+	struct eng_lat_rt *l = lat_rt(rt);
+
+	if (l == NULL)
+		return NULL;
+	if (l->flow == NULL) {
+		l->nflows = rt->cfg->nb_flows;
+		l->flow = calloc(l->nflows + 1, sizeof(*l->flow));
+		if (l->flow == NULL)
 			return NULL;
 	}
-	if (flow >= lat_nflows)
+	if (flow >= l->nflows)
 		return NULL;
-	if (lat_flow[flow] == NULL)
-		lat_flow[flow] = lat_alloc(socket);
-	return lat_flow[flow];
+	if (l->flow[flow] == NULL)
+		l->flow[flow] = lat_alloc(socket);
+	return l->flow[flow];
 }
 
 struct hist *
 eng_lat_pipe_hist(struct eng_runtime *rt, unsigned int pipe, int socket)
 {
-	RTE_SET_USED(rt);
-	if (pipe >= ENG_MAX_PIPES)
+	struct eng_lat_rt *l = lat_rt(rt);
+
+	if (l == NULL)
 		return NULL;
-	if (lat_pipe[pipe] == NULL)
-		lat_pipe[pipe] = lat_alloc(socket);
-	return lat_pipe[pipe];
+	if (pipe >= l->npipes) {
+		struct hist **a = realloc(l->pipe, (pipe + 1) * sizeof(*a));
+
+		if (a == NULL)
+			return NULL;
+		memset(&a[l->npipes], 0, (pipe + 1 - l->npipes) * sizeof(*a));
+		l->pipe = a;
+		l->npipes = pipe + 1;
+	}
+	if (l->pipe[pipe] == NULL)
+		l->pipe[pipe] = lat_alloc(socket);
+	return l->pipe[pipe];
 }
 
 static const struct hist *
-flow_h(unsigned int flow)
+flow_h(const struct eng_runtime *rt, unsigned int flow)
 {
-	return lat_flow != NULL && flow < lat_nflows ? lat_flow[flow] : NULL;
+	const struct eng_lat_rt *l = rt->lat;
+
+	return l != NULL && l->flow != NULL && flow < l->nflows ? l->flow[flow] : NULL;
 }
 
 static const struct hist *
-pipe_h(unsigned int pipe)
+pipe_h(const struct eng_runtime *rt, unsigned int pipe)
 {
-	return pipe < ENG_MAX_PIPES ? lat_pipe[pipe] : NULL;
+	const struct eng_lat_rt *l = rt->lat;
+
+	return l != NULL && pipe < l->npipes ? l->pipe[pipe] : NULL;
 }
 
 /* A snapshot of h in freshly allocated memory (free with hist_free), or NULL. */
@@ -111,21 +141,21 @@ summary(const struct hist *h, struct hist_summary *s)
 }
 
 int
-eng_lat_flow_summary(unsigned int flow, struct hist_summary *s)
+eng_lat_flow_summary(const struct eng_runtime *rt, unsigned int flow, struct hist_summary *s)
 {
-	return summary(flow_h(flow), s);
+	return summary(flow_h(rt, flow), s);
 }
 
 int
-eng_lat_pipe_summary(unsigned int pipe, struct hist_summary *s)
+eng_lat_pipe_summary(const struct eng_runtime *rt, unsigned int pipe, struct hist_summary *s)
 {
-	return summary(pipe_h(pipe), s);
+	return summary(pipe_h(rt, pipe), s);
 }
 
 int
-eng_lat_flow_merge(struct hist *dst, unsigned int flow)
+eng_lat_flow_merge(const struct eng_runtime *rt, struct hist *dst, unsigned int flow)
 {
-	struct hist *c = snap(flow_h(flow));
+	struct hist *c = snap(flow_h(rt, flow));
 	int rc;
 
 	if (c == NULL)
@@ -135,61 +165,38 @@ eng_lat_flow_merge(struct hist *dst, unsigned int flow)
 	return rc;
 }
 
-static void
-json(FILE *f, const char *key, const struct hist *h)
-{
-	struct hist *c = snap(h);
-	char buf[320];
-
-	if (c == NULL)
-		return;
-	if (hist_json(c, buf, sizeof(buf)) >= 0)
-		fprintf(f, ", \"%s\": %s", key, buf);
-	hist_free(c);
-}
-
 void
-eng_lat_flow_json(FILE *f, unsigned int flow)
-{
-	json(f, "block_latency_ns", flow_h(flow));
-}
-
-void
-eng_lat_pipe_json(FILE *f, unsigned int pipe)
-{
-	json(f, "queue_delay_ns", pipe_h(pipe));
-}
-
-void
-eng_lat_tel(struct rte_tel_data *d, const char *prefix, const struct hist_summary *s)
+eng_out_hist(struct eng_out *o, const char *key, const struct hist_summary *s)
 {
 	static const char *const names[] = {"count", "min", "p50", "p90", "p99", "p999", "max"};
 	uint64_t v[] = {s->count, s->min, s->p50, s->p90, s->p99, s->p999, s->max};
-	char key[RTE_TEL_MAX_STRING_LEN];
+	char k[64], buf[160];
 	unsigned int i;
 
-	for (i = 0; i < RTE_DIM(names); i++) {
-		snprintf(key, sizeof(key), "%s_%s", prefix, names[i]);
-		rte_tel_data_add_dict_u64(d, key, v[i]);
+	switch (o->kind) {
+	case ENG_OUT_TEL:	/* flat: KEY_count, KEY_min, KEY_p50 ... */
+		for (i = 0; i < RTE_DIM(names); i++) {
+			snprintf(k, sizeof(k), "%s_%s", key, names[i]);
+			eng_out_u64(o, k, v[i]);
+		}
+		break;
+	case ENG_OUT_TEXT:
+		eng_lat_fmt(buf, sizeof(buf), s);
+		eng_out_str(o, key, buf);
+		break;
+	default:
+		eng_out_obj(o, key);
+		eng_out_u64(o, "count", s->count);
+		eng_out_u64(o, "min", s->min);
+		eng_out_dbl(o, "mean", s->mean, 1);
+		eng_out_u64(o, "p50", s->p50);
+		eng_out_u64(o, "p90", s->p90);
+		eng_out_u64(o, "p99", s->p99);
+		eng_out_u64(o, "p99.9", s->p999);
+		eng_out_u64(o, "max", s->max);
+		eng_out_end(o);
+		break;
 	}
-}
-
-void
-eng_lat_flow_tel(struct rte_tel_data *d, unsigned int flow)
-{
-	struct hist_summary s;
-
-	if (eng_lat_flow_summary(flow, &s) == 0)
-		eng_lat_tel(d, "block_latency_ns", &s);
-}
-
-void
-eng_lat_pipe_tel(struct rte_tel_data *d, unsigned int pipe)
-{
-	struct hist_summary s;
-
-	if (eng_lat_pipe_summary(pipe, &s) == 0)
-		eng_lat_tel(d, "queue_delay_ns", &s);
 }
 
 void
@@ -230,29 +237,25 @@ eng_lat_ts_register(void)
 		.size = sizeof(uint64_t),
 		.align = __alignof__(uint64_t),
 	};
-	int off;
+	int off = rte_mbuf_dynfield_register(&desc);	/* the same offset every time */
 
-	if (eng_lat_ts_off >= 0)
-		return 0;
-	off = rte_mbuf_dynfield_register(&desc);
-	if (off < 0)
-		return -rte_errno;
-	eng_lat_ts_off = off;
-	return 0;
+	return off < 0 ? -rte_errno : off;
 }
 
 void
-eng_lat_free(void)
+eng_lat_free(struct eng_runtime *rt)
 {
+	struct eng_lat_rt *l = rt->lat;
 	unsigned int i;
 
-	for (i = 0; lat_flow != NULL && i < lat_nflows; i++)
-		rte_free(lat_flow[i]);
-	free(lat_flow);
-	lat_flow = NULL;
-	lat_nflows = 0;
-	for (i = 0; i < ENG_MAX_PIPES; i++) {
-		rte_free(lat_pipe[i]);
-		lat_pipe[i] = NULL;
-	}
+	if (l == NULL)
+		return;
+	for (i = 0; l->flow != NULL && i < l->nflows; i++)
+		rte_free(l->flow[i]);
+	for (i = 0; i < l->npipes; i++)
+		rte_free(l->pipe[i]);
+	free(l->flow);
+	free(l->pipe);
+	free(l);
+	rt->lat = NULL;
 }

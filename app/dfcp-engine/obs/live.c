@@ -31,14 +31,17 @@ struct live_row {
 	struct eng_flow_snap s;
 };
 
-static struct {
-	uint64_t tsc;
-	uint64_t bytes, goodput;
-} *live_prev;
-static struct live_row *live_rows;
-static unsigned int live_n;
-static FILE *ts_file;
-static uint64_t ts_last_tsc;
+/* The view's state, in eng_runtime.live (main thread only). */
+struct eng_live_rt {
+	struct {
+		uint64_t tsc;
+		uint64_t bytes, goodput;
+	} *prev;			/* per flow, at the previous period */
+	struct live_row *rows;
+	unsigned int n;
+	FILE *ts_file;
+	uint64_t ts_last_tsc;
+};
 
 static uint64_t
 flow_frame_bytes(const struct eng_flow_conf *fc, const struct eng_flow_snap *s)
@@ -52,24 +55,48 @@ mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
 	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
 }
 
+static struct eng_live_rt *
+live_rt(struct eng_runtime *rt)
+{
+	if (rt->live == NULL)
+		rt->live = calloc(1, sizeof(*rt->live));
+	return rt->live;
+}
+
 static int
 live_alloc(struct eng_runtime *rt)
 {
+	struct eng_live_rt *l = live_rt(rt);
 	unsigned int n = rt->cfg->nb_flows;
 
-	if (live_rows != NULL)
+	if (l == NULL)
+		return -ENOMEM;
+	if (l->rows != NULL)
 		return 0;
-	live_prev = calloc(n + 1, sizeof(*live_prev));
-	live_rows = calloc(n + 1, sizeof(*live_rows));
-	if (live_prev == NULL || live_rows == NULL) {
-		free(live_prev);
-		free(live_rows);
-		live_prev = NULL;
-		live_rows = NULL;
+	l->prev = calloc(n + 1, sizeof(*l->prev));
+	l->rows = calloc(n + 1, sizeof(*l->rows));
+	if (l->prev == NULL || l->rows == NULL) {
+		free(l->prev);
+		free(l->rows);
+		l->prev = NULL;
+		l->rows = NULL;
 		return -ENOMEM;
 	}
-	live_n = n;
+	l->n = n;
 	return 0;
+}
+
+void
+eng_live_free(struct eng_runtime *rt)
+{
+	if (rt->live == NULL)
+		return;
+	if (rt->live->ts_file != NULL)
+		fclose(rt->live->ts_file);
+	free(rt->live->prev);
+	free(rt->live->rows);
+	free(rt->live);
+	rt->live = NULL;
 }
 
 /* Fill live_rows for the period ending at now (and move the period on). */
@@ -77,12 +104,13 @@ static void
 live_compute(struct eng_runtime *rt, uint64_t now)
 {
 	const struct eng_config *cfg = rt->cfg;
+	struct eng_live_rt *l = rt->live;
 	unsigned int i;
 
-	for (i = 0; i < live_n; i++) {
+	for (i = 0; i < l->n; i++) {
 		const struct eng_flow_conf *fc = &cfg->flows[i];
-		struct live_row *r = &live_rows[i];
-		uint64_t b, g, prev_tsc = live_prev[i].tsc ? live_prev[i].tsc : rt->start_tsc;
+		struct live_row *r = &l->rows[i];
+		uint64_t b, g, prev_tsc = l->prev[i].tsc ? l->prev[i].tsc : rt->start_tsc;
 
 		r->idx = i;
 		r->valid = eng_dfcp_flow_snap(rt, i, &r->s) == 0;
@@ -90,12 +118,12 @@ live_compute(struct eng_runtime *rt, uint64_t now)
 			continue;
 		b = flow_frame_bytes(fc, &r->s);
 		g = r->s.st.goodput_bytes;
-		r->thr = now > prev_tsc ? mbps(b - live_prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
-		r->goodput = now > prev_tsc ? mbps(g - live_prev[i].goodput, now - prev_tsc, rt->clock.hz) :
-					      0;
-		live_prev[i].tsc = now;
-		live_prev[i].bytes = b;
-		live_prev[i].goodput = g;
+		r->thr = now > prev_tsc ? mbps(b - l->prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
+		r->goodput = now > prev_tsc ?
+				mbps(g - l->prev[i].goodput, now - prev_tsc, rt->clock.hz) : 0;
+		l->prev[i].tsc = now;
+		l->prev[i].bytes = b;
+		l->prev[i].goodput = g;
 	}
 }
 
@@ -111,14 +139,15 @@ by_goodput(const void *a, const void *b)
 }
 
 static void
-flow_line(const struct eng_config *cfg, const struct live_row *r)
+flow_line(struct eng_runtime *rt, const struct live_row *r)
 {
+	const struct eng_config *cfg = rt->cfg;
 	const struct eng_flow_conf *fc = &cfg->flows[r->idx];
 	const struct dfcp_stats *st = &r->s.st;
 	struct hist_summary h;
 	char lat[160] = "";
 
-	if (fc->role == ENG_FLOW_SENDER && eng_lat_flow_summary(r->idx, &h) == 0 && h.count) {
+	if (fc->role == ENG_FLOW_SENDER && eng_lat_flow_summary(rt, r->idx, &h) == 0 && h.count) {
 		char a[5][16];
 
 		eng_ns_fmt(a[0], sizeof(a[0]), h.p50);
@@ -150,8 +179,8 @@ totals(struct eng_runtime *rt, int role)
 
 	if (role == ENG_FLOW_SENDER)
 		all = hist_create(ENG_HIST_SIG_BITS);
-	for (i = 0; i < live_n; i++) {
-		const struct live_row *r = &live_rows[i];
+	for (i = 0; i < rt->live->n; i++) {
+		const struct live_row *r = &rt->live->rows[i];
 
 		if (!r->valid || cfg->flows[i].role != role)
 			continue;
@@ -164,7 +193,7 @@ totals(struct eng_runtime *rt, int role)
 		fails += r->s.st.decode_failures;
 		topups += r->s.st.topups;
 		if (all != NULL)
-			eng_lat_flow_merge(all, i);
+			eng_lat_flow_merge(rt, all, i);
 	}
 	if (n == 0) {
 		hist_free(all);
@@ -191,12 +220,12 @@ live_print(struct eng_runtime *rt)
 	unsigned int i, k = 0, top = cfg->stats_top;
 	struct live_row **v;
 
-	v = calloc(live_n + 1, sizeof(*v));
+	v = calloc(rt->live->n + 1, sizeof(*v));
 	if (v == NULL)
 		return;
-	for (i = 0; i < live_n; i++)
-		if (live_rows[i].valid)
-			v[k++] = &live_rows[i];
+	for (i = 0; i < rt->live->n; i++)
+		if (rt->live->rows[i].valid)
+			v[k++] = &rt->live->rows[i];
 	if (k == 0) {
 		free(v);
 		return;
@@ -210,7 +239,7 @@ live_print(struct eng_runtime *rt)
 		k = top;
 	}
 	for (i = 0; i < k; i++)
-		flow_line(cfg, v[i]);
+		flow_line(rt, v[i]);
 	free(v);
 }
 
@@ -221,17 +250,17 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
 	unsigned int i;
 
-	for (i = 0; i < live_n; i++) {
-		const struct live_row *r = &live_rows[i];
+	for (i = 0; i < rt->live->n; i++) {
+		const struct live_row *r = &rt->live->rows[i];
 
 		if (!r->valid)
 			continue;
-		fprintf(ts_file, "%.3f,%s,%.3f,%.3f,%u,%u,%.6f\n", t, cfg->flows[i].name,
+		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%u,%.6f\n", t, cfg->flows[i].name,
 				r->goodput, r->thr, r->s.st.window_used, r->s.st.redundancy,
 				r->s.st.loss_ppm / 1e6);
 	}
-	fflush(ts_file);
-	ts_last_tsc = now;
+	fflush(rt->live->ts_file);
+	rt->live->ts_last_tsc = now;
 }
 
 void
@@ -244,7 +273,7 @@ eng_live_period(struct eng_runtime *rt, int print)
 	live_compute(rt, now);
 	if (print)
 		live_print(rt);
-	if (ts_file != NULL)
+	if (rt->live->ts_file != NULL)
 		ts_rows(rt, now);
 }
 
@@ -255,15 +284,17 @@ eng_timeseries_open(struct eng_runtime *rt)
 
 	if (path[0] == '\0')
 		return 0;
-	ts_file = fopen(path, "w");
-	if (ts_file == NULL) {
+	if (live_rt(rt) == NULL)
+		return -ENOMEM;
+	rt->live->ts_file = fopen(path, "w");
+	if (rt->live->ts_file == NULL) {
 		int e = errno;
 
 		ENG_LOG(ERR, stats, "timeseries: cannot write %s: %s", path, strerror(e));
 		return -e;
 	}
-	fprintf(ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss\n");
-	fflush(ts_file);
+	fprintf(rt->live->ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss\n");
+	fflush(rt->live->ts_file);
 	return 0;
 }
 
@@ -272,15 +303,15 @@ eng_timeseries_close(struct eng_runtime *rt)
 {
 	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
 
-	if (ts_file == NULL)
+	if (rt->live == NULL || rt->live->ts_file == NULL)
 		return;
 	/* the last, partial period (at least 1 ms long) */
 	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
-			end > (ts_last_tsc ? ts_last_tsc : rt->start_tsc) + rt->clock.hz / 1000) {
+			end > (rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc) + rt->clock.hz / 1000) {
 		live_compute(rt, end);
 		ts_rows(rt, end);
 	}
-	fclose(ts_file);
-	ts_file = NULL;
+	fclose(rt->live->ts_file);
+	rt->live->ts_file = NULL;
 	ENG_LOG(INFO, stats, "timeseries written to %s", rt->cfg->timeseries);
 }

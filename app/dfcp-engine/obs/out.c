@@ -47,9 +47,18 @@ eng_out_arr(struct eng_out *o, const char *key)
 }
 
 void
-eng_out_item(struct eng_out *o, const char *label)
+eng_out_item(struct eng_out *o, const char *what, const char *name)
 {
-	out_open(o, label, ENG_OPEN_ITEM);
+	char label[160];
+
+	if (name == NULL)
+		name = "-";
+	if (o->kind == ENG_OUT_TEXT && what != NULL) {
+		snprintf(label, sizeof(label), "%s %s", what, name);
+		out_open(o, label, ENG_OPEN_ITEM);
+	} else {
+		out_open(o, name, ENG_OPEN_ITEM);
+	}
 }
 
 void
@@ -119,34 +128,38 @@ eng_out_counters(struct eng_out *o, const struct eng_ctr *tab, unsigned int n, c
 	for (i = 0; i < n; i++) {
 		const struct eng_ctr *c = &tab[i];
 		const void *p = b + c->offset;
+		struct eng_out_val v = {.type = c->type, .prec = c->prec, .unit = c->unit};
 
 		if (c->views != 0 && (c->views & o->view) == 0)
 			continue;
 		switch (c->type) {
 		case ENG_CT_U64:
-			eng_out_u64(o, c->name, *(const uint64_t *)p);
+			v.u = *(const uint64_t *)p;
 			break;
 		case ENG_CT_U32:
-			eng_out_u64(o, c->name, *(const uint32_t *)p);
+			v.type = ENG_CT_U64;
+			v.u = *(const uint32_t *)p;
 			break;
 		case ENG_CT_INT:
-			eng_out_int(o, c->name, *(const int *)p);
+			v.i = *(const int *)p;
 			break;
 		case ENG_CT_BOOL:
-			eng_out_bool(o, c->name, *(const int *)p);
+			v.u = *(const int *)p != 0;
 			break;
 		case ENG_CT_DBL:
-			eng_out_dbl(o, c->name, *(const double *)p, c->prec);
+			v.d = *(const double *)p;
 			break;
 		case ENG_CT_STR:
-			eng_out_str(o, c->name, *(const char *const *)p);
+			v.s = *(const char *const *)p != NULL ? *(const char *const *)p : "";
 			break;
 		case ENG_CT_CHARS:
-			eng_out_str(o, c->name, (const char *)p);
+			v.type = ENG_CT_STR;
+			v.s = (const char *)p;
 			break;
 		default:
-			break;
+			continue;
 		}
+		out_scalar(o, c->name, &v);
 	}
 }
 
@@ -409,7 +422,8 @@ text_scalar(struct eng_out *o, const char *key, const struct eng_out_val *v)
 		fputs(v->u ? " yes" : " no", o->f);
 		break;
 	case ENG_CT_DBL:
-		fprintf(o->f, " %.*f", v->prec, v->d);
+		fprintf(o->f, " %.*f%s", v->prec, v->d,
+				v->unit != NULL && strcmp(v->unit, "%") == 0 ? "%" : "");
 		break;
 	case ENG_CT_STR:
 		fprintf(o->f, " %s", v->s[0] != '\0' ? v->s : "-");

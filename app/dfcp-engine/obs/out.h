@@ -13,8 +13,9 @@
  *                       are reduced to [A-Za-z0-9_/]
  *
  * Structure: eng_out_obj(o, key) / eng_out_arr(o, key) open a member (key
- * NULL inside arrays), eng_out_item(o, label) opens an object element of an
- * array (label: the text line's label and the telemetry container's name),
+ * NULL inside arrays), eng_out_item(o, what, name) opens an object element of
+ * an array (text: the line's label "what name"; telemetry: the container's
+ * name),
  * eng_out_end() closes the innermost one. Scalars take a key (NULL inside
  * arrays). A counter table (struct eng_ctr) describes the fields of a plain
  * struct once; eng_out_counters() writes those of the writer's view.
@@ -79,6 +80,7 @@ struct rte_tel_data;
 struct eng_out_val {
 	uint8_t type;		/* enum eng_ctr_type (CHARS arrive as STR) */
 	uint8_t prec;
+	const char *unit;	/* from a counter table; the text shows "%" after the value */
 	union {
 		uint64_t u;
 		int64_t i;
@@ -133,7 +135,9 @@ int eng_out_finish(struct eng_out *o);
 
 void eng_out_obj(struct eng_out *o, const char *key);
 void eng_out_arr(struct eng_out *o, const char *key);
-void eng_out_item(struct eng_out *o, const char *label);
+/* An object element of an array: text label "WHAT NAME" (or NAME), telemetry
+ * container NAME; JSON ignores both (write a "name" member if it wants one). */
+void eng_out_item(struct eng_out *o, const char *what, const char *name);
 void eng_out_end(struct eng_out *o);
 
 void eng_out_u64(struct eng_out *o, const char *key, uint64_t v);

@@ -1,22 +1,120 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Port and task statistics: periodic blocks, final summary, JSON summary. */
+/*
+ * Statistics: the periodic blocks, the final summary and the summary JSON.
+ * The core writes the ports, the tasks' generic counters, the pools, the
+ * lcores and the captures; every kind writes its own part (ops->report, in
+ * kind-table order). Everything goes through the output writer (out.h).
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_mempool.h>
 
-#include "kinds/dfcp/flow.h"
-#include "kinds/route/route.h"
-#include "kinds/tcp/tcp_task.h"
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "obs/obs.h"
+#include "obs/out.h"
 #include "obs/stats.h"
+
+/* A port's counters and its rates over an interval. */
+struct port_view {
+	const char *name, *device;
+	uint32_t port_id;
+	int socket;
+	struct eng_port_stats s;
+	double rx_pps, tx_pps, rx_mbps, tx_mbps;
+};
+
+#define PV(field) offsetof(struct port_view, field)
+#define PS(field) (offsetof(struct port_view, s) + offsetof(struct eng_port_stats, field))
+
+static const struct eng_ctr port_ctrs[] = {
+	{"name", "", PV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [port NAME]"},
+	{"device", "", PV(device), ENG_CT_STR, 0, ENG_V_JSON, "its device key"},
+	{"port_id", "", PV(port_id), ENG_CT_U32, 0, ENG_V_DATA, "ethdev port id"},
+	{"socket", "", PV(socket), ENG_CT_INT, 0, ENG_V_JSON, "NUMA socket of the device"},
+	{"rx_packets", "pkts", PS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
+	{"tx_packets", "pkts", PS(tx_packets), ENG_CT_U64, 0, 0, "frames transmitted"},
+	{"rx_bytes", "B", PS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "bytes received"},
+	{"tx_bytes", "B", PS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "bytes transmitted"},
+	{"rx_missed", "pkts", PS(rx_missed), ENG_CT_U64, 0, 0, "dropped by the device: rx queue full"},
+	{"rx_errors", "pkts", PS(rx_errors), ENG_CT_U64, 0, 0, "erroneous frames received"},
+	{"tx_errors", "pkts", PS(tx_errors), ENG_CT_U64, 0, 0, "failed transmissions"},
+	{"rx_nombuf", "pkts", PS(rx_nombuf), ENG_CT_U64, 0, 0, "rx mbuf allocation failures"},
+	{"rx_pps", "pkt/s", PV(rx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
+		"received frames per second over the interval"},
+	{"tx_pps", "pkt/s", PV(tx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
+		"transmitted frames per second over the interval"},
+	{"rx_mbps", "Mbit/s", PV(rx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"received bytes x 8 per second over the interval (no FCS)"},
+	{"tx_mbps", "Mbit/s", PV(tx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"transmitted bytes x 8 per second over the interval (no FCS)"},
+};
+
+#define TS(field) offsetof(struct eng_task_stats, field)
+
+/* The generic counters of every task (ops->stats). */
+static const struct eng_ctr task_ctrs[] = {
+	{"tx_packets", "pkts", TS(tx_packets), ENG_CT_U64, 0, 0, "frames handed to the tx queue"},
+	{"tx_bytes", "B", TS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"tx_dropped", "pkts", TS(tx_dropped), ENG_CT_U64, 0, 0,
+		"frames refused by the tx queue or ring and freed"},
+	{"rx_packets", "pkts", TS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
+	{"rx_bytes", "B", TS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0, "frames the task accepted"},
+	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0, "frames that failed verification"},
+	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
+	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0, "gaps in test-packet sequence numbers"},
+	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
+		"duplicate or late test packets"},
+	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
+	{"lat_samples", "", TS(lat_samples), ENG_CT_U64, 0, ENG_V_DATA,
+		"test packets with a one-way latency sample"},
+	{"lat_min_ns", "ns", TS(lat_min_ns), ENG_CT_U64, 0, ENG_V_DATA, "smallest one-way latency"},
+	{"lat_avg_ns", "ns", TS(lat_avg_ns), ENG_CT_U64, 0, 0, "mean one-way latency"},
+	{"lat_max_ns", "ns", TS(lat_max_ns), ENG_CT_U64, 0, ENG_V_DATA, "largest one-way latency"},
+};
+
+struct pool_view {
+	const char *name;
+	uint32_t socket, size, avail, in_use;
+};
+
+#define PO(field) offsetof(struct pool_view, field)
+
+static const struct eng_ctr pool_ctrs[] = {
+	{"name", "", PO(name), ENG_CT_STR, 0, 0, "mempool name"},
+	{"socket", "", PO(socket), ENG_CT_U32, 0, 0, "NUMA socket"},
+	{"size", "mbufs", PO(size), ENG_CT_U32, 0, 0, "mbufs in the pool"},
+	{"avail", "mbufs", PO(avail), ENG_CT_U32, 0, 0, "free at the end"},
+	{"in_use", "mbufs", PO(in_use), ENG_CT_U32, 0, 0,
+		"not returned at the end (0 after a clean run)"},
+};
+
+const struct eng_ctr_table eng_core_tables[] = {
+	{"port", port_ctrs, RTE_DIM(port_ctrs)},
+	{"task", task_ctrs, RTE_DIM(task_ctrs)},
+	{"pool", pool_ctrs, RTE_DIM(pool_ctrs)},
+	{NULL, NULL, 0},
+};
 
 static double
 per_s(uint64_t v, uint64_t cycles, uint64_t hz)
 {
 	return cycles == 0 ? 0.0 : (double)v * (double)hz / (double)cycles;
+}
+
+static uint64_t
+run_cycles(const struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	return end > rt->start_tsc ? end - rt->start_tsc : 0;
 }
 
 void
@@ -31,179 +129,185 @@ eng_stats_start(struct eng_runtime *rt)
 	}
 }
 
+/* Port i: counters s, rates of s - prev over cycles. */
 static void
-port_block(struct eng_runtime *rt, unsigned int i, const struct eng_port_stats *s,
-		const struct eng_port_stats *prev, uint64_t cycles, const char *title)
+port_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i,
+		const struct eng_port_stats *s, const struct eng_port_stats *prev, uint64_t cycles)
 {
-	uint64_t rxp = s->rx_packets - prev->rx_packets, txp = s->tx_packets - prev->tx_packets;
-	uint64_t rxb = s->rx_bytes - prev->rx_bytes, txb = s->tx_bytes - prev->tx_bytes;
+	struct port_view v = {
+		.name = rt->cfg->ports[i].name,
+		.device = rt->cfg->ports[i].device,
+		.port_id = rt->ports[i].port_id,
+		.socket = rt->ports[i].socket,
+		.s = *s,
+		.rx_pps = per_s(s->rx_packets - prev->rx_packets, cycles, rt->clock.hz),
+		.tx_pps = per_s(s->tx_packets - prev->tx_packets, cycles, rt->clock.hz),
+		.rx_mbps = per_s(s->rx_bytes - prev->rx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
+		.tx_mbps = per_s(s->tx_bytes - prev->tx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
+	};
 
-	printf("  ---- %s port %s (ethdev %u) ----\n", title, rt->cfg->ports[i].name,
-			rt->ports[i].port_id);
-	printf("  RX-packets: %-12" PRIu64 " RX-pps: %-10.0f RX-Mbit/s: %-9.1f RX-missed: %-8" PRIu64
-	       " RX-errors: %-6" PRIu64 " RX-nombuf: %" PRIu64 "\n",
-			s->rx_packets, per_s(rxp, cycles, rt->clock.hz),
-			per_s(rxb, cycles, rt->clock.hz) * 8 / 1e6, s->rx_missed, s->rx_errors,
-			s->rx_nombuf);
-	printf("  TX-packets: %-12" PRIu64 " TX-pps: %-10.0f TX-Mbit/s: %-9.1f TX-errors: %" PRIu64
-	       "\n",
-			s->tx_packets, per_s(txp, cycles, rt->clock.hz),
-			per_s(txb, cycles, rt->clock.hz) * 8 / 1e6, s->tx_errors);
+	eng_out_item(o, "port", v.name);
+	eng_out_counters(o, port_ctrs, RTE_DIM(port_ctrs), &v);
+	eng_out_end(o);
+}
+
+/* Every port: period = 1 over the last period (and move it on), else since the start. */
+static void
+ports_write(struct eng_runtime *rt, struct eng_out *o, int period)
+{
+	static const struct eng_port_stats zero;
+	uint64_t now = rte_rdtsc(), cyc = run_cycles(rt);
+	unsigned int i;
+
+	eng_out_arr(o, "ports");
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		struct eng_port *p = &rt->ports[i];
+		struct eng_port_stats s;
+
+		eng_port_stats_read(rt, i, &s);
+		if (period) {
+			port_write(rt, o, i, &s, &p->last, now - p->last_tsc);
+			p->last = s;
+			p->last_tsc = now;
+		} else {
+			port_write(rt, o, i, &s, &zero, cyc);
+		}
+	}
+	eng_out_end(o);
+}
+
+static void
+tasks_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "tasks");
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct eng_task_stats ts;
+
+		memset(&ts, 0, sizeof(ts));
+		t->ops->stats(t, &ts);
+		eng_out_item(o, "task", t->name);
+		if (o->kind == ENG_OUT_JSON)
+			eng_out_str(o, "name", t->name);
+		eng_out_str(o, "kind", t->ops->name);
+		if (o->kind == ENG_OUT_JSON)
+			eng_out_u64(o, "lcore", t->lcore_id);
+		eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &ts);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+}
+
+static void
+pools_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "pools");
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++) {
+		const struct rte_mempool *mp = rt->pools[i];
+		struct pool_view v;
+
+		if (mp == NULL)
+			continue;
+		v.name = mp->name;
+		v.socket = i;
+		v.size = mp->size;
+		v.avail = rte_mempool_avail_count(mp);
+		v.in_use = v.size - v.avail;
+		eng_out_item(o, "pool", v.name);
+		eng_out_counters(o, pool_ctrs, RTE_DIM(pool_ctrs), &v);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+}
+
+/* Every kind's part, in kind-table order. */
+static void
+kinds_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int k;
+
+	for (k = 0; k < eng_kinds_count(); k++)
+		if (eng_kind(k)->report != NULL)
+			eng_kind(k)->report(rt, o, what);
 }
 
 void
 eng_stats_period(struct eng_runtime *rt)
 {
 	uint64_t now = rte_rdtsc();
-	unsigned int i;
+	struct eng_out o;
 
 	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->clock.hz);
-	for (i = 0; i < rt->cfg->nb_ports; i++) {
-		struct eng_port *p = &rt->ports[i];
-		struct eng_port_stats s;
-
-		eng_port_stats_read(rt, i, &s);
-		port_block(rt, i, &s, &p->last, now - p->last_tsc, "");
-		p->last = s;
-		p->last_tsc = now;
-	}
-	eng_live_period(rt, 1); /* flows: totals + top N by goodput (stats_live.c) */
-	eng_route_stats_period(rt);
-	eng_tcp_stats_period(rt);
-	eng_lcore_stats_period(rt);
+	eng_out_text(&o, stdout, 2);
+	ports_write(rt, &o, 1);
+	eng_out_finish(&o);
+	eng_live_period(rt, 1); /* flows: totals + top N by goodput (live.c) */
+	eng_out_text(&o, stdout, 2);
+	kinds_report(rt, &o, ENG_REPORT_PERIOD);
+	eng_lcore_write(rt, &o, ENG_REPORT_PERIOD);
+	eng_out_finish(&o);
 	fflush(stdout);
-}
-
-static uint64_t
-run_cycles(const struct eng_runtime *rt)
-{
-	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
-
-	return end > rt->start_tsc ? end - rt->start_tsc : 0;
 }
 
 void
 eng_stats_summary(struct eng_runtime *rt)
 {
-	static const struct eng_port_stats zero;
-	uint64_t cyc = run_cycles(rt);
-	unsigned int i;
+	struct eng_out o;
 
-	printf("== summary: %.3f s ==\n", (double)cyc / (double)rt->clock.hz);
-	for (i = 0; i < rt->cfg->nb_ports; i++) {
-		struct eng_port_stats s;
-
-		eng_port_stats_read(rt, i, &s);
-		port_block(rt, i, &s, &zero, cyc, "total");
-	}
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		struct eng_task_stats ts;
-
-		t->ops->stats(t, &ts);
-		printf("  task %s (%s): tx %" PRIu64 " dropped %" PRIu64 " | rx %" PRIu64
-		       " valid %" PRIu64 " bad %" PRIu64 " other %" PRIu64 " lost %" PRIu64
-		       " reordered %" PRIu64 " | no-mbuf %" PRIu64,
-				t->name, t->ops->name, ts.tx_packets, ts.tx_dropped, ts.rx_packets,
-				ts.rx_valid, ts.rx_bad, ts.rx_other, ts.seq_lost, ts.seq_reordered,
-				ts.no_mbuf);
-		if (ts.lat_samples)
-			printf(" | latency min/avg/max %" PRIu64 "/%" PRIu64 "/%" PRIu64 " ns",
-					ts.lat_min_ns, ts.lat_avg_ns, ts.lat_max_ns);
-		printf("\n");
-	}
-	eng_lcore_stats_summary(rt);
-	eng_route_stats_summary(rt);
-	eng_flow_stats_summary(rt); /* last: ends with goodputs and Jain's index */
-	eng_tcp_stats_summary(rt);
+	printf("== summary: %.3f s ==\n", (double)run_cycles(rt) / (double)rt->clock.hz);
+	eng_out_text(&o, stdout, 2);
+	ports_write(rt, &o, 0);
+	tasks_write(rt, &o);
+	eng_out_finish(&o);
+	printf("  lcores (busy = share of polling cycles spent in polls that handled packets):\n");
+	eng_out_text(&o, stdout, 2);
+	eng_lcore_write(rt, &o, ENG_REPORT_SUMMARY);
+	kinds_report(rt, &o, ENG_REPORT_SUMMARY);
+	eng_out_finish(&o);
+	eng_out_text(&o, stdout, 0);
+	kinds_report(rt, &o, ENG_REPORT_RESULT); /* each flow's goodput, Jain's index */
+	eng_out_finish(&o);
 	fflush(stdout);
-}
-
-static void
-json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 int
 eng_stats_json(struct eng_runtime *rt, const char *path)
 {
-	uint64_t cyc = run_cycles(rt);
-	unsigned int i;
+	struct eng_out o;
 	FILE *f;
+	int rc;
 
 	f = fopen(path, "w");
 	if (f == NULL) {
+		rc = -errno;
 		ENG_LOG(ERR, stats, "cannot write %s: %s", path, strerror(errno));
-		return -errno;
+		return rc;
 	}
-	fprintf(f, "{\n  \"config\": ");
-	json_str(f, rt->cfg->file);
-	fprintf(f, ",\n  \"duration_s\": %.6f,\n  \"ports\": [", (double)cyc / (double)rt->clock.hz);
-	for (i = 0; i < rt->cfg->nb_ports; i++) {
-		struct eng_port_stats s;
+	eng_out_json(&o, f);
+	eng_out_str(&o, "config", rt->cfg->file);
+	eng_out_dbl(&o, "duration_s", (double)run_cycles(rt) / (double)rt->clock.hz, 6);
+	ports_write(rt, &o, 0);
+	tasks_write(rt, &o);
+	kinds_report(rt, &o, ENG_REPORT_JSON);
+	pools_write(rt, &o);
+	eng_lcore_write(rt, &o, ENG_REPORT_JSON);
+	eng_capture_write(rt, &o);
+	rc = eng_out_finish(&o);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0)
+		ENG_LOG(ERR, stats, "%s: %s", path, strerror(-rc));
+	return rc;
+}
 
-		eng_port_stats_read(rt, i, &s);
-		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_str(f, rt->cfg->ports[i].name);
-		fprintf(f, ", \"device\": ");
-		json_str(f, rt->cfg->ports[i].device);
-		fprintf(f,
-				", \"port_id\": %u, \"socket\": %d,"
-				" \"rx_packets\": %" PRIu64 ", \"tx_packets\": %" PRIu64
-				", \"rx_bytes\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
-				", \"rx_missed\": %" PRIu64 ", \"rx_errors\": %" PRIu64
-				", \"tx_errors\": %" PRIu64 ", \"rx_nombuf\": %" PRIu64
-				", \"rx_pps\": %.1f, \"tx_pps\": %.1f"
-				", \"rx_mbps\": %.3f, \"tx_mbps\": %.3f}",
-				rt->ports[i].port_id, rt->ports[i].socket, s.rx_packets, s.tx_packets,
-				s.rx_bytes, s.tx_bytes, s.rx_missed, s.rx_errors, s.tx_errors,
-				s.rx_nombuf, per_s(s.rx_packets, cyc, rt->clock.hz),
-				per_s(s.tx_packets, cyc, rt->clock.hz),
-				per_s(s.rx_bytes, cyc, rt->clock.hz) * 8 / 1e6,
-				per_s(s.tx_bytes, cyc, rt->clock.hz) * 8 / 1e6);
-	}
-	fprintf(f, "\n  ],\n  \"tasks\": [");
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		struct eng_task_stats ts;
-
-		t->ops->stats(t, &ts);
-		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		json_str(f, t->name);
-		fprintf(f, ", \"kind\": ");
-		json_str(f, t->ops->name);
-		fprintf(f,
-				", \"lcore\": %u, \"tx_packets\": %" PRIu64 ", \"tx_bytes\": %" PRIu64
-				", \"tx_dropped\": %" PRIu64 ", \"rx_packets\": %" PRIu64
-				", \"rx_bytes\": %" PRIu64 ", \"rx_valid\": %" PRIu64
-				", \"rx_bad\": %" PRIu64 ", \"rx_other\": %" PRIu64
-				", \"seq_lost\": %" PRIu64 ", \"seq_reordered\": %" PRIu64
-				", \"no_mbuf\": %" PRIu64 ", \"lat_samples\": %" PRIu64
-				", \"lat_min_ns\": %" PRIu64 ", \"lat_avg_ns\": %" PRIu64
-				", \"lat_max_ns\": %" PRIu64 "}",
-				t->lcore_id, ts.tx_packets, ts.tx_bytes, ts.tx_dropped, ts.rx_packets,
-				ts.rx_bytes, ts.rx_valid, ts.rx_bad, ts.rx_other, ts.seq_lost,
-				ts.seq_reordered, ts.no_mbuf, ts.lat_samples, ts.lat_min_ns,
-				ts.lat_avg_ns, ts.lat_max_ns);
-	}
-	fprintf(f, "\n  ]");
-	eng_flow_stats_json(rt, f); /* flows, jain, dfcp_drops, pools */
-	eng_route_stats_json(rt, f); /* pipes, sched */
-	eng_tcp_stats_json(rt, f); /* tcp, tcp_tasks */
-	eng_lcore_stats_json(rt, f); /* lcores (obs.h) */
-	eng_capture_json(rt, f); /* captures */
-	fprintf(f, "\n}\n");
-	if (fclose(f) != 0)
-		return -errno;
+int
+eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_out *o)
+{
+	RTE_SET_USED(params);
+	ports_write(rt, o, 0);
 	return 0;
 }

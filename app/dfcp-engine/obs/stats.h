@@ -10,6 +10,13 @@ void eng_stats_period(struct eng_runtime *rt);
 void eng_stats_summary(struct eng_runtime *rt);
 int eng_stats_json(struct eng_runtime *rt, const char *path);
 
+/* /dfcp/ports */
+struct eng_out;
+int eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_out *o);
+/* The core's counter tables ({NULL}-terminated): ports, tasks, pools. */
+struct eng_ctr_table;
+extern const struct eng_ctr_table eng_core_tables[];
+
 /* telemetry.c */
 int eng_telemetry_register(struct eng_runtime *rt);
 void eng_telemetry_stop(void);

@@ -1,111 +1,107 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rte_telemetry commands, read with dpdk-telemetry.py. One table; a later
- * library adds "/dfcp/flows" etc. with one callback and one entry.
+ * rte_telemetry commands, read with dpdk-telemetry.py: the core's
+ * (/dfcp/ports, /dfcp/lcores) and every kind's (eng_task_ops.tel), each
+ * answered through the output writer's telemetry backend by one dispatcher.
  */
 #include <errno.h>
 #include <string.h>
 
 #include <rte_telemetry.h>
 
-#include "kinds/dfcp/flow.h"
-#include "kinds/route/route.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/task.h"
 #include "obs/obs.h"
+#include "obs/out.h"
 #include "obs/stats.h"
 
+/*
+ * The runtime the commands read. DPDK 22.11's telemetry callbacks get no
+ * context argument, so this pointer is the engine's one mutable file-scope
+ * variable besides the log types and main.c's signal flag; it is set while
+ * the runtime is up and cleared before the teardown.
+ */
 static struct eng_runtime *tel_rt;
 
-static int
-tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	unsigned int i;
-
-	RTE_SET_USED(cmd);
-	RTE_SET_USED(params);
-	if (tel_rt == NULL)
-		return -EINVAL;
-	rte_tel_data_start_dict(d);
-	for (i = 0; i < tel_rt->cfg->nb_ports; i++) {
-		struct rte_tel_data *p = rte_tel_data_alloc();
-		struct eng_port_stats s;
-
-		if (p == NULL)
-			return -ENOMEM;
-		eng_port_stats_read(tel_rt, i, &s);
-		rte_tel_data_start_dict(p);
-		rte_tel_data_add_dict_u64(p, "port_id", tel_rt->ports[i].port_id);
-		rte_tel_data_add_dict_u64(p, "rx_packets", s.rx_packets);
-		rte_tel_data_add_dict_u64(p, "tx_packets", s.tx_packets);
-		rte_tel_data_add_dict_u64(p, "rx_bytes", s.rx_bytes);
-		rte_tel_data_add_dict_u64(p, "tx_bytes", s.tx_bytes);
-		rte_tel_data_add_dict_u64(p, "rx_missed", s.rx_missed);
-		rte_tel_data_add_dict_u64(p, "rx_errors", s.rx_errors);
-		rte_tel_data_add_dict_u64(p, "tx_errors", s.tx_errors);
-		rte_tel_data_add_dict_u64(p, "rx_nombuf", s.rx_nombuf);
-		rte_tel_data_add_dict_container(d, tel_rt->cfg->ports[i].name, p, 0);
-	}
-	return 0;
-}
-
-/* pipes, queues and sched tasks (stats_route.c) */
-static int
-tel_pipes(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	RTE_SET_USED(cmd);
-	RTE_SET_USED(params);
-	return tel_rt == NULL ? -EINVAL : eng_route_tel_pipes(tel_rt, d);
-}
-
-static int
-tel_sched(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	RTE_SET_USED(cmd);
-	RTE_SET_USED(params);
-	return tel_rt == NULL ? -EINVAL : eng_route_tel_sched(tel_rt, d);
-}
-
-/* busy/idle cycles per lcore and task (stats_lcore.c) */
-static int
-tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	RTE_SET_USED(cmd);
-	RTE_SET_USED(params);
-	return tel_rt == NULL ? -EINVAL : eng_lcore_tel(tel_rt, d);
-}
-
-static const struct {
-	const char *cmd;
-	telemetry_cb fn;
-	const char *help;
-} eng_tel_cmds[] = {
-	{"/dfcp/ports", tel_ports, "Engine ports and their counters. No parameters"},
-	{"/dfcp/flows", eng_flow_telemetry,
-			"DFCP flows, counters, block latency. Parameter: a flow name (optional)"},
-	{"/dfcp/pipes", tel_pipes, "Emulated pipes, their queues and counters. No parameters"},
-	{"/dfcp/sched", tel_sched, "Sched tasks and their flows' counters. No parameters"},
-	{"/dfcp/lcores", tel_lcores,
-			"Busy/idle TSC cycles and polls per lcore and task. No parameters"},
+static const struct eng_tel_cmd core_first[] = {
+	{"/dfcp/ports", "Engine ports and their counters. No parameters", eng_stats_tel_ports},
+	{NULL, NULL, NULL},
 };
+
+static const struct eng_tel_cmd core_last[] = {
+	{"/dfcp/lcores", "Busy/idle TSC cycles and polls per lcore and task. No parameters",
+		eng_lcore_tel},
+	{NULL, NULL, NULL},
+};
+
+static const struct eng_tel_cmd *
+cmd_in(const struct eng_tel_cmd *c, const char *cmd)
+{
+	for (; c != NULL && c->cmd != NULL; c++)
+		if (strcmp(c->cmd, cmd) == 0)
+			return c;
+	return NULL;
+}
+
+/* The command's entry: the core's first, then the kinds' in table order. */
+static const struct eng_tel_cmd *
+cmd_find(const char *cmd)
+{
+	const struct eng_tel_cmd *c = cmd_in(core_first, cmd);
+	unsigned int k;
+
+	for (k = 0; c == NULL && k < eng_kinds_count(); k++)
+		c = cmd_in(eng_kind(k)->tel, cmd);
+	return c != NULL ? c : cmd_in(core_last, cmd);
+}
+
+static int
+tel_dispatch(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct eng_runtime *rt = __atomic_load_n(&tel_rt, __ATOMIC_ACQUIRE);
+	const struct eng_tel_cmd *c = cmd_find(cmd);
+	struct eng_out o;
+	int rc;
+
+	if (rt == NULL || c == NULL)
+		return -EINVAL;
+	eng_out_tel(&o, d);
+	rc = c->fn(rt, params, &o);
+	eng_out_finish(&o);
+	return rc;
+}
+
+static void
+register_all(const struct eng_tel_cmd *c)
+{
+	int rc;
+
+	for (; c != NULL && c->cmd != NULL; c++) {
+		if (cmd_find(c->cmd) != c)
+			continue;	/* listed by an earlier kind too */
+		rc = rte_telemetry_register_cmd(c->cmd, tel_dispatch, c->help);
+		if (rc != 0)
+			ENG_LOG(WARNING, main, "telemetry command %s not registered: %s", c->cmd,
+					strerror(-rc));
+	}
+}
 
 int
 eng_telemetry_register(struct eng_runtime *rt)
 {
-	size_t i;
-	int rc;
+	unsigned int k;
 
-	tel_rt = rt;
-	for (i = 0; i < RTE_DIM(eng_tel_cmds); i++) {
-		rc = rte_telemetry_register_cmd(eng_tel_cmds[i].cmd, eng_tel_cmds[i].fn,
-				eng_tel_cmds[i].help);
-		if (rc != 0)
-			ENG_LOG(WARNING, main, "telemetry command %s not registered: %s",
-					eng_tel_cmds[i].cmd, strerror(-rc));
-	}
+	__atomic_store_n(&tel_rt, rt, __ATOMIC_RELEASE);
+	register_all(core_first);
+	for (k = 0; k < eng_kinds_count(); k++)
+		register_all(eng_kind(k)->tel);
+	register_all(core_last);
 	return 0;
 }
 
 void
 eng_telemetry_stop(void)
 {
-	tel_rt = NULL;
+	__atomic_store_n(&tel_rt, NULL, __ATOMIC_RELEASE);
 }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DFCP flow statistics: one line per flow in every periodic block, the
- * per-flow summary with Jain's fairness index over flows sharing a
- * bottleneck, the "flows", "jain", "dfcp_drops" and "pools" parts of the
- * summary JSON, and the /dfcp/flows telemetry command. Counters come from the
- * snapshots the dfcp tasks publish (task_dfcp.c).
+ * DFCP flow statistics (the dfcp kind's ops->report and /dfcp/flows): one
+ * line per flow in the summary, the closing lines (each flow's goodput,
+ * Jain's fairness index over the flows sharing a bottleneck), the "flows",
+ * "jain" and "dfcp_drops" members of the summary JSON and the /dfcp/flows
+ * telemetry command. Counters come from the snapshots the dfcp tasks publish
+ * (dfcp_task.c); one table (flow_ctrs) gives every output its fields. The
+ * periodic flow lines are the live view (obs/live.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,19 +14,89 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_mempool.h>
-#include <rte_telemetry.h>
 
 #include "kinds/dfcp/flow.h"
 #include "obs/obs.h"
+#include "obs/out.h"
 
-static struct eng_runtime *flow_tel_rt;
+/* A flow's snapshot and what is derived from it. */
+struct flow_view {
+	const char *name, *role, *task, *state, *bottleneck;
+	int close_reason, done;
+	uint32_t weight;
+	double active_s, goodput_mbps, throughput_mbps, loss;
+	uint64_t goodput_kbps;
+	struct eng_flow_snap s;
+};
 
-/* previous period's values, per flow */
-static struct {
-	uint64_t ns;
-	uint64_t bytes, goodput;
-} flow_prev[ENG_MAX_FLOWS];
+#define FV(field) offsetof(struct flow_view, field)
+#define FS(field) (offsetof(struct flow_view, s) + offsetof(struct eng_flow_snap, field))
+#define FT(field) (FS(st) + offsetof(struct dfcp_stats, field))
+#define V_TJ (ENG_V_TEXT | ENG_V_JSON)
+
+static const struct eng_ctr flow_ctrs[] = {
+	{"name", "", FV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [flow NAME]"},
+	{"role", "", FV(role), ENG_CT_STR, 0, 0, "sender or receiver"},
+	{"task", "", FV(task), ENG_CT_STR, 0, V_TJ, "the dfcp task running it"},
+	{"state", "", FV(state), ENG_CT_STR, 0, 0, "state of its current connection"},
+	{"close_reason", "", FV(close_reason), ENG_CT_INT, 0, ENG_V_JSON,
+		"enum dfcp_close_reason of the last close"},
+	{"done", "", FV(done), ENG_CT_BOOL, 0, ENG_V_JSON, "the flow has finished"},
+	{"weight", "", FV(weight), ENG_CT_U32, 0, ENG_V_JSON, "its WF2Q+ weight"},
+	{"bottleneck", "", FV(bottleneck), ENG_CT_STR, 0, ENG_V_JSON,
+		"label of the flows Jain's index is computed over"},
+	{"active_s", "s", FV(active_s), ENG_CT_DBL, 6, V_TJ,
+		"first ESTABLISHED to the last goodput progress"},
+	{"goodput_mbps", "Mbit/s", FV(goodput_mbps), ENG_CT_DBL, 3, V_TJ,
+		"goodput_bytes x 8 / active_s"},
+	{"throughput_mbps", "Mbit/s", FV(throughput_mbps), ENG_CT_DBL, 3, V_TJ,
+		"frame bytes (sent by a sender, received by a receiver) x 8 / active_s"},
+	{"goodput_bytes", "B", FT(goodput_bytes), ENG_CT_U64, 0, 0,
+		"bytes acknowledged (sender) or delivered to the sink (receiver)"},
+	{"goodput_kbps", "kbit/s", FV(goodput_kbps), ENG_CT_U64, 0, ENG_V_TEL, "goodput, integer"},
+	{"sink_bytes", "B", FS(sink_bytes), ENG_CT_U64, 0, ENG_V_JSON, "bytes the sink took"},
+	{"bad_bytes", "B", FS(bad_bytes), ENG_CT_U64, 0, ENG_V_DATA,
+		"bytes a verifying sink found wrong"},
+	{"order_errors", "", FS(order_errors), ENG_CT_U64, 0, ENG_V_JSON,
+		"out-of-order deliveries a verifying sink saw"},
+	{"tx_packets", "pkts", FT(tx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames sent"},
+	{"tx_bytes", "B", FT(tx_bytes), ENG_CT_U64, 0, ENG_V_JSON, "frame bytes sent"},
+	{"rx_packets", "pkts", FT(rx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames received"},
+	{"rx_bytes", "B", FT(rx_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"frame bytes handed to the endpoint"},
+	{"tx_data_packets", "pkts", FT(tx_data_pkts), ENG_CT_U64, 0, ENG_V_JSON, "symbols sent"},
+	{"rx_data_packets", "pkts", FT(rx_data_pkts), ENG_CT_U64, 0, ENG_V_JSON, "symbols received"},
+	{"blocks_sent", "", FT(blocks_sent), ENG_CT_U64, 0, 0, "blocks whose first round went out"},
+	{"blocks_acked", "", FT(blocks_acked), ENG_CT_U64, 0, 0, "blocks acknowledged"},
+	{"blocks_decoded", "", FT(blocks_decoded), ENG_CT_U64, 0, 0, "blocks decoded"},
+	{"blocks_first_pass", "", FT(blocks_first_pass), ENG_CT_U64, 0, V_TJ,
+		"blocks acknowledged without a top-up"},
+	{"blocks_lost", "", FT(blocks_lost), ENG_CT_U64, 0, ENG_V_JSON,
+		"acks off: blocks never decoded"},
+	{"decode_failures", "", FT(decode_failures), ENG_CT_U64, 0, 0,
+		"decode attempts that needed more symbols"},
+	{"topups", "", FT(topups), ENG_CT_U64, 0, 0, "fresh-repair rounds sent"},
+	{"topup_symbols", "", FT(topup_syms), ENG_CT_U64, 0, V_TJ, "fresh repair symbols in top-ups"},
+	{"timeouts", "", FT(timeouts), ENG_CT_U64, 0, V_TJ, "block timer expiries"},
+	{"short_reports", "", FT(short_reports), ENG_CT_U64, 0, ENG_V_JSON,
+		"BLOCK-ACK SHORT sent or received"},
+	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
+		"handshake and teardown packets resent"},
+	{"loss", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT, "measured symbol loss"},
+	{"loss_ppm", "ppm", FT(loss_ppm), ENG_CT_U32, 0, ENG_V_DATA, "measured symbol loss"},
+	{"redundancy", "pkts", FT(redundancy), ENG_CT_U32, 0, 0, "packets per block in use"},
+	{"window", "blocks", FT(window), ENG_CT_U32, 0, 0, "negotiated window"},
+	{"window_used", "blocks", FT(window_used), ENG_CT_U32, 0, ENG_V_DATA, "blocks in flight"},
+	{"srtt_ns", "ns", FT(srtt_ns), ENG_CT_U64, 0, ENG_V_JSON, "smoothed round-trip time"},
+	{"tx_dropped", "pkts", FS(tx_dropped), ENG_CT_U64, 0, ENG_V_JSON,
+		"frames refused by the port or sched ring at the end"},
+	{"connections", "", FS(conns), ENG_CT_U32, 0, ENG_V_JSON, "connections handled"},
+};
+
+const struct eng_ctr_table eng_dfcp_tables[] = {
+	{"flow", flow_ctrs, RTE_DIM(flow_ctrs)},
+	{NULL, NULL, 0},
+};
 
 static const char *
 role_str(const struct eng_flow_conf *fc)
@@ -45,12 +117,6 @@ mbps(uint64_t bytes, uint64_t ns)
 	return ns == 0 ? 0.0 : (double)bytes * 8.0 * 1e3 / (double)ns;
 }
 
-static uint64_t
-now_ns(const struct eng_runtime *rt)
-{
-	return eng_clock_ns(&rt->clock, rte_rdtsc());
-}
-
 /* Active time of a flow: established -> last goodput progress. */
 static uint64_t
 active_ns(const struct eng_flow_snap *s)
@@ -58,37 +124,77 @@ active_ns(const struct eng_flow_snap *s)
 	return s->last_ns > s->start_ns && s->start_ns != 0 ? s->last_ns - s->start_ns : 0;
 }
 
-void
-eng_flow_stats_period(struct eng_runtime *rt)
+/* The view of flow i; -ENOENT when it is not running. */
+static int
+flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 {
 	const struct eng_config *cfg = rt->cfg;
-	uint64_t now = now_ns(rt);
+	const struct eng_flow_conf *fc = &cfg->flows[i];
+
+	memset(v, 0, sizeof(*v));
+	if (eng_dfcp_flow_snap(rt, i, &v->s) < 0)
+		return -ENOENT;
+	v->name = fc->name;
+	v->role = role_str(fc);
+	v->task = cfg->tasks[fc->task_idx].name;
+	v->state = dfcp_state_str(v->s.state);
+	v->bottleneck = fc->bottleneck;
+	v->close_reason = v->s.close_reason;
+	v->done = v->s.done;
+	v->weight = fc->weight;
+	v->active_s = active_ns(&v->s) / 1e9;
+	v->goodput_mbps = mbps(v->s.st.goodput_bytes, active_ns(&v->s));
+	v->throughput_mbps = mbps(flow_bytes(fc, &v->s), active_ns(&v->s));
+	v->goodput_kbps = (uint64_t)(v->goodput_mbps * 1000);
+	v->loss = v->s.st.loss_ppm / 1e4;
+	return 0;
+}
+
+/* The drop reasons with a count (index 0 is not a reason). */
+static void
+drops_write(struct eng_out *o, const char *key, const uint64_t *drops)
+{
+	unsigned int j;
+
+	eng_out_obj(o, key);
+	for (j = 1; j < DFCP_E_MAX; j++)
+		if (drops[j] != 0)
+			eng_out_u64(o, dfcp_err_str((int)j), drops[j]);
+	eng_out_end(o);
+}
+
+static void
+flow_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, const struct flow_view *v)
+{
+	const struct eng_flow_conf *fc = &rt->cfg->flows[i];
+	struct hist_summary h;
+
+	eng_out_item(o, "flow", v->name);
+	eng_out_counters(o, flow_ctrs, RTE_DIM(flow_ctrs), v);
+	if (o->kind == ENG_OUT_TEXT && fc->role == ENG_FLOW_RECEIVER && fc->verify)
+		eng_out_str(o, "verify", v->s.bad_bytes || v->s.order_errors ? "FAILED" : "ok");
+	if (o->kind != ENG_OUT_TEL)
+		drops_write(o, "drops", v->s.st.drops);
+	if (eng_lat_flow_summary(rt, i, &h) == 0 && (o->kind != ENG_OUT_TEXT || h.count != 0))
+		eng_out_hist(o, "block_latency_ns", &h); /* senders */
+	eng_out_end(o);
+}
+
+static void
+flows_write(struct eng_runtime *rt, struct eng_out *o, const char *only)
+{
 	unsigned int i;
 
-	flow_tel_rt = rt;
-	for (i = 0; i < cfg->nb_flows; i++) {
-		const struct eng_flow_conf *fc = &cfg->flows[i];
-		struct eng_flow_snap s;
-		uint64_t b, g, dt;
+	eng_out_arr(o, "flows");
+	for (i = 0; i < rt->cfg->nb_flows; i++) {
+		struct flow_view v;
 
-		if (eng_dfcp_flow_snap(rt, i, &s) < 0)
+		if (only != NULL && only[0] != '\0' && strcmp(only, rt->cfg->flows[i].name) != 0)
 			continue;
-		b = flow_bytes(fc, &s);
-		g = s.st.goodput_bytes;
-		dt = flow_prev[i].ns ? now - flow_prev[i].ns : 0;
-		printf("  flow %-8s %-8s %-11s thr %8.1f goodput %8.1f Mbit/s | blocks sent %" PRIu64
-		       " acked %" PRIu64 " decoded %" PRIu64 " | dec-fail %" PRIu64
-		       " top-ups %" PRIu64 " | loss %.2f%% red %u win %u/%u\n",
-				fc->name, role_str(fc), dfcp_state_str(s.state),
-				mbps(b - flow_prev[i].bytes, dt), mbps(g - flow_prev[i].goodput, dt),
-				s.st.blocks_sent, s.st.blocks_acked, s.st.blocks_decoded,
-				s.st.decode_failures, s.st.topups, s.st.loss_ppm / 1e4,
-				s.st.redundancy, s.st.window_used, s.st.window);
-		flow_prev[i].ns = now;
-		flow_prev[i].bytes = b;
-		flow_prev[i].goodput = g;
+		if (flow_view(rt, i, &v) == 0)
+			flow_write(rt, o, i, &v);
 	}
-	fflush(stdout);
+	eng_out_end(o);
 }
 
 /* Jain's index of the flows labelled `bn`: x = goodput / weight. */
@@ -100,13 +206,12 @@ jain(struct eng_runtime *rt, const char *bn, unsigned int *n_out)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < cfg->nb_flows; i++) {
-		const struct eng_flow_conf *fc = &cfg->flows[i];
-		struct eng_flow_snap s;
+		struct flow_view v;
 		double x;
 
-		if (strcmp(fc->bottleneck, bn) != 0 || eng_dfcp_flow_snap(rt, i, &s) < 0)
+		if (strcmp(cfg->flows[i].bottleneck, bn) != 0 || flow_view(rt, i, &v) < 0)
 			continue;
-		x = mbps(s.st.goodput_bytes, active_ns(&s)) / fc->weight;
+		x = v.goodput_mbps / cfg->flows[i].weight;
 		sum += x;
 		sq += x * x;
 		n++;
@@ -129,226 +234,117 @@ bottleneck_first(const struct eng_config *cfg, unsigned int i)
 	return 1;
 }
 
-void
-eng_flow_stats_summary(struct eng_runtime *rt)
-{
-	const struct eng_config *cfg = rt->cfg;
-	unsigned int i, j;
-
-	for (i = 0; i < cfg->nb_flows; i++) {
-		const struct eng_flow_conf *fc = &cfg->flows[i];
-		struct eng_flow_snap s;
-
-		if (eng_dfcp_flow_snap(rt, i, &s) < 0)
-			continue;
-		printf("  flow %s (%s, task %s): %s | goodput %" PRIu64 " bytes in %.3f s = %.1f "
-		       "Mbit/s, throughput %.1f Mbit/s | blocks sent %" PRIu64 " acked %" PRIu64
-		       " decoded %" PRIu64 " first-pass %" PRIu64 " | dec-fail %" PRIu64
-		       " top-ups %" PRIu64 " (%" PRIu64 " symbols) timeouts %" PRIu64
-		       " | loss %.2f%% redundancy %u window %u",
-				fc->name, role_str(fc), cfg->tasks[fc->task_idx].name,
-				dfcp_state_str(s.state), s.st.goodput_bytes, active_ns(&s) / 1e9,
-				mbps(s.st.goodput_bytes, active_ns(&s)),
-				mbps(flow_bytes(fc, &s), active_ns(&s)), s.st.blocks_sent,
-				s.st.blocks_acked, s.st.blocks_decoded, s.st.blocks_first_pass,
-				s.st.decode_failures, s.st.topups, s.st.topup_syms, s.st.timeouts,
-				s.st.loss_ppm / 1e4, s.st.redundancy, s.st.window);
-		if (fc->role == ENG_FLOW_RECEIVER && fc->verify)
-			printf(" | verify: %s (%" PRIu64 " bad bytes, %" PRIu64 " order errors)",
-					s.bad_bytes || s.order_errors ? "FAILED" : "ok", s.bad_bytes,
-					s.order_errors);
-		printf("\n");
-		for (j = 1; j < DFCP_E_MAX; j++)
-			if (s.st.drops[j] != 0)
-				printf("    dropped %s: %" PRIu64 "\n", dfcp_err_str((int)j),
-						s.st.drops[j]);
-	}
-	for (i = 0; i < cfg->nb_tasks; i++) {
-		uint64_t drops[DFCP_E_MAX], seg;
-
-		if (cfg->tasks[i].ops != &eng_task_dfcp)
-			continue;
-		eng_dfcp_task_drops(&cfg->tasks[i], drops, &seg);
-		for (j = 1; j < DFCP_E_MAX; j++)
-			if (drops[j] != 0)
-				printf("  task %s: frames for no flow, %s: %" PRIu64 "\n",
-						cfg->tasks[i].name, dfcp_err_str((int)j), drops[j]);
-		if (seg != 0)
-			printf("  task %s: multi-segment frames dropped: %" PRIu64 "\n",
-					cfg->tasks[i].name, seg);
-	}
-	/* the closing lines: each flow's goodput, Jain's index per bottleneck */
-	for (i = 0; i < cfg->nb_flows; i++) {
-		struct eng_flow_snap s;
-
-		if (eng_dfcp_flow_snap(rt, i, &s) < 0)
-			continue;
-		printf("flow %s goodput: %.1f Mbit/s\n", cfg->flows[i].name,
-				mbps(s.st.goodput_bytes, active_ns(&s)));
-	}
-	for (i = 0; i < cfg->nb_flows; i++) {
-		unsigned int n;
-		double J;
-
-		if (!bottleneck_first(cfg, i))
-			continue;
-		J = jain(rt, cfg->flows[i].bottleneck, &n);
-		printf("Jain's fairness index (bottleneck %s, %u flows): %.4f\n",
-				cfg->flows[i].bottleneck, n, J);
-	}
-	fflush(stdout);
-}
-
 static void
-json_drops(FILE *f, const uint64_t *drops)
-{
-	unsigned int j, k = 0;
-
-	fprintf(f, "{");
-	for (j = 1; j < DFCP_E_MAX; j++)
-		if (drops[j] != 0)
-			fprintf(f, "%s\"%s\": %" PRIu64, k++ ? ", " : "", dfcp_err_str((int)j),
-					drops[j]);
-	fprintf(f, "}");
-}
-
-void
-eng_flow_stats_json(struct eng_runtime *rt, FILE *f)
+jain_write(struct eng_runtime *rt, struct eng_out *o)
 {
 	const struct eng_config *cfg = rt->cfg;
-	unsigned int i, k;
+	unsigned int i, j, n;
 
-	fprintf(f, ",\n  \"flows\": [");
-	for (i = 0, k = 0; i < cfg->nb_flows; i++) {
-		const struct eng_flow_conf *fc = &cfg->flows[i];
-		struct eng_flow_snap s;
-		const struct dfcp_stats *st = &s.st;
-
-		if (eng_dfcp_flow_snap(rt, i, &s) < 0)
-			continue;
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"role\": \"%s\", \"task\": \"%s\", "
-			   "\"state\": \"%s\", \"close_reason\": %d, \"done\": %s, \"weight\": %u, "
-			   "\"bottleneck\": \"%s\", \"active_s\": %.6f, \"goodput_mbps\": %.3f, "
-			   "\"throughput_mbps\": %.3f, \"goodput_bytes\": %" PRIu64
-			   ", \"sink_bytes\": %" PRIu64 ", \"bad_bytes\": %" PRIu64
-			   ", \"order_errors\": %" PRIu64 ", \"tx_packets\": %" PRIu64
-			   ", \"tx_bytes\": %" PRIu64 ", \"rx_packets\": %" PRIu64
-			   ", \"rx_bytes\": %" PRIu64 ", \"tx_data_packets\": %" PRIu64
-			   ", \"rx_data_packets\": %" PRIu64 ", \"blocks_sent\": %" PRIu64
-			   ", \"blocks_acked\": %" PRIu64 ", \"blocks_decoded\": %" PRIu64
-			   ", \"blocks_first_pass\": %" PRIu64 ", \"blocks_lost\": %" PRIu64
-			   ", \"decode_failures\": %" PRIu64 ", \"topups\": %" PRIu64
-			   ", \"topup_symbols\": %" PRIu64 ", \"timeouts\": %" PRIu64
-			   ", \"short_reports\": %" PRIu64 ", \"retransmits\": %" PRIu64
-			   ", \"loss_ppm\": %u, \"redundancy\": %u, \"window\": %u"
-			   ", \"window_used\": %u, \"srtt_ns\": %" PRIu64 ", \"tx_dropped\": %" PRIu64
-			   ", \"connections\": %u, \"drops\": ",
-				k++ ? "," : "", fc->name, role_str(fc), cfg->tasks[fc->task_idx].name,
-				dfcp_state_str(s.state), s.close_reason, s.done ? "true" : "false",
-				fc->weight, fc->bottleneck, active_ns(&s) / 1e9,
-				mbps(st->goodput_bytes, active_ns(&s)),
-				mbps(flow_bytes(fc, &s), active_ns(&s)), st->goodput_bytes, s.sink_bytes,
-				s.bad_bytes, s.order_errors, st->tx_pkts, st->tx_bytes, st->rx_pkts,
-				st->rx_bytes, st->tx_data_pkts, st->rx_data_pkts, st->blocks_sent,
-				st->blocks_acked, st->blocks_decoded, st->blocks_first_pass,
-				st->blocks_lost, st->decode_failures, st->topups, st->topup_syms,
-				st->timeouts, st->short_reports, st->retransmits, st->loss_ppm,
-				st->redundancy, st->window, st->window_used, st->srtt_ns, s.tx_dropped,
-				s.conns);
-		json_drops(f, st->drops);
-		eng_lat_flow_json(f, i); /* , "block_latency_ns": {...} (senders) */
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n  ],\n  \"jain\": [");
-	for (i = 0, k = 0; i < cfg->nb_flows; i++) {
-		unsigned int n, j, m = 0;
-		double J;
-
+	eng_out_arr(o, "jain");
+	for (i = 0; i < cfg->nb_flows; i++) {
 		if (!bottleneck_first(cfg, i))
 			continue;
-		J = jain(rt, cfg->flows[i].bottleneck, &n);
-		fprintf(f, "%s\n    {\"bottleneck\": \"%s\", \"index\": %.6f, \"flows\": [",
-				k++ ? "," : "", cfg->flows[i].bottleneck, J);
+		eng_out_item(o, "bottleneck", cfg->flows[i].bottleneck);
+		eng_out_str(o, "bottleneck", cfg->flows[i].bottleneck);
+		eng_out_dbl(o, "index", jain(rt, cfg->flows[i].bottleneck, &n), 6);
+		eng_out_arr(o, "flows");
 		for (j = 0; j < cfg->nb_flows; j++)
 			if (strcmp(cfg->flows[j].bottleneck, cfg->flows[i].bottleneck) == 0)
-				fprintf(f, "%s\"%s\"", m++ ? ", " : "", cfg->flows[j].name);
-		fprintf(f, "]}");
+				eng_out_str(o, NULL, cfg->flows[j].name);
+		eng_out_end(o);
+		eng_out_end(o);
 	}
-	fprintf(f, "\n  ],\n  \"dfcp_drops\": {");
-	for (i = 0, k = 0; i < cfg->nb_tasks; i++) {
-		uint64_t drops[DFCP_E_MAX], seg;
-
-		if (cfg->tasks[i].ops != &eng_task_dfcp)
-			continue;
-		eng_dfcp_task_drops(&cfg->tasks[i], drops, &seg);
-		drops[0] = 0;
-		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", cfg->tasks[i].name);
-		json_drops(f, drops);
-	}
-	fprintf(f, "},\n  \"pools\": [");
-	for (i = 0, k = 0; i < RTE_MAX_NUMA_NODES; i++) {
-		const struct rte_mempool *mp = rt->pools[i];
-		unsigned int avail;
-
-		if (mp == NULL)
-			continue;
-		avail = rte_mempool_avail_count(mp);
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"socket\": %u, \"size\": %u, \"avail\": %u, "
-			   "\"in_use\": %u}",
-				k++ ? "," : "", mp->name, i, mp->size, avail, mp->size - avail);
-	}
-	fprintf(f, "\n  ]");
+	eng_out_end(o);
 }
 
-int
-eng_flow_telemetry(const char *cmd, const char *params, struct rte_tel_data *d)
+/* Frames no flow of a task accepted, by reason (and multi-segment ones). */
+static void
+task_drops_write(struct eng_runtime *rt, struct eng_out *o)
 {
-	struct eng_runtime *rt = flow_tel_rt;
-	unsigned int i;
+	unsigned int i, j;
 
-	RTE_SET_USED(cmd);
-	if (rt == NULL)
-		return -EINVAL;
-	rte_tel_data_start_dict(d);
-	for (i = 0; i < rt->cfg->nb_flows; i++) {
-		const struct eng_flow_conf *fc = &rt->cfg->flows[i];
-		struct rte_tel_data *x;
-		struct eng_flow_snap s;
+	if (o->kind == ENG_OUT_JSON)
+		eng_out_obj(o, "dfcp_drops");
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		uint64_t drops[DFCP_E_MAX], seg, any = 0;
 
-		if (eng_dfcp_flow_snap(rt, i, &s) < 0)
+		if (t->ops != &eng_task_dfcp)
 			continue;
-		/* "/dfcp/flows,NAME": that flow only (obs.h; all flows may not fit in 16 KiB) */
-		if (params != NULL && params[0] != '\0' && strcmp(params, fc->name) != 0)
+		eng_dfcp_task_drops(t, drops, &seg);
+		drops[0] = 0;
+		if (o->kind == ENG_OUT_JSON) {
+			drops_write(o, t->name, drops);
 			continue;
-		x = rte_tel_data_alloc();
-		if (x == NULL)
-			return -ENOMEM;
-		rte_tel_data_start_dict(x);
-		rte_tel_data_add_dict_string(x, "role", role_str(fc));
-		rte_tel_data_add_dict_string(x, "state", dfcp_state_str(s.state));
-		rte_tel_data_add_dict_u64(x, "goodput_bytes", s.st.goodput_bytes);
-		rte_tel_data_add_dict_u64(x, "goodput_kbps",
-				(uint64_t)(mbps(s.st.goodput_bytes, active_ns(&s)) * 1000));
-		rte_tel_data_add_dict_u64(x, "tx_packets", s.st.tx_pkts);
-		rte_tel_data_add_dict_u64(x, "rx_packets", s.st.rx_pkts);
-		rte_tel_data_add_dict_u64(x, "blocks_sent", s.st.blocks_sent);
-		rte_tel_data_add_dict_u64(x, "blocks_acked", s.st.blocks_acked);
-		rte_tel_data_add_dict_u64(x, "blocks_decoded", s.st.blocks_decoded);
-		rte_tel_data_add_dict_u64(x, "decode_failures", s.st.decode_failures);
-		rte_tel_data_add_dict_u64(x, "topups", s.st.topups);
-		rte_tel_data_add_dict_u64(x, "loss_ppm", s.st.loss_ppm);
-		rte_tel_data_add_dict_u64(x, "redundancy", s.st.redundancy);
-		rte_tel_data_add_dict_u64(x, "window", s.st.window);
-		rte_tel_data_add_dict_u64(x, "window_used", s.st.window_used);
-		rte_tel_data_add_dict_u64(x, "bad_bytes", s.bad_bytes);
-		eng_lat_flow_tel(x, i); /* block_latency_ns_p50 ... (senders) */
-		rte_tel_data_add_dict_container(d, fc->name, x, 0);
+		}
+		for (j = 1; j < DFCP_E_MAX; j++)
+			any |= drops[j];
+		if (any == 0 && seg == 0)
+			continue;
+		eng_out_item(o, "task", t->name);
+		drops_write(o, "frames_for_no_flow", drops);
+		eng_out_u64(o, "multi_segment_dropped", seg);
+		eng_out_end(o);
 	}
+	if (o->kind == ENG_OUT_JSON)
+		eng_out_end(o);
+}
+
+/* The closing lines: each flow's goodput, then Jain's index per bottleneck. */
+static void
+results_print(struct eng_runtime *rt, FILE *f)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, n;
+
+	for (i = 0; i < cfg->nb_flows; i++) {
+		struct flow_view v;
+
+		if (flow_view(rt, i, &v) == 0)
+			fprintf(f, "flow %s goodput: %.1f Mbit/s\n", v.name, v.goodput_mbps);
+	}
+	for (i = 0; i < cfg->nb_flows; i++) {
+		double J;
+
+		if (!bottleneck_first(cfg, i))
+			continue;
+		J = jain(rt, cfg->flows[i].bottleneck, &n);
+		fprintf(f, "Jain's fairness index (bottleneck %s, %u flows): %.4f\n",
+				cfg->flows[i].bottleneck, n, J);
+	}
+}
+
+void
+eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	switch (what) {
+	case ENG_REPORT_SUMMARY:
+		flows_write(rt, o, NULL);
+		task_drops_write(rt, o);
+		break;
+	case ENG_REPORT_RESULT:
+		results_print(rt, o->f);
+		break;
+	case ENG_REPORT_JSON:
+		flows_write(rt, o, NULL);
+		jain_write(rt, o);
+		task_drops_write(rt, o);
+		break;
+	default:
+		break;	/* periodic flow lines: the live view (obs/live.c) */
+	}
+}
+
+/* "/dfcp/flows[,NAME]": every flow or the one named (all may not fit in 16 KiB). */
+static int
+tel_flows(struct eng_runtime *rt, const char *params, struct eng_out *o)
+{
+	flows_write(rt, o, params);
 	return 0;
 }
 
-void
-eng_flow_telemetry_set(struct eng_runtime *rt)
-{
-	flow_tel_rt = rt;
-}
+const struct eng_tel_cmd eng_dfcp_tel[] = {
+	{"/dfcp/flows", "DFCP flows, counters, block latency. Parameter: a flow name (optional)",
+		tel_flows},
+	{NULL, NULL, NULL},
+};

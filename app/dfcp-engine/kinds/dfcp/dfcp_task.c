@@ -104,9 +104,6 @@ struct dfcp_priv {
 	struct flow_rt flows[];
 } __rte_cache_aligned;
 
-/* Flow index -> running flow (one runtime per process). */
-static struct flow_rt *flow_tab[ENG_MAX_FLOWS];
-
 static inline uint64_t
 tsc_ns(const struct dfcp_priv *p, uint64_t tsc)
 {
@@ -289,7 +286,6 @@ flow_setup(struct dfcp_priv *p, struct eng_task *t, struct flow_rt *f,
 		f->tok_max = f->tok_cost * RTE_MAX(p->burst, 16u);
 	}
 	f->snap.state = DFCP_CLOSED;
-	flow_tab[idx] = f;
 	return 0;
 }
 
@@ -365,7 +361,6 @@ dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 		if (rc < 0)
 			goto fail;
 	}
-	eng_flow_telemetry_set(rt);
 	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s", t->name, p->nb_flows,
 			pc->name, p->csum == DFCP_CSUM_OFFLOAD ? "offload" :
 			p->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software");
@@ -780,14 +775,12 @@ dfcp_teardown(struct eng_task *t)
 
 	if (p == NULL)
 		return;
-	eng_flow_telemetry_set(NULL);
 	release_mbufs(p);
 	for (i = 0; i < p->nb_flows; i++) {
 		struct flow_rt *f = &p->flows[i];
 
 		if (f->fc == NULL)
 			continue;
-		flow_tab[f->idx] = NULL;
 		dfcp_ep_free(f->ep);
 		if (f->src.fd >= 0)
 			close(f->src.fd);
@@ -801,12 +794,16 @@ dfcp_teardown(struct eng_task *t)
 int
 eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out)
 {
-	const struct flow_rt *f;
+	const struct eng_flow_conf *fc;
+	const struct dfcp_priv *p;
 
-	RTE_SET_USED(rt);
-	if (flow >= ENG_MAX_FLOWS || (f = flow_tab[flow]) == NULL)
+	if (flow >= rt->cfg->nb_flows)
 		return -ENOENT;
-	*out = f->snap;
+	fc = &rt->cfg->flows[flow];
+	if (fc->task_idx < 0 || (p = rt->cfg->tasks[fc->task_idx].priv) == NULL ||
+			fc->task_pos >= p->nb_flows || p->flows[fc->task_pos].fc != fc)
+		return -ENOENT;
+	*out = p->flows[fc->task_pos].snap;
 	return 0;
 }
 
@@ -865,4 +862,7 @@ const struct eng_task_ops eng_task_dfcp = {
 	.quiesce = dfcp_quiesce,
 	.stats = dfcp_stats_cb,
 	.teardown = dfcp_teardown,
+	.report = eng_dfcp_report,
+	.tel = eng_dfcp_tel,
+	.tables = eng_dfcp_tables,
 };

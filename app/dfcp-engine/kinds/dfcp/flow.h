@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #include <rte_ether.h>
-#include <rte_telemetry.h>
 
 #include "config/config.h"
 #include "core/runtime.h"
@@ -45,6 +44,7 @@ struct eng_flow_conf {
 	int line;
 	int role;			/* enum eng_flow_role */
 	int task_idx;			/* the dfcp task that lists it; -1 until checked */
+	unsigned int task_pos;		/* its place in that task's list */
 	uint32_t local_ip, remote_ip;	/* host order; remote 0: any (receiver) */
 	uint16_t local_port, remote_port;
 	int has_remote_mac;
@@ -115,13 +115,11 @@ int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct e
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */
 void eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg);
 
-/* stats_flow.c */
-void eng_flow_stats_period(struct eng_runtime *rt);
-void eng_flow_stats_summary(struct eng_runtime *rt);
-void eng_flow_stats_json(struct eng_runtime *rt, FILE *f);
-int eng_flow_telemetry(const char *cmd, const char *params, struct rte_tel_data *d);
-/* The runtime /dfcp/flows reads (NULL: none). */
-void eng_flow_telemetry_set(struct eng_runtime *rt);
+/* dfcp_stats.c: the kind's report, /dfcp/flows, its counter table */
+struct eng_out;
+void eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+extern const struct eng_tel_cmd eng_dfcp_tel[];
+extern const struct eng_ctr_table eng_dfcp_tables[];
 
 extern const struct eng_task_ops eng_task_dfcp;
 

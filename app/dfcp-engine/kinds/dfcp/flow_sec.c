@@ -282,6 +282,7 @@ eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
 				return -EINVAL;
 			}
 			cfg->flows[k].task_idx = (int)i;
+			cfg->flows[k].task_pos = dc->nb_flows;
 			dc->flow_idx[dc->nb_flows++] = (uint16_t)k;
 		}
 		if (rc < 0) {

@@ -131,13 +131,11 @@ struct eng_route_rt *eng_route_rt_get(struct eng_runtime *rt);
 struct pipe *eng_route_pipe_create(struct eng_runtime *rt, int idx);
 void eng_route_free(struct eng_runtime *rt);
 
-/* route_stats.c: pipes, queues and sched tasks */
-void eng_route_stats_period(struct eng_runtime *rt);
-void eng_route_stats_summary(struct eng_runtime *rt);
-void eng_route_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"pipes\": [...], ..." */
-struct rte_tel_data;
-int eng_route_tel_pipes(struct eng_runtime *rt, struct rte_tel_data *d);
-int eng_route_tel_sched(struct eng_runtime *rt, struct rte_tel_data *d);
+/* route_stats.c: the kind's report (pipes, queues), /dfcp/pipes, its counter tables */
+struct eng_out;
+void eng_route_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+extern const struct eng_tel_cmd eng_route_tel[];
+extern const struct eng_ctr_table eng_route_tables[];
 /* route.c: mbufs the pipes of a router's chains may hold at once (pool size) */
 uint64_t eng_route_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 

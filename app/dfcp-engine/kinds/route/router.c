@@ -42,6 +42,7 @@ struct router_dir {
 	struct hist *qd[ENG_PIPE_CHAIN_MAX];
 	uint64_t qd_delay[ENG_PIPE_CHAIN_MAX], qd_npb[ENG_PIPE_CHAIN_MAX];
 	uint32_t qd_ovh[ENG_PIPE_CHAIN_MAX];
+	int ts_off;			/* mbuf dynfield of the enqueue time */
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped, l2_pass;
 	uint64_t pipe_dropped;
 	uint16_t tx_n;
@@ -50,6 +51,7 @@ struct router_dir {
 
 struct router_priv {
 	struct eng_clock clk;	/* the runtime clock */
+	int ts_off;		/* mbuf dynfield of the pipe enqueue time (obs/obs.h) */
 	struct router_dir dir[2];
 };
 
@@ -127,11 +129,13 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 		return -ENOMEM;
 	t->priv = p;
 	p->clk = rt->clock;
+	p->ts_off = eng_lat_ts_register();
 	for (d = 0; d < 2; d++) {
 		struct router_dir *rd = &p->dir[d];
 		const struct eng_task_port *in = &t->ports[d], *out = &t->ports[1 - d];
 		int idx = c->pipe_idx[d];
 
+		rd->ts_off = p->ts_off;
 		rd->rx_port = rt->ports[in->port_idx].port_id;
 		rd->rxq = in->rxq;
 		rd->tx_port = rt->ports[out->port_idx].port_id;
@@ -142,7 +146,7 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			if (pp == NULL)
 				return -ENOMEM;
 			rd->stage_idx[rd->nb_stages] = idx;
-			if (eng_lat_ts_register() == 0) {
+			if (p->ts_off >= 0) {
 				const struct eng_pipe_conf *pc = &eng_route_conf(rt->cfg)->pipes[idx];
 
 				rd->qd[rd->nb_stages] = eng_lat_pipe_hist(rt, (unsigned int)idx, socket);
@@ -247,7 +251,7 @@ router_offer(struct router_dir *rd, unsigned int s, struct rte_mbuf *m, uint64_t
 
 		if (rc == 0) {
 			if (rd->qd[s] != NULL)
-				*eng_lat_ts(m) = t;
+				*eng_lat_ts(m, rd->ts_off) = t;
 			return;
 		}
 		if (rc < 0) {
@@ -280,7 +284,7 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 					uint64_t start = out[i].t_depart - rd->qd_delay[s] -
 							(uint64_t)(((unsigned __int128)(out[i].len +
 								rd->qd_ovh[s]) * rd->qd_npb[s]) >> 32);
-					int64_t w = (int64_t)(start - *eng_lat_ts(m));
+					int64_t w = (int64_t)(start - *eng_lat_ts(m, rd->ts_off));
 
 					hist_record(rd->qd[s], w > 0 ? (uint64_t)w : 0);
 				}
@@ -362,4 +366,7 @@ const struct eng_task_ops eng_task_router = {
 	.poll = router_poll,
 	.stats = router_stats,
 	.teardown = router_teardown,
+	.report = eng_route_report,
+	.tel = eng_route_tel,
+	.tables = eng_route_tables,
 };

@@ -9,11 +9,10 @@
 #include <stdint.h>
 
 #include "core/defs.h"
+#include "core/task.h"
 
 struct eng_config;
 struct eng_runtime;
-struct eng_task;
-struct eng_task_ops;
 struct rte_ring;
 
 /* Attach a flow to sched task SCHED_TASK during set-up (from another task's
@@ -23,7 +22,13 @@ struct rte_ring;
 struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,
 		const char *flow_name, uint32_t weight, uint32_t *flow_id);
 
-/* Sched tasks, for route_stats.c. */
+/* sched_stats.c: the kind's report, /dfcp/sched, its counter tables */
+struct eng_out;
+void eng_sched_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+extern const struct eng_tel_cmd eng_sched_tel[];
+extern const struct eng_ctr_table eng_sched_tables[];
+
+/* A sched task's counters (sched_task.c, for sched_stats.c). */
 struct eng_sched_flow_stats {
 	char name[ENG_NAME_LEN];
 	uint32_t weight;

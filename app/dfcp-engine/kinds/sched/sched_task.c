@@ -471,4 +471,7 @@ const struct eng_task_ops eng_task_sched = {
 	.poll = sched_task_poll,
 	.stats = sched_task_stats,
 	.teardown = sched_task_teardown,
+	.report = eng_sched_report,
+	.tel = eng_sched_tel,
+	.tables = eng_sched_tables,
 };

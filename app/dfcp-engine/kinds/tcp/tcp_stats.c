@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Statistics of the tcp tasks (task_tcp.c): one line per connection in the
- * periodic block, the final summary, and the "tcp" / "tcp_tasks" arrays of
- * the summary JSON (doc/tcp.md, "In the engine"). Main thread only; reads
- * the snapshots the lcores publish every 10 ms.
+ * Statistics of the tcp tasks (the tcp kind's ops->report): one line per
+ * connection in the periodic block and the summary, a line per task, and
+ * the "tcp" / "tcp_tasks" members of the summary JSON (doc/tcp.md, "In the
+ * engine"). Main thread only; reads the snapshots the lcores publish every
+ * 10 ms.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,16 +12,132 @@
 
 #include <rte_cycles.h>
 
-#include "kinds/dfcp/flow.h"
 #include "kinds/tcp/tcp_task.h"
+#include "obs/out.h"
 
 static const char *const cap_modes[] = {"off", "old", "coordinated"};
 static const char *const close_reasons[] = {"none", "done", "syn-timeout", "timeout",
 	"reset", "abort"};
 
-/* Interval goodput of the periodic block: previous byte count and time. */
-static uint64_t last_bytes[ENG_MAX_TASKS][ENG_TCP_MAX_FLOWS];
-static uint64_t last_ns[ENG_MAX_TASKS][ENG_TCP_MAX_FLOWS];
+/* A connection's snapshot, its settings and what is derived from them. */
+struct conn_view {
+	char name[ENG_NAME_LEN + 12];
+	char remote_ip[16];
+	const char *task, *role, *cc, *state, *close_reason;
+	int done, rack;
+	double tick_us, rto_min_us, goodput_mbps;
+	double cwnd_seg, ssthresh_seg, srtt_us, rttvar_us, rto_us, rtt_min_us, rtt_avg_us;
+	uint32_t init_cwnd, local_port, remote_port;
+	uint64_t goodput_bytes, established_ns, done_ns;
+	struct eng_tcp_snap s;
+};
+
+#define CV(field) offsetof(struct conn_view, field)
+#define CS(field) (offsetof(struct conn_view, s) + offsetof(struct eng_tcp_snap, field))
+#define CT(field) (CS(st) + offsetof(struct tcp_stats, field))
+#define V_TJ (ENG_V_TEXT | ENG_V_JSON)
+#define J ENG_V_JSON
+
+static const struct eng_ctr conn_ctrs[] = {
+	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "TASK.INDEX"},
+	{"task", "", CV(task), ENG_CT_STR, 0, J, "the tcp task"},
+	{"role", "", CV(role), ENG_CT_STR, 0, J, "sender or receiver"},
+	{"cc", "", CV(cc), ENG_CT_STR, 0, V_TJ, "congestion-control module"},
+	{"tick_us", "us", CV(tick_us), ENG_CT_DBL, 3, J, "timer granularity"},
+	{"rto_min_us", "us", CV(rto_min_us), ENG_CT_DBL, 3, J, "minimum RTO"},
+	{"init_cwnd", "segs", CV(init_cwnd), ENG_CT_U32, 0, J, "initial window"},
+	{"local_port", "", CV(local_port), ENG_CT_U32, 0, J, "local TCP port"},
+	{"remote_ip", "", CV(remote_ip), ENG_CT_CHARS, 0, J, "peer address"},
+	{"remote_port", "", CV(remote_port), ENG_CT_U32, 0, J, "peer TCP port"},
+	{"state", "", CV(state), ENG_CT_STR, 0, V_TJ, "TCP state"},
+	{"close_reason", "", CV(close_reason), ENG_CT_STR, 0, J, "why it closed"},
+	{"done", "", CV(done), ENG_CT_BOOL, 0, V_TJ, "the transfer finished"},
+	{"goodput_bytes", "B", CV(goodput_bytes), ENG_CT_U64, 0, V_TJ,
+		"bytes acked (sender) or delivered (receiver)"},
+	{"goodput_mbps", "Mbit/s", CV(goodput_mbps), ENG_CT_DBL, 6, V_TJ,
+		"ESTABLISHED to the end of the transfer (periodic block: the last period)"},
+	{"established_ns", "ns", CV(established_ns), ENG_CT_U64, 0, J, "since the run started"},
+	{"done_ns", "ns", CV(done_ns), ENG_CT_U64, 0, J, "since the run started, 0 = not done"},
+	{"bytes_acked", "B", CT(bytes_acked), ENG_CT_U64, 0, J, "sender goodput"},
+	{"bytes_delivered", "B", CT(bytes_delivered), ENG_CT_U64, 0, J, "receiver goodput"},
+	{"sink_bytes", "B", CS(sink_bytes), ENG_CT_U64, 0, J, "bytes the sink took"},
+	{"bad_bytes", "B", CS(bad_bytes), ENG_CT_U64, 0, J, "bytes a verifying sink found wrong"},
+	{"order_errors", "", CS(order_errors), ENG_CT_U64, 0, J, "out-of-order deliveries"},
+	{"mss", "B", CT(mss), ENG_CT_U32, 0, J, "negotiated MSS"},
+	{"cwnd", "B", CT(cwnd), ENG_CT_U32, 0, J, "congestion window"},
+	{"ssthresh", "B", CT(ssthresh), ENG_CT_U32, 0, J, "slow-start threshold"},
+	{"cwnd_seg", "segs", CV(cwnd_seg), ENG_CT_DBL, 3, V_TJ, "cwnd / mss"},
+	{"ssthresh_seg", "segs", CV(ssthresh_seg), ENG_CT_DBL, 3, V_TJ,
+		"ssthresh / mss (0: infinite)"},
+	{"flight", "B", CT(flight), ENG_CT_U32, 0, J, "bytes outstanding"},
+	{"snd_wnd", "B", CT(snd_wnd), ENG_CT_U32, 0, J, "peer's window"},
+	{"rcv_wnd", "B", CT(rcv_wnd), ENG_CT_U32, 0, J, "our window"},
+	{"srtt_us", "us", CV(srtt_us), ENG_CT_DBL, 3, V_TJ, "smoothed RTT"},
+	{"rttvar_us", "us", CV(rttvar_us), ENG_CT_DBL, 3, J, "RTT variation"},
+	{"rto_us", "us", CV(rto_us), ENG_CT_DBL, 3, J, "retransmission timeout"},
+	{"rtt_min_us", "us", CV(rtt_min_us), ENG_CT_DBL, 3, V_TJ, "smallest RTT sample"},
+	{"rtt_avg_us", "us", CV(rtt_avg_us), ENG_CT_DBL, 3, V_TJ, "mean RTT sample"},
+	{"rtt_samples", "", CT(rtt_samples), ENG_CT_U64, 0, J, "RTT samples"},
+	{"tx_pkts", "pkts", CT(tx_pkts), ENG_CT_U64, 0, J, "segments sent"},
+	{"tx_bytes", "B", CT(tx_bytes), ENG_CT_U64, 0, J, "frame bytes sent"},
+	{"rx_pkts", "pkts", CT(rx_pkts), ENG_CT_U64, 0, J, "segments received"},
+	{"rx_bytes", "B", CT(rx_bytes), ENG_CT_U64, 0, J, "frame bytes received"},
+	{"tx_data_pkts", "pkts", CT(tx_data_pkts), ENG_CT_U64, 0, J, "data segments sent"},
+	{"rx_data_pkts", "pkts", CT(rx_data_pkts), ENG_CT_U64, 0, J, "data segments received"},
+	{"retrans_pkts", "pkts", CT(retrans_pkts), ENG_CT_U64, 0, V_TJ, "retransmitted segments"},
+	{"retrans_bytes", "B", CT(retrans_bytes), ENG_CT_U64, 0, J, "their bytes"},
+	{"fast_retrans", "", CT(fast_retrans), ENG_CT_U64, 0, V_TJ, "recovery episodes"},
+	{"timeouts", "", CT(timeouts), ENG_CT_U64, 0, V_TJ, "RTO expiries"},
+	{"dupacks_rx", "", CT(dupacks_rx), ENG_CT_U64, 0, J, "duplicate ACKs received"},
+	{"acks_tx", "", CT(acks_tx), ENG_CT_U64, 0, J, "ACKs sent"},
+	{"pair_acks_tx", "", CT(pair_acks_tx), ENG_CT_U64, 0, J, "TCPW-C assistant ACKs sent"},
+	{"pair_acks_rx", "", CT(pair_acks_rx), ENG_CT_U64, 0, J, "TCPW-C assistant ACKs received"},
+	{"sack_blocks_rx", "", CT(sack_blocks_rx), ENG_CT_U64, 0, J, "SACK blocks received"},
+	{"sack_blocks_tx", "", CT(sack_blocks_tx), ENG_CT_U64, 0, J, "SACK blocks sent"},
+	{"ooo_pkts", "pkts", CT(ooo_pkts), ENG_CT_U64, 0, J, "received out of order"},
+	{"dup_data_pkts", "pkts", CT(dup_data_pkts), ENG_CT_U64, 0, J, "received twice"},
+	{"rst_rx", "", CT(rst_rx), ENG_CT_U64, 0, J, "RSTs received"},
+	{"rst_tx", "", CT(rst_tx), ENG_CT_U64, 0, J, "RSTs sent"},
+	{"challenge_acks", "", CT(challenge_acks), ENG_CT_U64, 0, J, "RFC 5961 challenge ACKs"},
+	{"zero_window_probes", "", CT(zero_window_probes), ENG_CT_U64, 0, J, "window probes"},
+	{"bw_est_bps", "bit/s", CT(bw_est_bps), ENG_CT_U64, 0, J, "Westwood / TCPW-C estimate"},
+	{"rack", "", CV(rack), ENG_CT_BOOL, 0, J, "RACK-TLP in use"},
+	{"rack_marked", "pkts", CT(rack_marked), ENG_CT_U64, 0, J, "segments RACK deemed lost"},
+	{"tlp_probes", "", CT(tlp_probes), ENG_CT_U64, 0, J, "tail loss probes sent"},
+	{"tlp_recoveries", "", CT(tlp_recoveries), ENG_CT_U64, 0, J, "losses the probes repaired"},
+	{"trace_points", "", CS(trace_points), ENG_CT_U64, 0, J, "cwnd trace points kept"},
+	{"trace_dropped", "", CS(trace_dropped), ENG_CT_U64, 0, J, "cwnd trace points dropped"},
+};
+
+/* A tcp task. */
+struct task_view {
+	const char *name, *role, *cap_policy;
+	char cc[160];
+	int done;
+	double jain;
+	struct tcp_ep_stats es;
+};
+
+#define TV(field) offsetof(struct task_view, field)
+#define TE(field) (TV(es) + offsetof(struct tcp_ep_stats, field))
+
+static const struct eng_ctr task_ctrs[] = {
+	{"name", "", TV(name), ENG_CT_STR, 0, J, "the tcp task"},
+	{"role", "", TV(role), ENG_CT_STR, 0, V_TJ, "sender or receiver"},
+	{"cc", "", TV(cc), ENG_CT_CHARS, 0, V_TJ, "congestion control per connection"},
+	{"done", "", TV(done), ENG_CT_BOOL, 0, V_TJ, "every connection finished"},
+	{"jain", "", TV(jain), ENG_CT_DBL, 6, V_TJ, "Jain's index of its connections' goodputs"},
+	{"cap_policy", "", TV(cap_policy), ENG_CT_STR, 0, V_TJ, "seed-002 cap policy"},
+	{"rst_sent", "", TE(rst_sent), ENG_CT_U64, 0, V_TJ, "RSTs for unknown segments"},
+	{"syn_accepted", "", TE(syn_accepted), ENG_CT_U64, 0, V_TJ, "connections accepted"},
+	{"arp_replies", "", TE(arp_replies), ENG_CT_U64, 0, V_TJ, "ARP requests answered"},
+};
+
+const struct eng_ctr_table eng_tcp_tables[] = {
+	{"tcp connection", conn_ctrs, RTE_DIM(conn_ctrs)},
+	{"tcp task", task_ctrs, RTE_DIM(task_ctrs)},
+	{NULL, NULL, 0},
+};
 
 static int
 is_tcp(const struct eng_task *t)
@@ -53,231 +170,176 @@ segs(uint32_t bytes, uint32_t mss)
 	return mss ? (double)bytes / mss : 0.0;
 }
 
-void
-eng_tcp_stats_period(struct eng_runtime *rt)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		const struct eng_tcp_conf *tc = t->conf;
-		unsigned int n;
-
-		if (!is_tcp(t))
-			continue;
-		n = RTE_MIN(eng_tcp_task_flows(t), (unsigned int)ENG_TCP_MAX_FLOWS);
-		for (j = 0; j < n; j++) {
-			struct eng_tcp_snap s;
-			uint64_t b, dt;
-			double mbps = 0.0;
-
-			if (eng_tcp_flow_snap(t, j, &s) < 0 || !s.used)
-				continue;
-			b = flow_bytes(tc, &s);
-			dt = s.snap_ns - last_ns[i][j];
-			if (last_ns[i][j] != 0 && s.snap_ns > last_ns[i][j])
-				mbps = (double)(b - last_bytes[i][j]) * 8e3 / (double)dt;
-			last_bytes[i][j] = b;
-			last_ns[i][j] = s.snap_ns;
-			printf("  tcp %s.%u %-11s %s", t->name, j, tcp_state_str(s.state),
-					tc->role == ENG_TCP_SENDER ? eng_tcp_conn_conf(tc, j)->cc :
-					"receiver");
-			if (tc->role == ENG_TCP_SENDER)
-				printf(" cwnd %.1f ssthresh %.1f seg", segs(s.st.cwnd, s.st.mss),
-						segs(s.st.ssthresh, s.st.mss));
-			printf(" srtt %.2f ms rtt min/avg %.2f/%.2f ms retrans %" PRIu64
-			       " timeouts %" PRIu64 " goodput %.2f Mbit/s (%" PRIu64 " B)\n",
-					(double)s.st.srtt_ns / 1e6, (double)s.st.rtt_min_ns / 1e6,
-					(double)s.st.rtt_avg_ns / 1e6, s.st.retrans_pkts, s.st.timeouts,
-					mbps, b);
-		}
-	}
-}
-
-void
-eng_tcp_stats_summary(struct eng_runtime *rt)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		const struct eng_tcp_conf *tc = t->conf;
-		struct tcp_cap_stats cs;
-		unsigned int n;
-
-		if (!is_tcp(t))
-			continue;
-		n = eng_tcp_task_flows(t);
-		for (j = 0; j < n; j++) {
-			struct eng_tcp_snap s;
-
-			if (eng_tcp_flow_snap(t, j, &s) < 0 || !s.used)
-				continue;
-			printf("  tcp flow %s.%u (%s%s): %s%s, %" PRIu64 " B, goodput %.2f Mbit/s,"
-			       " cwnd %.1f ssthresh %.1f seg, rtt min/avg %.2f/%.2f ms, retrans %" PRIu64
-			       " (%" PRIu64 " recoveries, %" PRIu64 " timeouts)",
-					t->name, j, tc->role == ENG_TCP_SENDER ? "sender, " : "receiver",
-					tc->role == ENG_TCP_SENDER ? eng_tcp_conn_conf(tc, j)->cc : "",
-					tcp_state_str(s.state),
-					s.done ? " done" : "",
-					flow_bytes(tc, &s), flow_goodput_mbps(tc, &s),
-					segs(s.st.cwnd, s.st.mss), segs(s.st.ssthresh, s.st.mss),
-					(double)s.st.rtt_min_ns / 1e6, (double)s.st.rtt_avg_ns / 1e6,
-					s.st.retrans_pkts, s.st.fast_retrans, s.st.timeouts);
-			if (tc->role == ENG_TCP_RECEIVER && tc->verify)
-				printf(", verify bad %" PRIu64 " order %" PRIu64, s.bad_bytes,
-						s.order_errors);
-			printf("\n");
-		}
-		if (eng_tcp_cap_snap(t, &cs) == 0)
-			printf("  tcp task %s cap policy %s: %" PRIu64 " evaluations, %" PRIu64
-			       " triggers, %u capped, last cap %u seg\n", t->name,
-					cap_modes[tc->cap.mode], cs.evaluations, cs.triggers, cs.capped,
-					cs.last_cap_segs);
-	}
-}
-
-static void
-json_flow(FILE *f, const struct eng_task *t, unsigned int j, const struct eng_tcp_snap *s)
+/* The view of connection j of task t; -ENOENT when it has had none. */
+static int
+conn_view(const struct eng_task *t, unsigned int j, struct conn_view *v)
 {
 	const struct eng_tcp_conf *tc = t->conf;
 	const struct eng_tcp_conn_conf *k = eng_tcp_conn_conf(tc, j);
-	const struct tcp_stats *st = &s->st;
-	int cr = s->close_reason;
+	const struct tcp_stats *st = &v->s.st;
+	uint64_t t0 = eng_tcp_run_start_ns(t);
+	uint32_t ip;
+	int cr;
 
-	fprintf(f, "\n    {\"name\": \"%s.%u\", \"task\": \"%s\", \"role\": \"%s\", \"cc\": \"%s\","
-			" \"tick_us\": %.3f, \"rto_min_us\": %.3f, \"init_cwnd\": %u,"
-			" \"local_port\": %u, \"remote_ip\": \"%u.%u.%u.%u\", \"remote_port\": %u,"
-			" \"state\": \"%s\", \"close_reason\": \"%s\", \"done\": %s,",
-			t->name, j, t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver", k->cc,
-			(double)k->tick_ns / 1e3, (double)k->rto_min_ns / 1e3, k->init_cwnd,
-			s->local_port, s->remote_ip >> 24, (s->remote_ip >> 16) & 0xff,
-			(s->remote_ip >> 8) & 0xff, s->remote_ip & 0xff, s->remote_port,
-			tcp_state_str(s->state),
-			cr >= 0 && cr < (int)RTE_DIM(close_reasons) ? close_reasons[cr] : "?",
-			s->done ? "true" : "false");
-	fprintf(f, " \"goodput_bytes\": %" PRIu64 ", \"goodput_mbps\": %.6f,"
-			" \"established_ns\": %" PRIu64 ", \"done_ns\": %" PRIu64 ","
-			" \"bytes_acked\": %" PRIu64 ", \"bytes_delivered\": %" PRIu64 ","
-			" \"sink_bytes\": %" PRIu64 ", \"bad_bytes\": %" PRIu64 ", \"order_errors\": %" PRIu64
-			",",
-			flow_bytes(tc, s), flow_goodput_mbps(tc, s),
-			st->established_ns ? st->established_ns - eng_tcp_run_start_ns(t) : 0,
-			s->done_ns ? s->done_ns - eng_tcp_run_start_ns(t) : 0,
-			st->bytes_acked, st->bytes_delivered, s->sink_bytes, s->bad_bytes,
-			s->order_errors);
-	fprintf(f, " \"mss\": %u, \"cwnd\": %u, \"ssthresh\": %u, \"cwnd_seg\": %.3f,"
-			" \"ssthresh_seg\": %.3f, \"flight\": %u, \"snd_wnd\": %u, \"rcv_wnd\": %u,"
-			" \"srtt_us\": %.3f, \"rttvar_us\": %.3f, \"rto_us\": %.3f,"
-			" \"rtt_min_us\": %.3f, \"rtt_avg_us\": %.3f, \"rtt_samples\": %" PRIu64 ",",
-			st->mss, st->cwnd, st->ssthresh, segs(st->cwnd, st->mss),
-			segs(st->ssthresh, st->mss), st->flight, st->snd_wnd, st->rcv_wnd,
-			(double)st->srtt_ns / 1e3, (double)st->rttvar_ns / 1e3, (double)st->rto_ns / 1e3,
-			(double)st->rtt_min_ns / 1e3, (double)st->rtt_avg_ns / 1e3, st->rtt_samples);
-	fprintf(f, " \"tx_pkts\": %" PRIu64 ", \"tx_bytes\": %" PRIu64 ", \"rx_pkts\": %" PRIu64
-			", \"rx_bytes\": %" PRIu64 ", \"tx_data_pkts\": %" PRIu64
-			", \"rx_data_pkts\": %" PRIu64 ", \"retrans_pkts\": %" PRIu64
-			", \"retrans_bytes\": %" PRIu64 ", \"fast_retrans\": %" PRIu64
-			", \"timeouts\": %" PRIu64 ", \"dupacks_rx\": %" PRIu64 ", \"acks_tx\": %" PRIu64
-			", \"pair_acks_tx\": %" PRIu64 ", \"pair_acks_rx\": %" PRIu64
-			", \"sack_blocks_rx\": %" PRIu64 ", \"sack_blocks_tx\": %" PRIu64
-			", \"ooo_pkts\": %" PRIu64 ", \"dup_data_pkts\": %" PRIu64
-			", \"rst_rx\": %" PRIu64 ", \"rst_tx\": %" PRIu64
-			", \"challenge_acks\": %" PRIu64 ", \"zero_window_probes\": %" PRIu64
-			", \"bw_est_bps\": %" PRIu64 ", \"rack\": %s, \"rack_marked\": %" PRIu64
-			", \"tlp_probes\": %" PRIu64 ", \"tlp_recoveries\": %" PRIu64
-			", \"trace_points\": %" PRIu64 ", \"trace_dropped\": %" PRIu64 "}",
-			st->tx_pkts, st->tx_bytes, st->rx_pkts, st->rx_bytes, st->tx_data_pkts,
-			st->rx_data_pkts, st->retrans_pkts, st->retrans_bytes, st->fast_retrans,
-			st->timeouts, st->dupacks_rx, st->acks_tx, st->pair_acks_tx, st->pair_acks_rx,
-			st->sack_blocks_rx, st->sack_blocks_tx, st->ooo_pkts, st->dup_data_pkts,
-			st->rst_rx, st->rst_tx, st->challenge_acks, st->zero_window_probes,
-			st->bw_est_bps, st->rack ? "true" : "false", st->rack_marked, st->tlp_probes,
-			st->tlp_recoveries, s->trace_points, s->trace_dropped);
+	memset(v, 0, sizeof(*v));
+	if (eng_tcp_flow_snap(t, j, &v->s) < 0 || !v->s.used)
+		return -ENOENT;
+	ip = v->s.remote_ip;
+	cr = v->s.close_reason;
+	snprintf(v->name, sizeof(v->name), "%s.%u", t->name, j);
+	snprintf(v->remote_ip, sizeof(v->remote_ip), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
+			(ip >> 8) & 0xff, ip & 0xff);
+	v->task = t->name;
+	v->role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
+	v->cc = k->cc;
+	v->state = tcp_state_str(v->s.state);
+	v->close_reason = cr >= 0 && cr < (int)RTE_DIM(close_reasons) ? close_reasons[cr] : "?";
+	v->done = v->s.done;
+	v->rack = st->rack;
+	v->tick_us = (double)k->tick_ns / 1e3;
+	v->rto_min_us = (double)k->rto_min_ns / 1e3;
+	v->init_cwnd = k->init_cwnd;
+	v->local_port = v->s.local_port;
+	v->remote_port = v->s.remote_port;
+	v->goodput_bytes = flow_bytes(tc, &v->s);
+	v->goodput_mbps = flow_goodput_mbps(tc, &v->s);
+	v->established_ns = st->established_ns ? st->established_ns - t0 : 0;
+	v->done_ns = v->s.done_ns ? v->s.done_ns - t0 : 0;
+	v->cwnd_seg = segs(st->cwnd, st->mss);
+	v->ssthresh_seg = segs(st->ssthresh, st->mss);
+	v->srtt_us = (double)st->srtt_ns / 1e3;
+	v->rttvar_us = (double)st->rttvar_ns / 1e3;
+	v->rto_us = (double)st->rto_ns / 1e3;
+	v->rtt_min_us = (double)st->rtt_min_ns / 1e3;
+	v->rtt_avg_us = (double)st->rtt_avg_ns / 1e3;
+	return 0;
+}
+
+/* Goodput over the last period (moves the period on). */
+static double
+period_mbps(struct eng_task *t, unsigned int j, const struct conn_view *v)
+{
+	struct eng_tcp_rep *r = eng_tcp_flow_rep(t, j);
+	double mbps = 0.0;
+
+	if (r == NULL)
+		return 0.0;
+	if (r->ns != 0 && v->s.snap_ns > r->ns)
+		mbps = (double)(v->goodput_bytes - r->bytes) * 8e3 / (double)(v->s.snap_ns - r->ns);
+	r->bytes = v->goodput_bytes;
+	r->ns = v->s.snap_ns;
+	return mbps;
+}
+
+static void
+conns_write(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int i, j;
+
+	eng_out_arr(o, "tcp");
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		struct eng_task *t = &rt->cfg->tasks[i];
+
+		if (!is_tcp(t))
+			continue;
+		for (j = 0; j < eng_tcp_task_flows(t); j++) {
+			struct conn_view v;
+
+			if (conn_view(t, j, &v) < 0)
+				continue;
+			if (what == ENG_REPORT_PERIOD)
+				v.goodput_mbps = period_mbps(t, j, &v);
+			eng_out_item(o, what == ENG_REPORT_PERIOD ? "tcp" : "tcp flow", v.name);
+			eng_out_counters(o, conn_ctrs, RTE_DIM(conn_ctrs), &v);
+			eng_out_end(o);
+		}
+	}
+	eng_out_end(o);
 }
 
 /* Jain's fairness index over the goodputs of a task's connections. */
 static double
 task_jain(const struct eng_task *t)
 {
-	const struct eng_tcp_conf *tc = t->conf;
 	double sum = 0.0, sq = 0.0;
 	unsigned int j, n = 0;
 
 	for (j = 0; j < eng_tcp_task_flows(t); j++) {
-		struct eng_tcp_snap s;
-		double x;
+		struct conn_view v;
 
-		if (eng_tcp_flow_snap(t, j, &s) < 0 || !s.used)
+		if (conn_view(t, j, &v) < 0)
 			continue;
-		x = flow_goodput_mbps(tc, &s);
-		sum += x;
-		sq += x * x;
+		sum += v.goodput_mbps;
+		sq += v.goodput_mbps * v.goodput_mbps;
 		n++;
 	}
 	return n == 0 || sq == 0.0 ? 0.0 : sum * sum / (n * sq);
 }
 
-void
-eng_tcp_stats_json(struct eng_runtime *rt, FILE *f)
+/* The per-connection cc list as written, each distinct neighbour once. */
+static void
+cc_list(const struct eng_tcp_conf *tc, char *buf, size_t len)
 {
-	unsigned int i, j, k = 0;
+	size_t off = 0;
+	unsigned int e;
+
+	buf[0] = '\0';
+	for (e = 0; e < tc->nb_conn_values && off < len; e++)
+		if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", e ? ", " : "",
+					tc->conn[e].cc);
+}
+
+static void
+task_write(struct eng_out *o, const struct eng_task *t)
+{
+	const struct eng_tcp_conf *tc = t->conf;
+	struct task_view v = {.name = t->name, .cap_policy = cap_modes[tc->cap.mode]};
+	struct tcp_cap_stats cs;
+	unsigned int e;
+
+	v.role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
+	cc_list(tc, v.cc, sizeof(v.cc));
+	v.done = eng_tcp_task_done(t);
+	v.jain = task_jain(t);
+	eng_tcp_ep_stats(t, &v.es);
+	eng_out_item(o, "tcp task", t->name);
+	eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &v);
+	if (eng_tcp_cap_snap(t, &cs) == 0) {
+		eng_out_obj(o, "cap");
+		eng_out_u64(o, "evaluations", cs.evaluations);
+		eng_out_u64(o, "triggers", cs.triggers);
+		eng_out_u64(o, "active", cs.active);
+		eng_out_u64(o, "capped", cs.capped);
+		eng_out_u64(o, "last_cap_segs", cs.last_cap_segs);
+		eng_out_end(o);
+	}
+	if (tc->cwnd_trace[0] != '\0')
+		eng_out_str(o, "cwnd_trace", tc->cwnd_trace);
+	eng_out_obj(o, "drops");
+	for (e = 1; e < TCP_E_MAX; e++)
+		if (v.es.drops[e] + v.es.conn_drops[e] != 0)
+			eng_out_u64(o, tcp_err_str((int)e), v.es.drops[e] + v.es.conn_drops[e]);
+	eng_out_end(o);
+	eng_out_end(o);
+}
+
+void
+eng_tcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int i;
 
 	for (i = 0; i < rt->cfg->nb_tasks; i++)
 		if (is_tcp(&rt->cfg->tasks[i]))
 			break;
-	if (i == rt->cfg->nb_tasks)
+	if (i == rt->cfg->nb_tasks || what == ENG_REPORT_RESULT)
+		return;		/* no "tcp" members without tcp tasks */
+	conns_write(rt, o, what);
+	if (what == ENG_REPORT_PERIOD)
 		return;
-	fprintf(f, ",\n  \"tcp\": [");
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-
-		if (!is_tcp(t))
-			continue;
-		for (j = 0; j < eng_tcp_task_flows(t); j++) {
-			struct eng_tcp_snap s;
-
-			if (eng_tcp_flow_snap(t, j, &s) < 0 || !s.used)
-				continue;
-			if (k++)
-				fputc(',', f);
-			json_flow(f, t, j, &s);
-		}
-	}
-	fprintf(f, "\n  ],\n  \"tcp_tasks\": [");
-	k = 0;
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		const struct eng_tcp_conf *tc = t->conf;
-		struct tcp_ep_stats es;
-		struct tcp_cap_stats cs;
-		unsigned int e, m = 0;
-
-		if (!is_tcp(t))
-			continue;
-		eng_tcp_ep_stats(t, &es);
-		fprintf(f, "%s\n    {\"name\": \"%s\", \"role\": \"%s\", \"cc\": \"", k++ ? "," : "",
-				t->name, tc->role == ENG_TCP_SENDER ? "sender" : "receiver");
-		for (e = 0; e < tc->nb_conn_values; e++)	/* per connection, repeats once */
-			if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
-				fprintf(f, "%s%s", e ? ", " : "", tc->conn[e].cc);
-		fprintf(f, "\", \"done\": %s, \"jain\": %.6f, \"cap_policy\": \"%s\"",
-				eng_tcp_task_done(t) ? "true" : "false", task_jain(t),
-				cap_modes[tc->cap.mode]);
-		if (eng_tcp_cap_snap(t, &cs) == 0)
-			fprintf(f, ", \"cap\": {\"evaluations\": %" PRIu64 ", \"triggers\": %" PRIu64
-					", \"active\": %u, \"capped\": %u, \"last_cap_segs\": %u}",
-					cs.evaluations, cs.triggers, cs.active, cs.capped, cs.last_cap_segs);
-		if (tc->cwnd_trace[0] != '\0')
-			fprintf(f, ", \"cwnd_trace\": \"%s\"", tc->cwnd_trace);
-		fprintf(f, ", \"rst_sent\": %" PRIu64 ", \"syn_accepted\": %" PRIu64
-				", \"arp_replies\": %" PRIu64 ", \"drops\": {", es.rst_sent,
-				es.syn_accepted, es.arp_replies);
-		for (e = 1; e < TCP_E_MAX; e++)
-			if (es.drops[e] + es.conn_drops[e] != 0)
-				fprintf(f, "%s\"%s\": %" PRIu64, m++ ? ", " : "", tcp_err_str((int)e),
-						es.drops[e] + es.conn_drops[e]);
-		fprintf(f, "}}");
-	}
-	fprintf(f, "\n  ]");
+	eng_out_arr(o, "tcp_tasks");
+	for (i = 0; i < rt->cfg->nb_tasks; i++)
+		if (is_tcp(&rt->cfg->tasks[i]))
+			task_write(o, &rt->cfg->tasks[i]);
+	eng_out_end(o);
 }

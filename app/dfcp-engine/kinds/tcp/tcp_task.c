@@ -55,6 +55,7 @@ struct tcp_flow_rt {
 	struct eng_tcp_snap snap;	/* published to other threads */
 	struct tcp_stats last;		/* the connection's counters when it closed */
 	int closed;
+	struct eng_tcp_rep rep;		/* main thread: the periodic block's previous values */
 };
 
 struct tcp_task_priv {
@@ -658,6 +659,14 @@ tcp_done(const struct eng_task *t)
 	return p->done ? ENG_GOAL_REACHED : ENG_GOAL_PENDING;
 }
 
+struct eng_tcp_rep *
+eng_tcp_flow_rep(struct eng_task *t, unsigned int i)
+{
+	struct tcp_task_priv *p = t->priv;
+
+	return p == NULL || i >= p->nb_flows ? NULL : &p->flows[i].rep;
+}
+
 unsigned int
 eng_tcp_task_flows(const struct eng_task *t)
 {
@@ -724,4 +733,6 @@ const struct eng_task_ops eng_task_tcp = {
 	.quiesce = tcp_quiesce,
 	.stats = tcp_stats_cb,
 	.teardown = tcp_teardown,
+	.report = eng_tcp_report,
+	.tables = eng_tcp_tables,
 };

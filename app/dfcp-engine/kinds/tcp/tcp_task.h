@@ -95,7 +95,13 @@ struct eng_tcp_snap {
 	uint64_t done_ns;		/* transfer finished (send_done / FIN received), 0 = not yet */
 };
 
+/* The periodic block's previous values of a connection (main thread). */
+struct eng_tcp_rep {
+	uint64_t bytes, ns;
+};
+
 /* task_tcp.c: snapshots for stats_tcp.c (any thread). */
+struct eng_tcp_rep *eng_tcp_flow_rep(struct eng_task *t, unsigned int i);
 unsigned int eng_tcp_task_flows(const struct eng_task *t);
 int eng_tcp_flow_snap(const struct eng_task *t, unsigned int i, struct eng_tcp_snap *out);
 int eng_tcp_cap_snap(const struct eng_task *t, struct tcp_cap_stats *out);
@@ -105,10 +111,10 @@ uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
 /* The task keys of a kind = tcp section (task_tcp_conf.c). */
 int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 
-/* tcp_stats.c: tcp tasks (doc/tcp.md) */
-void eng_tcp_stats_period(struct eng_runtime *rt);
-void eng_tcp_stats_summary(struct eng_runtime *rt);
-void eng_tcp_stats_json(struct eng_runtime *rt, FILE *f); /* ",\n  \"tcp\": [...], ..." */
+/* tcp_stats.c: the kind's report, its counter tables (doc/tcp.md) */
+struct eng_out;
+void eng_tcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+extern const struct eng_ctr_table eng_tcp_tables[];
 
 extern const struct eng_task_ops eng_task_tcp;
 
