@@ -96,13 +96,97 @@ strip(char *p)
 	return p;
 }
 
+/* "[name]" at lineno (p stripped): a new section. 0 or a negative errno. */
+static int
+scan_header(struct scan *sc, char *p, const char *file, int lineno, char *err, size_t errlen)
+{
+	char *end = strchr(p, ']'), *name;
+	struct scan_section *cur;
+	int i;
+
+	if (end == NULL || end[1] != '\0') {
+		snprintf(err, errlen, "%s:%d: expected a section header \"[name]\"; got \"%s\"", file,
+				lineno, p);
+		return -EINVAL;
+	}
+	*end = '\0';
+	name = strip(p + 1);
+	if (*name == '\0' || strlen(name) >= CFG_NAME_LEN) {
+		snprintf(err, errlen, "%s:%d: section name empty or too long", file, lineno);
+		return -EINVAL;
+	}
+	for (i = 0; i < sc->nb; i++)
+		if (strcmp(sc->s[i].name, name) == 0) {
+			snprintf(err, errlen, "%s:%d: [%s]: duplicate section (first defined at line %d)",
+					file, lineno, name, sc->s[i].line);
+			return -EEXIST;
+		}
+	if (sc->nb == ENG_MAX_SECTIONS) {
+		snprintf(err, errlen, "%s:%d: too many sections (at most %d)", file, lineno,
+				ENG_MAX_SECTIONS);
+		return -E2BIG;
+	}
+	cur = &sc->s[sc->nb++];
+	snprintf(cur->name, sizeof(cur->name), "%s", name);
+	cur->line = lineno;
+	return 0;
+}
+
+/* "key = value" at lineno (p stripped) in section cur. 0 or a negative errno. */
+static int
+scan_key(struct scan_section *cur, char *p, const char *file, int lineno, char *err,
+		size_t errlen)
+{
+	char *eq = strchr(p, '=');
+	int i;
+
+	if (eq == NULL) {
+		snprintf(err, errlen, "%s:%d: expected \"key = value\" or \"[section]\"; got \"%s\"",
+				file, lineno, p);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	p = strip(p);
+	if (cur == NULL) {
+		snprintf(err, errlen, "%s:%d: %s: key outside of any [section]", file, lineno, p);
+		return -EINVAL;
+	}
+	if (*p == '\0' || strlen(p) >= CFG_NAME_LEN) {
+		snprintf(err, errlen, "%s:%d: [%s]: key name empty or too long", file, lineno,
+				cur->name);
+		return -EINVAL;
+	}
+	if (*strip(eq + 1) == '\0') {
+		snprintf(err, errlen, "%s:%d: [%s] %s: empty value", file, lineno, cur->name, p);
+		return -EINVAL;
+	}
+	if (strlen(strip(eq + 1)) >= CFG_VALUE_LEN) {
+		snprintf(err, errlen, "%s:%d: [%s] %s: value too long (at most %d characters)", file,
+				lineno, cur->name, p, CFG_VALUE_LEN - 1);
+		return -EINVAL;
+	}
+	for (i = 0; i < cur->nb_keys; i++)
+		if (strcmp(cur->keys[i].name, p) == 0) {
+			snprintf(err, errlen, "%s:%d: [%s] %s: duplicate key (first set at line %d)",
+					file, lineno, cur->name, p, cur->keys[i].line);
+			return -EEXIST;
+		}
+	if (cur->nb_keys == ENG_MAX_KEYS) {
+		snprintf(err, errlen, "%s:%d: [%s]: too many keys (at most %d)", file, lineno,
+				cur->name, ENG_MAX_KEYS);
+		return -E2BIG;
+	}
+	snprintf(cur->keys[cur->nb_keys].name, CFG_NAME_LEN, "%s", p);
+	cur->keys[cur->nb_keys++].line = lineno;
+	return 0;
+}
+
 static int
 scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
 {
 	char line[CFG_NAME_LEN + CFG_VALUE_LEN + 8];
-	struct scan_section *cur = NULL;
 	FILE *f;
-	int lineno = 0, i, rc = 0;
+	int lineno = 0, rc = 0;
 
 	f = fopen(file, "r");
 	if (f == NULL) {
@@ -116,9 +200,9 @@ scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -ENOMEM;
 	}
-	while (fgets(line, sizeof(line), f) != NULL) {
-		char *p, *c, *eq;
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
 		size_t n = strlen(line);
+		char *p, *c;
 
 		lineno++;
 		if (n == sizeof(line) - 1 && line[n - 1] != '\n' && !feof(f)) {
@@ -133,95 +217,11 @@ scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
 		p = strip(line);
 		if (*p == '\0')
 			continue;
-		if (*p == '[') {
-			char *end = strchr(p, ']'), *name;
-
-			if (end == NULL || end[1] != '\0') {
-				snprintf(err, errlen, "%s:%d: expected a section header \"[name]\"; got \"%s\"",
-						file, lineno, p);
-				rc = -EINVAL;
-				break;
-			}
-			*end = '\0';
-			name = strip(p + 1);
-			if (*name == '\0' || strlen(name) >= CFG_NAME_LEN) {
-				snprintf(err, errlen, "%s:%d: section name empty or too long", file,
-						lineno);
-				rc = -EINVAL;
-				break;
-			}
-			for (i = 0; i < sc->nb; i++) {
-				if (strcmp(sc->s[i].name, name) == 0) {
-					snprintf(err, errlen,
-							"%s:%d: [%s]: duplicate section (first defined at line %d)",
-							file, lineno, name, sc->s[i].line);
-					rc = -EEXIST;
-					goto out;
-				}
-			}
-			if (sc->nb == ENG_MAX_SECTIONS) {
-				snprintf(err, errlen, "%s:%d: too many sections (at most %d)", file,
-						lineno, ENG_MAX_SECTIONS);
-				rc = -E2BIG;
-				break;
-			}
-			cur = &sc->s[sc->nb++];
-			snprintf(cur->name, sizeof(cur->name), "%s", name);
-			cur->line = lineno;
-			continue;
-		}
-		eq = strchr(p, '=');
-		if (eq == NULL) {
-			snprintf(err, errlen, "%s:%d: expected \"key = value\" or \"[section]\"; got \"%s\"",
-					file, lineno, p);
-			rc = -EINVAL;
-			break;
-		}
-		*eq = '\0';
-		p = strip(p);
-		if (cur == NULL) {
-			snprintf(err, errlen, "%s:%d: %s: key outside of any [section]", file, lineno,
-					p);
-			rc = -EINVAL;
-			break;
-		}
-		if (*p == '\0' || strlen(p) >= CFG_NAME_LEN) {
-			snprintf(err, errlen, "%s:%d: [%s]: key name empty or too long", file, lineno,
-					cur->name);
-			rc = -EINVAL;
-			break;
-		}
-		if (*strip(eq + 1) == '\0') {
-			snprintf(err, errlen, "%s:%d: [%s] %s: empty value", file, lineno, cur->name,
-					p);
-			rc = -EINVAL;
-			break;
-		}
-		if (strlen(strip(eq + 1)) >= CFG_VALUE_LEN) {
-			snprintf(err, errlen, "%s:%d: [%s] %s: value too long (at most %d characters)",
-					file, lineno, cur->name, p, CFG_VALUE_LEN - 1);
-			rc = -EINVAL;
-			break;
-		}
-		for (i = 0; i < cur->nb_keys; i++) {
-			if (strcmp(cur->keys[i].name, p) == 0) {
-				snprintf(err, errlen,
-						"%s:%d: [%s] %s: duplicate key (first set at line %d)",
-						file, lineno, cur->name, p, cur->keys[i].line);
-				rc = -EEXIST;
-				goto out;
-			}
-		}
-		if (cur->nb_keys == ENG_MAX_KEYS) {
-			snprintf(err, errlen, "%s:%d: [%s]: too many keys (at most %d)", file, lineno,
-					cur->name, ENG_MAX_KEYS);
-			rc = -E2BIG;
-			break;
-		}
-		snprintf(cur->keys[cur->nb_keys].name, CFG_NAME_LEN, "%s", p);
-		cur->keys[cur->nb_keys++].line = lineno;
+		if (*p == '[')
+			rc = scan_header(sc, p, file, lineno, err, errlen);
+		else
+			rc = scan_key(sc->nb ? &sc->s[sc->nb - 1] : NULL, p, file, lineno, err, errlen);
 	}
-out:
 	fclose(f);
 	return rc;
 }

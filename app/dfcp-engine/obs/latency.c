@@ -96,7 +96,7 @@ eng_lat_pipe_hist(struct eng_runtime *rt, unsigned int pipe, int socket)
 }
 
 static const struct hist *
-flow_h(const struct eng_runtime *rt, unsigned int flow)
+lat_flow_h(const struct eng_runtime *rt, unsigned int flow)
 {
 	const struct eng_lat_rt *l = rt->lat;
 
@@ -104,7 +104,7 @@ flow_h(const struct eng_runtime *rt, unsigned int flow)
 }
 
 static const struct hist *
-pipe_h(const struct eng_runtime *rt, unsigned int pipe)
+lat_pipe_h(const struct eng_runtime *rt, unsigned int pipe)
 {
 	const struct eng_lat_rt *l = rt->lat;
 
@@ -143,19 +143,19 @@ summary(const struct hist *h, struct hist_summary *s)
 int
 eng_lat_flow_summary(const struct eng_runtime *rt, unsigned int flow, struct hist_summary *s)
 {
-	return summary(flow_h(rt, flow), s);
+	return summary(lat_flow_h(rt, flow), s);
 }
 
 int
 eng_lat_pipe_summary(const struct eng_runtime *rt, unsigned int pipe, struct hist_summary *s)
 {
-	return summary(pipe_h(rt, pipe), s);
+	return summary(lat_pipe_h(rt, pipe), s);
 }
 
 int
 eng_lat_flow_merge(const struct eng_runtime *rt, struct hist *dst, unsigned int flow)
 {
-	struct hist *c = snap(flow_h(rt, flow));
+	struct hist *c = snap(lat_flow_h(rt, flow));
 	int rc;
 
 	if (c == NULL)

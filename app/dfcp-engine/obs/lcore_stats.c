@@ -59,7 +59,7 @@ static const struct eng_ctr lcore_task_ctrs[] = {
 
 const struct eng_ctr_table eng_lcore_tables[] = {
 	{"lcore", lcore_ctrs, RTE_DIM(lcore_ctrs)},
-	{"lcore task", lcore_task_ctrs, RTE_DIM(lcore_task_ctrs)},
+	{"lcore_task", lcore_task_ctrs, RTE_DIM(lcore_task_ctrs)},
 	{NULL, NULL, 0},
 };
 

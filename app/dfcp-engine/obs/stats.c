@@ -311,3 +311,33 @@ eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_out *
 	ports_write(rt, o, 0);
 	return 0;
 }
+
+static void
+tables_print(FILE *f, const char *owner, const struct eng_ctr_table *t)
+{
+	unsigned int i;
+
+	for (; t != NULL && t->record != NULL; t++)
+		for (i = 0; i < t->n; i++) {
+			const struct eng_ctr *c = &t->ctr[i];
+			unsigned int v = c->views ? c->views : ENG_V_ALL;
+
+			fprintf(f, "%-8s %-15s %-20s %-7s %s%s%s %s\n", owner, t->record, c->name,
+					c->unit[0] ? c->unit : "-", v & ENG_V_TEXT ? "T" : "-",
+					v & ENG_V_JSON ? "J" : "-", v & ENG_V_TEL ? "M" : "-", c->help);
+		}
+}
+
+void
+eng_counters_print(FILE *f)
+{
+	unsigned int k;
+
+	fprintf(f, "%-8s %-15s %-20s %-7s %s %s\n", "owner", "record", "name", "unit", "out",
+			"meaning (out: T text, J summary JSON, M telemetry)");
+	tables_print(f, "core", eng_core_tables);
+	tables_print(f, "core", eng_lcore_tables);
+	tables_print(f, "core", eng_capture_tables);
+	for (k = 0; k < eng_kinds_count(); k++)
+		tables_print(f, eng_kind(k)->name, eng_kind(k)->tables);
+}

@@ -3,6 +3,8 @@
 #ifndef ENG_STATS_H
 #define ENG_STATS_H
 
+#include <stdio.h>
+
 struct eng_runtime;
 
 void eng_stats_start(struct eng_runtime *rt);
@@ -16,6 +18,9 @@ int eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_o
 /* The core's counter tables ({NULL}-terminated): ports, tasks, pools. */
 struct eng_ctr_table;
 extern const struct eng_ctr_table eng_core_tables[];
+
+/* Every counter table: record, name, unit, outputs, meaning (--counters). */
+void eng_counters_print(FILE *f);
 
 /* telemetry.c */
 int eng_telemetry_register(struct eng_runtime *rt);

@@ -79,7 +79,7 @@ struct flow_rt {
 	struct eng_flow_snap snap;	/* published to other threads */
 };
 
-struct dfcp_priv {
+struct eng_dfcp_priv {
 	struct eng_runtime *rt;
 	struct rte_mempool *pool;
 	uint16_t port_id, rxq, txq;
@@ -105,13 +105,13 @@ struct dfcp_priv {
 } __rte_cache_aligned;
 
 static inline uint64_t
-tsc_ns(const struct dfcp_priv *p, uint64_t tsc)
+tsc_ns(const struct eng_dfcp_priv *p, uint64_t tsc)
 {
 	return eng_clock_ns(&p->clk, tsc);
 }
 
 static int
-dfcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 {
 	static const char *const modes[] = {"auto", "full", "zero", "offload"};
 	struct eng_dfcp_conf *c;
@@ -183,7 +183,7 @@ flow_accept(void *ctx, struct dfcp_conn *c)
 /* ------------------------------------------------------------------ */
 
 static int
-flow_setup(struct dfcp_priv *p, struct eng_task *t, struct flow_rt *f,
+flow_setup(struct eng_dfcp_priv *p, struct eng_task *t, struct flow_rt *f,
 		const struct eng_flow_conf *fc, unsigned int idx)
 {
 	const struct eng_dfcp_conf *dc = t->conf;
@@ -289,10 +289,10 @@ flow_setup(struct dfcp_priv *p, struct eng_task *t, struct flow_rt *f,
 	return 0;
 }
 
-static void dfcp_teardown(struct eng_task *t);
+static void eng_dfcp_teardown(struct eng_task *t);
 
 static int
-dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+eng_dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 {
 	const struct eng_dfcp_conf *dc = t->conf;
 	const struct eng_task_port *tp = &t->ports[0];
@@ -300,7 +300,7 @@ dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
 	uint64_t txo = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
 	uint64_t rxo = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
-	struct dfcp_priv *p;
+	struct eng_dfcp_priv *p;
 	unsigned int i;
 	int rc;
 
@@ -366,7 +366,7 @@ dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			p->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software");
 	return 0;
 fail:
-	dfcp_teardown(t);
+	eng_dfcp_teardown(t);
 	return rc;
 }
 
@@ -375,7 +375,7 @@ fail:
 /* ------------------------------------------------------------------ */
 
 static void
-rx_arp(struct dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
+rx_arp(struct eng_dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
 {
 	struct dfcp_arp arp;
 	unsigned int i;
@@ -408,7 +408,7 @@ rx_arp(struct dfcp_priv *p, const uint8_t *d, uint16_t len, uint64_t now)
 }
 
 static void
-rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
+rx_frame(struct eng_dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint16_t len = m->data_len;
@@ -470,7 +470,7 @@ rx_frame(struct dfcp_priv *p, struct rte_mbuf *m, uint64_t now)
 
 /* Transmit what is pending; returns 1 when nothing is left pending. */
 static int
-flow_flush(struct dfcp_priv *p, struct flow_rt *f)
+flow_flush(struct eng_dfcp_priv *p, struct flow_rt *f)
 {
 	return eng_tx_pending(f->ring, p->port_id, p->txq, f->pend, &f->npend, &f->pend_off,
 			&p->cnt.tx_packets, &p->cnt.tx_bytes);
@@ -509,7 +509,7 @@ pace_charge(struct flow_rt *f, const uint16_t *lens, unsigned int k)
 }
 
 static void
-flow_tx(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
+flow_tx(struct eng_dfcp_priv *p, struct flow_rt *f, uint64_t now)
 {
 	void *bufs[DFCP_TASK_MAX_BURST];
 	uint16_t lens[DFCP_TASK_MAX_BURST];
@@ -632,7 +632,7 @@ flow_publish(struct flow_rt *f, uint64_t now)
 }
 
 static void
-flow_tick(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
+flow_tick(struct eng_dfcp_priv *p, struct flow_rt *f, uint64_t now)
 {
 	const struct eng_flow_conf *fc = f->fc;
 	int phase = p->rt->phase;
@@ -688,9 +688,9 @@ flow_tick(struct dfcp_priv *p, struct flow_rt *f, uint64_t now)
 }
 
 static uint16_t
-dfcp_poll(struct eng_task *t, uint64_t now_tsc)
+eng_dfcp_poll(struct eng_task *t, uint64_t now_tsc)
 {
-	struct dfcp_priv *p = t->priv;
+	struct eng_dfcp_priv *p = t->priv;
 	struct rte_mbuf *pkts[DFCP_TASK_MAX_BURST];
 	uint64_t now = tsc_ns(p, now_tsc), tx0 = p->cnt.tx_packets;
 	uint16_t n, i;
@@ -736,9 +736,9 @@ dfcp_poll(struct eng_task *t, uint64_t now_tsc)
 /* ------------------------------------------------------------------ */
 
 static void
-dfcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
+eng_dfcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 {
-	const struct dfcp_priv *p = t->priv;
+	const struct eng_dfcp_priv *p = t->priv;
 
 	memset(out, 0, sizeof(*out));
 	if (p == NULL)
@@ -747,7 +747,7 @@ dfcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 }
 
 static void
-release_mbufs(struct dfcp_priv *p)
+release_mbufs(struct eng_dfcp_priv *p)
 {
 	unsigned int i;
 
@@ -768,9 +768,9 @@ release_mbufs(struct dfcp_priv *p)
 }
 
 static void
-dfcp_teardown(struct eng_task *t)
+eng_dfcp_teardown(struct eng_task *t)
 {
-	struct dfcp_priv *p = t->priv;
+	struct eng_dfcp_priv *p = t->priv;
 	unsigned int i;
 
 	if (p == NULL)
@@ -795,7 +795,7 @@ int
 eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out)
 {
 	const struct eng_flow_conf *fc;
-	const struct dfcp_priv *p;
+	const struct eng_dfcp_priv *p;
 
 	if (flow >= rt->cfg->nb_flows)
 		return -ENOENT;
@@ -809,9 +809,9 @@ eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_f
 
 /* After the lcores stopped: stashed and pending mbufs back, final flow counters. */
 static void
-dfcp_quiesce(struct eng_task *t)
+eng_dfcp_quiesce(struct eng_task *t)
 {
-	struct dfcp_priv *p = t->priv;
+	struct eng_dfcp_priv *p = t->priv;
 	unsigned int j;
 
 	release_mbufs(p);
@@ -821,9 +821,9 @@ dfcp_quiesce(struct eng_task *t)
 
 /* The goal: every flow of the task has finished. */
 static enum eng_goal
-dfcp_done(const struct eng_task *t)
+eng_dfcp_goal(const struct eng_task *t)
 {
-	const struct dfcp_priv *p = t->priv;
+	const struct eng_dfcp_priv *p = t->priv;
 	unsigned int i;
 
 	for (i = 0; i < p->nb_flows; i++)
@@ -835,7 +835,7 @@ dfcp_done(const struct eng_task *t)
 void
 eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg)
 {
-	const struct dfcp_priv *p = t->priv;
+	const struct eng_dfcp_priv *p = t->priv;
 
 	memset(drops, 0, sizeof(uint64_t) * DFCP_E_MAX);
 	*seg = 0;
@@ -854,14 +854,14 @@ const struct eng_task_ops eng_task_dfcp = {
 	.name = "dfcp",
 	.help = "run DFCP flows (senders and receivers) on one port queue pair",
 	.sections = dfcp_sections,
-	.parse = dfcp_parse_task,
+	.parse = eng_dfcp_parse,
 	.check = eng_dfcp_check,
-	.setup = dfcp_setup,
-	.poll = dfcp_poll,
-	.done = dfcp_done,
-	.quiesce = dfcp_quiesce,
-	.stats = dfcp_stats_cb,
-	.teardown = dfcp_teardown,
+	.setup = eng_dfcp_setup,
+	.poll = eng_dfcp_poll,
+	.done = eng_dfcp_goal,
+	.quiesce = eng_dfcp_quiesce,
+	.stats = eng_dfcp_stats_cb,
+	.teardown = eng_dfcp_teardown,
 	.report = eng_dfcp_report,
 	.tel = eng_dfcp_tel,
 	.tables = eng_dfcp_tables,

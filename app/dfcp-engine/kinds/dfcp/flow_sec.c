@@ -68,28 +68,9 @@ sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n
 	return eng_sec_error(sec, key, "unknown value \"%s\"", word);
 }
 
-static int
-flow_parse(struct eng_config *cfg, struct eng_sec *sec)
+static void
+flow_defaults(struct eng_flow_conf *f, const struct eng_sec *sec)
 {
-	static const char *const roles[] = {"sender", "receiver"};
-	static const char *const sources[] = {"pattern", "file"};
-	static const char *const sinks[] = {"count", "verify", "file"};
-	struct eng_flow_conf *f;
-	char e[CFG_ERR_LEN], arg[PATH_MAX];
-	const char *v;
-	uint64_t u;
-	int rc = 0;
-
-	if (cfg_check_name(sec->id, ENG_NAME_LEN, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, NULL, "%s", e);
-	if (cfg->flows == NULL) {
-		cfg->flows = calloc(ENG_MAX_FLOWS, sizeof(*cfg->flows));
-		if (cfg->flows == NULL)
-			return -ENOMEM;
-	}
-	if (cfg->nb_flows == ENG_MAX_FLOWS)
-		return eng_sec_error(sec, NULL, "too many flows (at most %d)", ENG_MAX_FLOWS);
-	f = &cfg->flows[cfg->nb_flows];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
 	f->line = sec->line;
@@ -105,6 +86,14 @@ flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 	f->hs_rto_ns = 200000000ull;
 	f->min_rto_ns = 10000000ull; /* above the queueing delay of deep rings */
 	f->time_wait_ns = 1000000000ull;
+}
+
+/* role, addresses. */
+static int
+flow_parse_addresses(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	static const char *const roles[] = {"sender", "receiver"};
+	int rc;
 
 	if (eng_sec_get(sec, "role") == NULL)
 		return eng_sec_missing(sec, "role", "sender or receiver");
@@ -122,54 +111,21 @@ flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 		f->has_remote_mac = 1;
 		rc = eng_sec_mac(sec, "remote_mac", &f->remote_mac);
 	}
-	/* the five parameters */
-	v = eng_sec_get(sec, "window");
-	if (rc == 0 && v != NULL && strcmp(v, "auto") != 0)
-		rc = eng_sec_u32(sec, "window", 1, DFCP_MAX_WINDOW, &f->window);
-	if (rc == 0)
-		rc = eng_sec_rate(sec, "path_rate", 1000, 400000000000ull, &f->path_rate_bps);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "path_rtt", 1000000ull, 0, 10000000000ull, &f->path_rtt_ns);
-	v = eng_sec_get(sec, "redundancy");
-	if (rc == 0 && v != NULL) {
-		if (strcmp(v, "auto") == 0)
-			f->redundancy = DFCP_REDUNDANCY_AUTO;
-		else
-			rc = eng_sec_u16(sec, "redundancy", 1, DFCP_MAX_REDUNDANCY, &f->redundancy);
-	}
-	if (rc == 0)
-		rc = eng_sec_bool(sec, "acks", &f->acks);
-	if (rc == 0)
-		rc = eng_sec_bool(sec, "encode", &f->encode);
-	if (rc == 0)
-		rc = eng_sec_bool(sec, "decode", &f->decode);
-	/* coding */
-	if (rc == 0)
-		rc = eng_sec_u16(sec, "symbol_size", DFCP_MIN_T, DFCP_MAX_T, &f->T);
-	if (rc == 0) {
-		u = f->block_size;
-		rc = eng_sec_size(sec, "block_size", 1, (uint64_t)DFCP_MAX_K * DFCP_MAX_T, &u);
-		f->block_size = (uint32_t)u;
-	}
-	if (rc == 0) {
-		u = (f->block_size + f->T - 1u) / f->T;
-		if (u > DFCP_MAX_K)
-			return eng_sec_error(sec, "block_size", "%u bytes need K = %" PRIu64
-					" symbols of %u bytes (at most %u)", f->block_size, u, f->T,
-					DFCP_MAX_K);
-		f->K = (uint16_t)u;
-		if (f->redundancy != DFCP_REDUNDANCY_AUTO && f->redundancy < f->K)
-			return eng_sec_error(sec, "redundancy",
-					"%u packets per block is fewer than K = %u source symbols",
-					f->redundancy, f->K);
-	}
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "weight", 1, 1000000, &f->weight);
-	if (rc == 0)
-		rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
+	return rc;
+}
+
+/* The application: fairness label and weight, amount, duration, start, data. */
+static int
+flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	static const char *const sources[] = {"pattern", "file"};
+	static const char *const sinks[] = {"count", "verify", "file"};
+	char arg[PATH_MAX];
+	int rc;
+
+	rc = eng_sec_u32(sec, "weight", 1, 1000000, &f->weight);
 	if (rc == 0)
 		rc = eng_sec_name(sec, "bottleneck", f->bottleneck, sizeof(f->bottleneck));
-	/* application */
 	if (rc == 0)
 		rc = eng_sec_time(sec, "duration", 1000000000ull, 0, UINT64_MAX / 4, &f->duration_ns);
 	if (rc == 0)
@@ -196,6 +152,62 @@ flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 		}
 		f->verify = f->sink == ENG_SINK_VERIFY;
 	}
+	return rc;
+}
+
+/* The thesis's five parameters and the path they are sized for. */
+static int
+flow_parse_five(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	const char *v = eng_sec_get(sec, "window");
+	int rc = 0;
+
+	if (v != NULL && strcmp(v, "auto") != 0)
+		rc = eng_sec_u32(sec, "window", 1, DFCP_MAX_WINDOW, &f->window);
+	if (rc == 0)
+		rc = eng_sec_rate(sec, "path_rate", 1000, 400000000000ull, &f->path_rate_bps);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "path_rtt", 1000000ull, 0, 10000000000ull, &f->path_rtt_ns);
+	v = eng_sec_get(sec, "redundancy");
+	if (rc == 0 && v != NULL) {
+		if (strcmp(v, "auto") == 0)
+			f->redundancy = DFCP_REDUNDANCY_AUTO;
+		else
+			rc = eng_sec_u16(sec, "redundancy", 1, DFCP_MAX_REDUNDANCY, &f->redundancy);
+	}
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "acks", &f->acks);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "encode", &f->encode);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "decode", &f->decode);
+	return rc;
+}
+
+/* Coding (symbol and block size), pacing and the connection's timers. */
+static int
+flow_parse_coding(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	uint64_t u = f->block_size;
+	int rc;
+
+	rc = eng_sec_u16(sec, "symbol_size", DFCP_MIN_T, DFCP_MAX_T, &f->T);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "block_size", 1, (uint64_t)DFCP_MAX_K * DFCP_MAX_T, &u);
+	if (rc < 0)
+		return rc;
+	f->block_size = (uint32_t)u;
+	u = (f->block_size + f->T - 1u) / f->T;
+	if (u > DFCP_MAX_K)
+		return eng_sec_error(sec, "block_size", "%u bytes need K = %" PRIu64
+				" symbols of %u bytes (at most %u)", f->block_size, u, f->T,
+				DFCP_MAX_K);
+	f->K = (uint16_t)u;
+	if (f->redundancy != DFCP_REDUNDANCY_AUTO && f->redundancy < f->K)
+		return eng_sec_error(sec, "redundancy",
+				"%u packets per block is fewer than K = %u source symbols",
+				f->redundancy, f->K);
+	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "hs_rto", 1000000ull, 1000000ull, 60000000000ull, &f->hs_rto_ns);
 	if (rc == 0)
@@ -203,6 +215,34 @@ flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 	if (rc == 0)
 		rc = eng_sec_time(sec, "time_wait", 1000000ull, 1000000ull, 600000000000ull,
 				&f->time_wait_ns);
+	return rc;
+}
+
+static int
+flow_parse(struct eng_config *cfg, struct eng_sec *sec)
+{
+	struct eng_flow_conf *f;
+	char e[CFG_ERR_LEN];
+	int rc;
+
+	if (cfg_check_name(sec->id, ENG_NAME_LEN, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, NULL, "%s", e);
+	if (cfg->flows == NULL) {
+		cfg->flows = calloc(ENG_MAX_FLOWS, sizeof(*cfg->flows));
+		if (cfg->flows == NULL)
+			return -ENOMEM;
+	}
+	if (cfg->nb_flows == ENG_MAX_FLOWS)
+		return eng_sec_error(sec, NULL, "too many flows (at most %d)", ENG_MAX_FLOWS);
+	f = &cfg->flows[cfg->nb_flows];
+	flow_defaults(f, sec);
+	rc = flow_parse_addresses(sec, f);
+	if (rc == 0)
+		rc = flow_parse_five(sec, f);
+	if (rc == 0)
+		rc = flow_parse_coding(sec, f);
+	if (rc == 0)
+		rc = flow_parse_application(sec, f);
 	if (rc < 0)
 		return rc;
 	if (f->window == 0) {

@@ -88,47 +88,16 @@ name_seed(const char *s)
 	return h;
 }
 
+/* loss_model and its Gilbert-Elliott keys (plr is read by the caller). */
 static int
-pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
+route_pipe_loss(struct eng_sec *sec, struct eng_pipe_conf *pc)
 {
 	static const char *const ge_keys[] = {"ge_loss", "ge_burst", "ge_p", "ge_r", "ge_loss_good",
 					      "ge_loss_bad"};
-	struct eng_route_conf *rc_ = eng_route_conf_get(cfg);
-	char e[CFG_ERR_LEN], model[16] = "bernoulli";
-	struct eng_pipe_conf *pc;
-	uint64_t v;
+	char model[16] = "bernoulli";
+	int rc = eng_sec_str(sec, "loss_model", model, sizeof(model));
 	unsigned int i;
-	int rc;
 
-	if (rc_ == NULL)
-		return eng_sec_error(sec, NULL, "out of memory");
-	if (cfg_check_name(sec->id, ENG_NAME_LEN, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, NULL, "%s", e);
-	if (strcmp(sec->id, "pass") == 0)
-		return eng_sec_error(sec, NULL, "\"pass\" is reserved (it means: no pipe)");
-	if (rc_->nb_pipes == ENG_MAX_PIPES)
-		return eng_sec_error(sec, NULL, "too many pipes (at most %d)", ENG_MAX_PIPES);
-	pc = &rc_->pipes[rc_->nb_pipes];
-	memset(pc, 0, sizeof(*pc));
-	snprintf(pc->name, sizeof(pc->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
-	pc->line = sec->line;
-	pc->overhead = 24;
-	snprintf(pc->sched, sizeof(pc->sched), "wf2q+");
-	snprintf(pc->unmatched, sizeof(pc->unmatched), "default");
-	pc->next_idx = -1;
-	pc->seed = name_seed(pc->name);
-
-	rc = eng_sec_rate(sec, "bw", 0, 400000000000ull, &pc->bw_bps);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "delay", 0, 0, 3600000000000ull, &pc->delay_ns);
-	if (rc == 0 && eng_sec_get(sec, "plr") != NULL) {
-		rc = cfg_parse_ratio(eng_sec_get(sec, "plr"), 0, CFG_RATIO_ONE, &pc->plr_ppb, e,
-				sizeof(e));
-		if (rc < 0)
-			return eng_sec_error(sec, "plr", "%s", e);
-	}
-	if (rc == 0)
-		rc = eng_sec_str(sec, "loss_model", model, sizeof(model));
 	if (rc < 0)
 		return rc;
 	if (strcasecmp(model, "gilbert") == 0 || strcasecmp(model, "ge") == 0 ||
@@ -190,6 +159,49 @@ pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
 		return eng_sec_error(sec, "loss_model",
 				"unknown loss model \"%s\" (expected bernoulli or gilbert)", model);
 	}
+	return 0;
+}
+
+static int
+route_pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
+{
+	struct eng_route_conf *rc_ = eng_route_conf_get(cfg);
+	char e[CFG_ERR_LEN];
+	struct eng_pipe_conf *pc;
+	uint64_t v;
+	int rc;
+
+	if (rc_ == NULL)
+		return eng_sec_error(sec, NULL, "out of memory");
+	if (cfg_check_name(sec->id, ENG_NAME_LEN, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, NULL, "%s", e);
+	if (strcmp(sec->id, "pass") == 0)
+		return eng_sec_error(sec, NULL, "\"pass\" is reserved (it means: no pipe)");
+	if (rc_->nb_pipes == ENG_MAX_PIPES)
+		return eng_sec_error(sec, NULL, "too many pipes (at most %d)", ENG_MAX_PIPES);
+	pc = &rc_->pipes[rc_->nb_pipes];
+	memset(pc, 0, sizeof(*pc));
+	snprintf(pc->name, sizeof(pc->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
+	pc->line = sec->line;
+	pc->overhead = 24;
+	snprintf(pc->sched, sizeof(pc->sched), "wf2q+");
+	snprintf(pc->unmatched, sizeof(pc->unmatched), "default");
+	pc->next_idx = -1;
+	pc->seed = name_seed(pc->name);
+
+	rc = eng_sec_rate(sec, "bw", 0, 400000000000ull, &pc->bw_bps);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "delay", 0, 0, 3600000000000ull, &pc->delay_ns);
+	if (rc == 0 && eng_sec_get(sec, "plr") != NULL) {
+		rc = cfg_parse_ratio(eng_sec_get(sec, "plr"), 0, CFG_RATIO_ONE, &pc->plr_ppb, e,
+				sizeof(e));
+		if (rc < 0)
+			return eng_sec_error(sec, "plr", "%s", e);
+	}
+	if (rc == 0)
+		rc = route_pipe_loss(sec, pc);
+	if (rc < 0)
+		return rc;
 	rc = eng_sec_u64(sec, "seed", 0, UINT64_MAX, &pc->seed);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "overhead", 0, 1024, &pc->overhead);
@@ -235,7 +247,7 @@ feed(struct eng_config *cfg, int idx, const char *who, char *err, size_t errlen)
 }
 
 static int
-pipe_check(struct eng_config *cfg, char *err, size_t errlen)
+route_pipe_check(struct eng_config *cfg, char *err, size_t errlen)
 {
 	struct eng_route_conf *r = eng_route_conf(cfg);
 	unsigned int i, j;
@@ -353,7 +365,7 @@ eng_route_check_routers(struct eng_config *cfg, char *err, size_t errlen)
 }
 
 static void
-pipe_free_conf(struct eng_config *cfg)
+route_pipe_free(struct eng_config *cfg)
 {
 	free(eng_route_conf(cfg));
 	cfg->kind_conf[eng_kind_index(&eng_task_router)] = NULL;
@@ -363,7 +375,7 @@ const struct eng_section_kind eng_section_pipe = {
 	.prefix = "pipe",
 	.named = 1,
 	.help = "an emulated link direction: bw, delay, loss, queues, scheduler",
-	.parse = pipe_parse,
-	.check = pipe_check,
-	.free = pipe_free_conf,
+	.parse = route_pipe_parse,
+	.check = route_pipe_check,
+	.free = route_pipe_free,
 };

@@ -127,7 +127,7 @@ eng_route_free(struct eng_runtime *rt)
 
 /* Packets a pipe can hold: queues + the delay line at 64-byte frames. */
 static uint64_t
-pipe_mbufs(const struct eng_route_conf *r, unsigned int idx)
+route_pipe_mbufs(const struct eng_route_conf *r, unsigned int idx)
 {
 	const struct eng_pipe_conf *pc = &r->pipes[idx];
 	uint64_t n = 0, line;
@@ -159,6 +159,6 @@ eng_route_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 	for (d = 0; d < 2 && r != NULL; d++)
 		for (idx = c->pipe_idx[d], k = 0; idx >= 0 && k < ENG_PIPE_CHAIN_MAX;
 				idx = r->pipes[idx].next_idx, k++)
-			n += pipe_mbufs(r, (unsigned int)idx);
+			n += route_pipe_mbufs(r, (unsigned int)idx);
 	return n;
 }

@@ -19,7 +19,7 @@
 #include "pktsched.h"
 
 /* A pipe's counters and its rates over an interval. */
-struct pipe_view {
+struct route_pipe_view {
 	const char *name, *sched;
 	uint64_t bw_bps, delay_ns;
 	uint32_t overhead;
@@ -29,8 +29,8 @@ struct pipe_view {
 	uint64_t jain_ppm;
 };
 
-#define PV(field) offsetof(struct pipe_view, field)
-#define PS(field) (offsetof(struct pipe_view, s) + offsetof(struct pipe_stats, field))
+#define PV(field) offsetof(struct route_pipe_view, field)
+#define PS(field) (offsetof(struct route_pipe_view, s) + offsetof(struct pipe_stats, field))
 #define V_TJ (ENG_V_TEXT | ENG_V_JSON)
 
 static const struct eng_ctr pipe_ctrs[] = {
@@ -63,15 +63,15 @@ static const struct eng_ctr pipe_ctrs[] = {
 };
 
 /* A queue of a pipe. */
-struct queue_view {
+struct route_queue_view {
 	const char *name;
 	uint32_t index;
 	struct sched_qstats q;
 	double out_mbps;
 };
 
-#define QV(field) offsetof(struct queue_view, field)
-#define QS(field) (offsetof(struct queue_view, q) + offsetof(struct sched_qstats, field))
+#define QV(field) offsetof(struct route_queue_view, field)
+#define QS(field) (offsetof(struct route_queue_view, q) + offsetof(struct sched_qstats, field))
 
 static const struct eng_ctr queue_ctrs[] = {
 	{"name", "", QV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [queue NAME], or default"},
@@ -109,7 +109,7 @@ run_cycles(const struct eng_runtime *rt)
 }
 
 static struct pipe *
-pipe_rt(const struct eng_runtime *rt, unsigned int i)
+route_pipe(const struct eng_runtime *rt, unsigned int i)
 {
 	const struct eng_route_conf *r = eng_route_conf(rt->cfg);
 
@@ -120,7 +120,7 @@ pipe_rt(const struct eng_runtime *rt, unsigned int i)
 
 /* Name of queue q of pipe i: "default" or the [queue NAME]. */
 static const char *
-queue_name(const struct eng_config *cfg, unsigned int pipe, uint32_t q)
+route_queue_name(const struct eng_config *cfg, unsigned int pipe, uint32_t q)
 {
 	const struct eng_route_conf *r = eng_route_conf(cfg);
 	unsigned int j;
@@ -134,7 +134,7 @@ queue_name(const struct eng_config *cfg, unsigned int pipe, uint32_t q)
 
 /* Queues of pipe i; period: rates since the last block (and move it on). */
 static void
-queues_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t cycles,
+route_queues_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t cycles,
 		int period)
 {
 	struct eng_route_pipe_rt *pr = &eng_route_rt(rt)->pipes[i];
@@ -142,7 +142,7 @@ queues_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t
 
 	eng_out_arr(o, "queues");
 	for (q = 0; q < pr->nb_q; q++) {
-		struct queue_view v = {.name = queue_name(rt->cfg, i, q), .index = q};
+		struct route_queue_view v = {.name = route_queue_name(rt->cfg, i, q), .index = q};
 		uint64_t base = period ? pr->last_deq_bytes[q] : 0;
 
 		if (pipe_queue_stats(pr->p, q, &v.q) < 0)
@@ -160,14 +160,14 @@ queues_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t
 }
 
 static void
-pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t cycles, int period)
+route_pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t cycles, int period)
 {
 	const struct eng_pipe_conf *pc = &eng_route_conf(rt->cfg)->pipes[i];
 	struct eng_route_pipe_rt *pr = &eng_route_rt(rt)->pipes[i];
 	static const struct pipe_stats zero;
 	const struct pipe_stats *b = period ? &pr->last : &zero;
 	struct hist_summary h;
-	struct pipe_view v = {
+	struct route_pipe_view v = {
 		.name = pc->name, .sched = pc->sched, .bw_bps = pc->bw_bps, .delay_ns = pc->delay_ns,
 		.overhead = pc->overhead, .bw_mbps = (double)pc->bw_bps / 1e6,
 		.delay_ms = (double)pc->delay_ns / 1e6,
@@ -184,7 +184,7 @@ pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t c
 	/* queueing delay since the start (obs/obs.h) */
 	if (eng_lat_pipe_summary(rt, i, &h) == 0 && (o->kind != ENG_OUT_TEXT || h.count != 0))
 		eng_out_hist(o, "queue_delay_ns", &h);
-	queues_write(rt, o, i, cycles, period);
+	route_queues_write(rt, o, i, cycles, period);
 	eng_out_end(o);
 	if (period)
 		pr->last = v.s;
@@ -192,7 +192,7 @@ pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint64_t c
 
 /* Every pipe a router created: period = 1 over the last block, else the run. */
 static void
-pipes_write(struct eng_runtime *rt, struct eng_out *o, int period)
+route_pipes_write(struct eng_runtime *rt, struct eng_out *o, int period)
 {
 	uint64_t now = rte_rdtsc(), cyc = run_cycles(rt);
 	unsigned int i;
@@ -201,16 +201,16 @@ pipes_write(struct eng_runtime *rt, struct eng_out *o, int period)
 	for (i = 0; i < ENG_MAX_PIPES; i++) {
 		struct eng_route_pipe_rt *pr;
 
-		if (pipe_rt(rt, i) == NULL)
+		if (route_pipe(rt, i) == NULL)
 			continue;
 		pr = &eng_route_rt(rt)->pipes[i];
 		if (!period) {
-			pipe_write(rt, o, i, cyc, 0);
+			route_pipe_write(rt, o, i, cyc, 0);
 			continue;
 		}
 		if (pr->last_tsc == 0)
 			pr->last_tsc = rt->start_tsc;
-		pipe_write(rt, o, i, now - pr->last_tsc, 1);
+		route_pipe_write(rt, o, i, now - pr->last_tsc, 1);
 		pr->last_tsc = now;
 	}
 	eng_out_end(o);
@@ -220,16 +220,16 @@ void
 eng_route_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	if (what == ENG_REPORT_PERIOD)
-		pipes_write(rt, o, 1);
+		route_pipes_write(rt, o, 1);
 	else if (what == ENG_REPORT_SUMMARY || what == ENG_REPORT_JSON)
-		pipes_write(rt, o, 0);
+		route_pipes_write(rt, o, 0);
 }
 
 static int
 tel_pipes(struct eng_runtime *rt, const char *params, struct eng_out *o)
 {
 	RTE_SET_USED(params);
-	pipes_write(rt, o, 0);
+	route_pipes_write(rt, o, 0);
 	return 0;
 }
 

@@ -96,16 +96,14 @@ is_ports(const char *tok)
 	return tok[0] >= '0' && tok[0] <= '9';
 }
 
-int
-eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
+/* Split s into words; 0, or -EINVAL with the reason in err. */
+static int
+rule_tokens(const char *s, char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN], int *n, char *err,
+		size_t errlen)
 {
-	char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN];
-	int n = 0, i, seen_from = 0, seen_to = 0, seen_proto = 0, seen_sp = 0, seen_dp = 0;
 	const char *p = s;
 
-	memset(r, 0, sizeof(*r));
-	r->sport_hi = UINT16_MAX;
-	r->dport_hi = UINT16_MAX;
+	*n = 0;
 	while (*p != '\0') {
 		size_t k = 0;
 
@@ -113,19 +111,114 @@ eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
 			p++;
 		if (*p == '\0')
 			break;
-		if (n == RULE_MAX_TOKENS)
+		if (*n == RULE_MAX_TOKENS)
 			return rule_err(err, errlen, "too many words in rule \"%s\"", s);
 		while (*p != '\0' && *p != ' ' && *p != '\t') {
 			if (k == RULE_TOKEN_LEN - 1)
 				return rule_err(err, errlen, "word too long in rule \"%s\"", s);
-			tok[n][k++] = *p++;
+			tok[*n][k++] = *p++;
 		}
-		tok[n++][k] = '\0';
+		tok[(*n)++][k] = '\0';
 	}
-	if (n == 0)
+	if (*n == 0)
 		return rule_err(err, errlen, "%sempty rule (expected e.g. \"udp from 10.0.0.1 to any\")",
 				"");
-	i = 0;
+	return 0;
+}
+
+/* What a rule has set so far (each part at most once). */
+struct rule_seen {
+	int from, to, proto, sport, dport;
+};
+
+/* Source (src = 1) or destination ports from tok. */
+static int
+rule_side_ports(const char *tok, int src, struct pipe_rule *r, struct rule_seen *seen, char *err,
+		size_t errlen)
+{
+	int *once = src ? &seen->sport : &seen->dport;
+
+	if (*once)
+		return rule_err(err, errlen, "ports given twice (at \"%s\")", tok);
+	*once = 1;
+	return src ? rule_ports(tok, &r->sport_lo, &r->sport_hi, err, errlen) :
+			rule_ports(tok, &r->dport_lo, &r->dport_hi, err, errlen);
+}
+
+/* "from ADDR [PORTS]" / "to ADDR [PORTS]" at tok[*i]; advances *i. */
+static int
+rule_from_to(char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN], int n, int *i, struct pipe_rule *r,
+		struct rule_seen *seen, char *err, size_t errlen)
+{
+	int from = strcasecmp(tok[*i], "from") == 0;
+	int *once = from ? &seen->from : &seen->to;
+	int rc;
+
+	if (*once)
+		return rule_err(err, errlen, "\"%s\" given twice", tok[*i]);
+	*once = 1;
+	rc = from ? rule_addr(tok[*i + 1], &r->src, &r->src_len, err, errlen) :
+			rule_addr(tok[*i + 1], &r->dst, &r->dst_len, err, errlen);
+	if (rc < 0)
+		return -EINVAL;
+	*i += 2;
+	if (*i < n && is_ports(tok[*i])) {
+		if (rule_side_ports(tok[*i], from, r, seen, err, errlen) < 0)
+			return -EINVAL;
+		(*i)++;
+	}
+	return 0;
+}
+
+/* One keyword and its value at tok[*i]; advances *i. */
+static int
+rule_keyword(char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN], int n, int *i, struct pipe_rule *r,
+		struct rule_seen *seen, char *err, size_t errlen)
+{
+	const char *kw = tok[*i];
+
+	if (*i + 1 >= n)
+		return rule_err(err, errlen, "\"%s\" needs a value", kw);
+	if (strcasecmp(kw, "from") == 0 || strcasecmp(kw, "to") == 0)
+		return rule_from_to(tok, n, i, r, seen, err, errlen);
+	if (strcasecmp(kw, "proto") == 0) {
+		if (seen->proto)
+			return rule_err(err, errlen, "protocol given twice (at \"%s\")", kw);
+		seen->proto = 1;
+		if (rule_proto(tok[*i + 1], &r->proto) < 0)
+			return rule_err(err, errlen,
+					"unknown protocol \"%s\" (expected any, ip, tcp, udp, icmp, "
+					"sctp, udplite or 0..255)",
+					tok[*i + 1]);
+		*i += 2;
+		return 0;
+	}
+	if (strcasecmp(kw, "sport") == 0 || strcasecmp(kw, "dport") == 0) {
+		int src = strcasecmp(kw, "sport") == 0;
+
+		if (src ? seen->sport : seen->dport)
+			return rule_err(err, errlen, "\"%s\" given twice", kw);
+		if (rule_side_ports(tok[*i + 1], src, r, seen, err, errlen) < 0)
+			return -EINVAL;
+		*i += 2;
+		return 0;
+	}
+	return rule_err(err, errlen,
+			"unknown word \"%s\" (expected from, to, proto, sport or dport)", kw);
+}
+
+int
+eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
+{
+	char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN];
+	struct rule_seen seen = {0};
+	int n, i = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->sport_hi = UINT16_MAX;
+	r->dport_hi = UINT16_MAX;
+	if (rule_tokens(s, tok, &n, err, errlen) < 0)
+		return -EINVAL;
 	/* optional leading protocol, as ipfw's "udp from A to B" */
 	if (strcasecmp(tok[0], "from") != 0 && strcasecmp(tok[0], "to") != 0 &&
 			strcasecmp(tok[0], "proto") != 0 && strcasecmp(tok[0], "sport") != 0 &&
@@ -135,78 +228,13 @@ eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
 					"unknown word \"%s\" (expected a protocol, from, to, proto, "
 					"sport or dport)",
 					tok[0]);
-		seen_proto = 1;
+		seen.proto = 1;
 		i = 1;
 	}
-	while (i < n) {
-		const char *kw = tok[i];
-
-		if (i + 1 >= n)
-			return rule_err(err, errlen, "\"%s\" needs a value", kw);
-		if (strcasecmp(kw, "from") == 0 || strcasecmp(kw, "to") == 0) {
-			int from = strcasecmp(kw, "from") == 0;
-
-			if (from ? seen_from : seen_to)
-				return rule_err(err, errlen, "\"%s\" given twice", kw);
-			if (from) {
-				seen_from = 1;
-				if (rule_addr(tok[i + 1], &r->src, &r->src_len, err, errlen) < 0)
-					return -EINVAL;
-			} else {
-				seen_to = 1;
-				if (rule_addr(tok[i + 1], &r->dst, &r->dst_len, err, errlen) < 0)
-					return -EINVAL;
-			}
-			i += 2;
-			if (i < n && is_ports(tok[i])) {
-				if (from ? seen_sp : seen_dp)
-					return rule_err(err, errlen, "ports given twice (at \"%s\")",
-							tok[i]);
-				if (from) {
-					seen_sp = 1;
-					if (rule_ports(tok[i], &r->sport_lo, &r->sport_hi, err, errlen) <
-							0)
-						return -EINVAL;
-				} else {
-					seen_dp = 1;
-					if (rule_ports(tok[i], &r->dport_lo, &r->dport_hi, err, errlen) <
-							0)
-						return -EINVAL;
-				}
-				i++;
-			}
-		} else if (strcasecmp(kw, "proto") == 0) {
-			if (seen_proto)
-				return rule_err(err, errlen, "protocol given twice (at \"%s\")", kw);
-			seen_proto = 1;
-			if (rule_proto(tok[i + 1], &r->proto) < 0)
-				return rule_err(err, errlen,
-						"unknown protocol \"%s\" (expected any, ip, tcp, udp, icmp, "
-						"sctp, udplite or 0..255)",
-						tok[i + 1]);
-			i += 2;
-		} else if (strcasecmp(kw, "sport") == 0 || strcasecmp(kw, "dport") == 0) {
-			int src = strcasecmp(kw, "sport") == 0;
-
-			if (src ? seen_sp : seen_dp)
-				return rule_err(err, errlen, "\"%s\" given twice", kw);
-			if (src) {
-				seen_sp = 1;
-				if (rule_ports(tok[i + 1], &r->sport_lo, &r->sport_hi, err, errlen) < 0)
-					return -EINVAL;
-			} else {
-				seen_dp = 1;
-				if (rule_ports(tok[i + 1], &r->dport_lo, &r->dport_hi, err, errlen) < 0)
-					return -EINVAL;
-			}
-			i += 2;
-		} else {
-			return rule_err(err, errlen,
-					"unknown word \"%s\" (expected from, to, proto, sport or dport)",
-					kw);
-		}
-	}
-	if ((seen_sp || seen_dp) && r->proto != 0 && r->proto != 6 && r->proto != 17 &&
+	while (i < n)
+		if (rule_keyword(tok, n, &i, r, &seen, err, errlen) < 0)
+			return -EINVAL;
+	if ((seen.sport || seen.dport) && r->proto != 0 && r->proto != 6 && r->proto != 17 &&
 			r->proto != 132 && r->proto != 136)
 		return rule_err(err, errlen, "%sports need tcp, udp, sctp or udplite", "");
 	return 0;

@@ -19,17 +19,17 @@
 #include "pktsched.h"
 
 /* A sched task over the run. */
-struct sched_view {
+struct eng_sched_view {
 	const char *task;
 	struct eng_sched_stats st;
 	double rate_mbps, tx_mbps, jain;
 };
 
-#define SV(field) offsetof(struct sched_view, field)
-#define SS(field) (offsetof(struct sched_view, st) + offsetof(struct eng_sched_stats, field))
+#define SV(field) offsetof(struct eng_sched_view, field)
+#define SS(field) (offsetof(struct eng_sched_view, st) + offsetof(struct eng_sched_stats, field))
 #define V_TJ (ENG_V_TEXT | ENG_V_JSON)
 
-static const struct eng_ctr sched_ctrs[] = {
+static const struct eng_ctr eng_sched_ctrs[] = {
 	{"task", "", SV(task), ENG_CT_STR, 0, ENG_V_JSON, "the sched task"},
 	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr or fifo"},
 	{"rate_bps", "bit/s", SS(rate_bps), ENG_CT_U64, 0, ENG_V_DATA, "shaped rate, 0 = unshaped"},
@@ -45,17 +45,17 @@ static const struct eng_ctr sched_ctrs[] = {
 };
 
 /* A flow attached to a sched task. */
-struct sched_flow_view {
+struct eng_sched_flow_view {
 	const char *name;
 	uint32_t id;
 	struct eng_sched_flow_stats f;
 	double tx_mbps;
 };
 
-#define FV(field) offsetof(struct sched_flow_view, field)
-#define FF(field) (offsetof(struct sched_flow_view, f) + offsetof(struct eng_sched_flow_stats, field))
+#define FV(field) offsetof(struct eng_sched_flow_view, field)
+#define FF(field) (offsetof(struct eng_sched_flow_view, f) + offsetof(struct eng_sched_flow_stats, field))
 
-static const struct eng_ctr sched_flow_ctrs[] = {
+static const struct eng_ctr eng_sched_flow_ctrs[] = {
 	{"name", "", FV(name), ENG_CT_STR, 0, ENG_V_JSON, "the flow (task or DFCP flow)"},
 	{"id", "", FV(id), ENG_CT_U32, 0, ENG_V_JSON, "its queue in the scheduler"},
 	{"weight", "", FF(weight), ENG_CT_U32, 0, 0, "its weight"},
@@ -75,8 +75,8 @@ static const struct eng_ctr sched_flow_ctrs[] = {
 };
 
 const struct eng_ctr_table eng_sched_tables[] = {
-	{"sched", sched_ctrs, RTE_DIM(sched_ctrs)},
-	{"sched flow", sched_flow_ctrs, RTE_DIM(sched_flow_ctrs)},
+	{"sched", eng_sched_ctrs, RTE_DIM(eng_sched_ctrs)},
+	{"sched_flow", eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs)},
 	{NULL, NULL, 0},
 };
 
@@ -112,11 +112,11 @@ flows_jain(const struct eng_sched_flow_stats *fl, uint32_t n)
 }
 
 static void
-sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
+eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
 {
 	uint64_t cyc = run_cycles(rt);
 	struct eng_sched_flow_stats *fl;
-	struct sched_view v = {.task = t->name};
+	struct eng_sched_view v = {.task = t->name};
 	uint32_t k;
 
 	if (eng_sched_task_stats(t, &v.st, NULL, 0) < 0)
@@ -130,14 +130,14 @@ sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
 	v.tx_mbps = mbps(v.st.tx_bytes, cyc, rt->clock.hz);
 	v.jain = flows_jain(fl, v.st.nb_flows);
 	eng_out_item(o, "sched", t->name);
-	eng_out_counters(o, sched_ctrs, RTE_DIM(sched_ctrs), &v);
+	eng_out_counters(o, eng_sched_ctrs, RTE_DIM(eng_sched_ctrs), &v);
 	eng_out_arr(o, "flows");
 	for (k = 0; k < v.st.nb_flows; k++) {
-		struct sched_flow_view f = {.name = fl[k].name, .id = k, .f = fl[k]};
+		struct eng_sched_flow_view f = {.name = fl[k].name, .id = k, .f = fl[k]};
 
 		f.tx_mbps = mbps(fl[k].run_tx_bytes, cyc, rt->clock.hz);
 		eng_out_item(o, "flow", f.name);
-		eng_out_counters(o, sched_flow_ctrs, RTE_DIM(sched_flow_ctrs), &f);
+		eng_out_counters(o, eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs), &f);
 		eng_out_end(o);
 	}
 	eng_out_end(o);
@@ -146,14 +146,14 @@ sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
 }
 
 static void
-scheds_write(struct eng_runtime *rt, struct eng_out *o)
+eng_scheds_write(struct eng_runtime *rt, struct eng_out *o)
 {
 	unsigned int i;
 
 	eng_out_arr(o, "sched");
 	for (i = 0; i < rt->cfg->nb_tasks; i++)
 		if (rt->cfg->tasks[i].ops == &eng_task_sched)
-			sched_write(rt, o, &rt->cfg->tasks[i]);
+			eng_sched_write(rt, o, &rt->cfg->tasks[i]);
 	eng_out_end(o);
 }
 
@@ -161,14 +161,14 @@ void
 eng_sched_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	if (what == ENG_REPORT_SUMMARY || what == ENG_REPORT_JSON)
-		scheds_write(rt, o);
+		eng_scheds_write(rt, o);
 }
 
 static int
 tel_sched(struct eng_runtime *rt, const char *params, struct eng_out *o)
 {
 	RTE_SET_USED(params);
-	scheds_write(rt, o);
+	eng_scheds_write(rt, o);
 	return 0;
 }
 

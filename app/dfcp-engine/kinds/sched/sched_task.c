@@ -33,7 +33,7 @@
 #define SCH_FP 16            /* fixed-point bits of the pacing clock */
 #define SCH_MAX_BURST 512
 
-struct sched_task_conf {
+struct eng_sched_conf {
 	char algo[16];
 	int rate_line;           /* rate = line (default) */
 	uint64_t rate_bps;       /* 0 with !rate_line: unshaped */
@@ -44,7 +44,7 @@ struct sched_task_conf {
 	uint32_t overhead;       /* bytes per packet on the wire */
 };
 
-struct sched_flow {
+struct eng_sched_flow {
 	struct rte_ring *ring;
 	uint32_t inq;            /* in the scheduler */
 	uint32_t weight;
@@ -53,7 +53,7 @@ struct sched_flow {
 	char name[ENG_NAME_LEN];
 } __rte_cache_aligned;
 
-struct sched_task_priv {
+struct eng_sched_priv {
 	struct sched *s;
 	struct eng_clock clk;	/* the runtime clock */
 	uint64_t shape_base_tsc;  /* origin of the shaping clock */
@@ -67,13 +67,13 @@ struct sched_task_priv {
 	int run_over;            /* run-phase counters taken */
 	uint16_t pend_n, pend_off;
 	struct rte_mbuf *pend[SCH_MAX_BURST];
-	struct sched_flow flows[];
+	struct eng_sched_flow flows[];
 };
 
 static int
-sched_task_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 {
-	struct sched_task_conf *c;
+	struct eng_sched_conf *c;
 	const char *v;
 	int rc;
 
@@ -119,22 +119,22 @@ sched_task_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg
 
 /* The flows' rings and scheduler queues plus the pending buffer. */
 static uint64_t
-sched_task_pool_need(const struct eng_task *t, const struct eng_config *cfg)
+eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
-	const struct sched_task_conf *c = t->conf;
+	const struct eng_sched_conf *c = t->conf;
 	uint64_t flows = cfg->nb_tasks < c->max_flows ? cfg->nb_tasks : c->max_flows;
 
 	return 2ull * t->burst + flows * ((uint64_t)c->ring_size + c->flow_queue) + SCH_MAX_BURST;
 }
 
 /* Created by the first of eng_sched_attach() and setup(). */
-static struct sched_task_priv *
-sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
+static struct eng_sched_priv *
+eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 {
-	const struct sched_task_conf *c = t->conf;
+	const struct eng_sched_conf *c = t->conf;
 	const struct eng_task_port *tp = &t->ports[0];
 	int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
-	struct sched_task_priv *p;
+	struct eng_sched_priv *p;
 	struct sched_conf sc;
 
 	if (t->priv != NULL)
@@ -170,9 +170,9 @@ struct rte_ring *
 eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flow_name,
 		uint32_t weight, uint32_t *flow_id)
 {
-	const struct sched_task_conf *c;
-	struct sched_task_priv *p;
-	struct sched_flow *f;
+	const struct eng_sched_conf *c;
+	struct eng_sched_priv *p;
+	struct eng_sched_flow *f;
 	char rname[RTE_RING_NAMESIZE];
 	struct eng_task *t = NULL;
 	unsigned int i;
@@ -202,7 +202,7 @@ eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flo
 		return NULL;
 	}
 	c = t->conf;
-	p = sched_priv_get(t, rt);
+	p = eng_sched_priv_get(t, rt);
 	if (p == NULL) {
 		ENG_LOG(ERR, task, "flow %s: sched task %s: out of memory", flow_name, sched_task);
 		return NULL;
@@ -236,14 +236,14 @@ eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flo
 }
 
 static int
-sched_task_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 {
-	const struct sched_task_conf *c = t->conf;
-	struct sched_task_priv *p;
+	const struct eng_sched_conf *c = t->conf;
+	struct eng_sched_priv *p;
 	uint64_t rate = c->rate_bps;
 
 	RTE_SET_USED(socket);
-	p = sched_priv_get(t, rt);
+	p = eng_sched_priv_get(t, rt);
 	if (p == NULL)
 		return -ENOMEM;
 	if (c->rate_line) {
@@ -271,7 +271,7 @@ sched_task_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 }
 
 static inline void
-sched_tx(struct sched_task_priv *p, struct rte_mbuf **pkts, uint16_t n)
+eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
 {
 	uint16_t sent = rte_eth_tx_burst(p->port_id, p->txq, pkts, n), i;
 
@@ -292,7 +292,7 @@ sched_tx(struct sched_task_priv *p, struct rte_mbuf **pkts, uint16_t n)
  * Unshaped: one burst.
  */
 static inline uint32_t
-shaped_dequeue(struct sched_task_priv *p, struct sched_pkt *sp, uint32_t burst, uint64_t now_tsc,
+eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct sched_pkt *sp, uint32_t burst, uint64_t now_tsc,
 		uint64_t now)
 {
 	uint64_t now_fp = (now_tsc - p->shape_base_tsc) << SCH_FP;
@@ -316,9 +316,9 @@ shaped_dequeue(struct sched_task_priv *p, struct sched_pkt *sp, uint32_t burst, 
 }
 
 static uint16_t
-sched_task_poll(struct eng_task *t, uint64_t tsc)
+eng_sched_poll(struct eng_task *t, uint64_t tsc)
 {
-	struct sched_task_priv *p = t->priv;
+	struct eng_sched_priv *p = t->priv;
 	struct rte_mbuf *pkts[SCH_MAX_BURST];
 	struct sched_pkt sp[SCH_MAX_BURST];
 	uint64_t now_tsc = rte_rdtsc(), now = eng_clock_ns(&p->clk, now_tsc);
@@ -335,7 +335,7 @@ sched_task_poll(struct eng_task *t, uint64_t tsc)
 	}
 	/* 1. ring -> scheduler, while the flow has room there */
 	for (f = 0; f < p->nb_flows; f++) {
-		struct sched_flow *fl = &p->flows[f];
+		struct eng_sched_flow *fl = &p->flows[f];
 		uint32_t room = p->flow_queue - fl->inq;
 
 		if (room == 0)
@@ -370,10 +370,10 @@ sched_task_poll(struct eng_task *t, uint64_t tsc)
 	}
 	p->pend_off = 0;
 	/* 3. scheduling order, paced */
-	n = shaped_dequeue(p, sp, burst, now_tsc, now);
+	n = eng_sched_shaped_dequeue(p, sp, burst, now_tsc, now);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
-		struct sched_flow *fl = &p->flows[sp[i].queue];
+		struct eng_sched_flow *fl = &p->flows[sp[i].queue];
 
 		fl->inq--;
 		fl->tx_pkts++;
@@ -381,7 +381,7 @@ sched_task_poll(struct eng_task *t, uint64_t tsc)
 		pkts[i] = m;
 	}
 	if (n != 0)
-		sched_tx(p, pkts, (uint16_t)n);
+		eng_sched_tx(p, pkts, (uint16_t)n);
 	return (uint16_t)n;
 }
 
@@ -389,7 +389,7 @@ int
 eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 		struct eng_sched_flow_stats *flows, uint32_t max)
 {
-	const struct sched_task_priv *p = t->priv;
+	const struct eng_sched_priv *p = t->priv;
 	uint32_t f;
 
 	if (t->ops != &eng_task_sched || p == NULL)
@@ -402,7 +402,7 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 	st->tx_bytes = p->tx_bytes;
 	st->tx_retries = p->tx_retries;
 	for (f = 0; f < p->nb_flows && f < max; f++) {
-		const struct sched_flow *fl = &p->flows[f];
+		const struct eng_sched_flow *fl = &p->flows[f];
 		struct eng_sched_flow_stats *o = &flows[f];
 
 		memset(o, 0, sizeof(*o));
@@ -422,9 +422,9 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 }
 
 static void
-sched_task_stats(const struct eng_task *t, struct eng_task_stats *out)
+eng_sched_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 {
-	const struct sched_task_priv *p = t->priv;
+	const struct eng_sched_priv *p = t->priv;
 	uint32_t f;
 
 	memset(out, 0, sizeof(*out));
@@ -440,9 +440,9 @@ sched_task_stats(const struct eng_task *t, struct eng_task_stats *out)
 }
 
 static void
-sched_task_teardown(struct eng_task *t)
+eng_sched_teardown(struct eng_task *t)
 {
-	struct sched_task_priv *p = t->priv;
+	struct eng_sched_priv *p = t->priv;
 	struct sched_pkt sp[64];
 	void *objs[64];
 	unsigned int k, i, f;
@@ -465,12 +465,12 @@ sched_task_teardown(struct eng_task *t)
 const struct eng_task_ops eng_task_sched = {
 	.name = "sched",
 	.help = "scheduler lcore: per-flow SPSC rings, WF2Q+/DRR/FIFO, paced transmit",
-	.parse = sched_task_parse,
-	.pool_need = sched_task_pool_need,
-	.setup = sched_task_setup,
-	.poll = sched_task_poll,
-	.stats = sched_task_stats,
-	.teardown = sched_task_teardown,
+	.parse = eng_sched_parse,
+	.pool_need = eng_sched_pool_need,
+	.setup = eng_sched_setup,
+	.poll = eng_sched_poll,
+	.stats = eng_sched_stats_cb,
+	.teardown = eng_sched_teardown,
 	.report = eng_sched_report,
 	.tel = eng_sched_tel,
 	.tables = eng_sched_tables,

@@ -222,22 +222,16 @@ sec_conn_key(struct eng_sec *sec, struct eng_tcp_conf *c, enum conn_key key)
 	return 0;
 }
 
-int
-eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+static const char *const pairs[] = {"auto", "off", "on"};
+static const uint64_t ms = 1000000ull, sec_ns = 1000000000ull;
+
+/* Defaults: lib/tcp's (struct tcp_conf) for every connection. */
+static void
+tcp_conf_defaults(struct eng_tcp_conf *c)
 {
-	static const char *const roles[] = {"sender", "receiver"};
-	static const char *const pairs[] = {"auto", "off", "on"};
-	static const char *const caps[] = {"off", "old", "coordinated"};
-	const uint64_t ms = 1000000ull, s = 1000000000ull;
-	struct eng_tcp_conf *c;
 	struct tcp_conf d;
 	unsigned int i;
-	int rc, v;
 
-	c = calloc(1, sizeof(*c));
-	if (c == NULL)
-		return -ENOMEM;
-	t->conf = c;
 	tcp_conf_default(&d);
 	c->flows = 1;
 	for (i = 0; i < ENG_TCP_MAX_FLOWS; i++) {
@@ -271,10 +265,15 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	c->weight = 1;
 	c->trace_points = 100000;
 	tcp_cap_conf_default(&c->cap);
+}
 
-	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
-	if (rc < 0)
-		return rc;
+/* role, local, remote, remote_mac, flows. */
+static int
+tcp_parse_addresses(struct eng_sec *sec, struct eng_tcp_conf *c)
+{
+	static const char *const roles[] = {"sender", "receiver"};
+	int rc;
+
 	if (eng_sec_get(sec, "role") == NULL)
 		return eng_sec_missing(sec, "role", "sender or receiver");
 	rc = sec_word(sec, "role", roles, 2, &c->role, "sender or receiver");
@@ -296,39 +295,47 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	if (rc == 0 && c->role == ENG_TCP_SENDER && (uint32_t)c->local_port + c->flows > 65536)
 		rc = eng_sec_error(sec, "flows", "local ports %u..%u past 65535", c->local_port,
 				c->local_port + c->flows - 1);
+	return rc;
+}
+
+/* "auto, off or on" into -1, 0, 1 (absent: auto). */
+static int
+sec_tristate(struct eng_sec *sec, const char *key, int *out)
+{
+	int v = 0, rc = sec_word(sec, key, pairs, 3, &v, "auto, off or on");
+
+	*out = v == 0 ? -1 : v - 1;
+	return rc;
+}
+
+/* The tcp_conf keys: per-connection lists, buffers, ACKs, options, timers. */
+static int
+tcp_parse_protocol(struct eng_sec *sec, struct eng_tcp_conf *c)
+{
+	unsigned int i;
+	uint64_t b;
+	int rc = 0;
+
 	for (i = 0; rc == 0 && i < CK_MAX; i++)
 		rc = sec_conn_key(sec, c, (enum conn_key)i);
-	if (rc == 0) {
-		uint64_t b = c->sndbuf;
-
+	b = c->sndbuf;
+	if (rc == 0)
 		rc = eng_sec_size(sec, "sndbuf", 4096, 1u << 30, &b);
-		c->sndbuf = (uint32_t)b;
-	}
-	if (rc == 0) {
-		uint64_t b = c->rcvbuf;
-
+	c->sndbuf = (uint32_t)b;
+	b = c->rcvbuf;
+	if (rc == 0)
 		rc = eng_sec_size(sec, "rcvbuf", 4096, 1u << 30, &b);
-		c->rcvbuf = (uint32_t)b;
-	}
+	c->rcvbuf = (uint32_t)b;
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "delack_count", 1, 64, &c->delack_count);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "delack_timeout", ms, 0, 10 * s, &c->delack_ns);
-	if (rc == 0) {
-		v = 0;
-		rc = sec_word(sec, "pair_acks", pairs, 3, &v, "auto, off or on");
-		c->pair_acks = v == 0 ? -1 : v - 1;
-	}
-	if (rc == 0) {
-		v = 0;
-		rc = sec_word(sec, "rack", pairs, 3, &v, "auto, off or on");
-		c->rack = v == 0 ? -1 : v - 1;
-	}
-	if (rc == 0) {
-		v = 0;
-		rc = sec_word(sec, "limited_transmit", pairs, 3, &v, "auto, off or on");
-		c->limited_transmit = v == 0 ? -1 : v - 1;
-	}
+		rc = eng_sec_time(sec, "delack_timeout", ms, 0, 10 * sec_ns, &c->delack_ns);
+	if (rc == 0)
+		rc = sec_tristate(sec, "pair_acks", &c->pair_acks);
+	if (rc == 0)
+		rc = sec_tristate(sec, "rack", &c->rack);
+	if (rc == 0)
+		rc = sec_tristate(sec, "limited_transmit", &c->limited_transmit);
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "sack", &c->sack);
 	if (rc == 0)
@@ -336,48 +343,62 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "wscale", &c->wscale);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "rto_max", ms, ms, 3600 * s, &c->rto_max_ns);
+		rc = eng_sec_time(sec, "rto_max", ms, ms, 3600 * sec_ns, &c->rto_max_ns);
 	for (i = 0; rc == 0 && i < c->nb_conn_values; i++)
 		if (c->conn[i].rto_min_ns > c->rto_max_ns)
 			rc = c->nb_conn_values > 1 ? eng_sec_error(sec, "rto_min", "connection %u: "
 					"larger than rto_max", i) : eng_sec_error(sec, "rto_min",
 					"larger than rto_max");
 	if (rc == 0)
-		rc = eng_sec_time(sec, "time_wait", s, 0, 600 * s, &c->time_wait_ns);
+		rc = eng_sec_time(sec, "time_wait", sec_ns, 0, 600 * sec_ns, &c->time_wait_ns);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "max_retries", 1, 64, &c->max_retries);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "syn_retries", 0, 64, &c->syn_retries);
+	return rc;
+}
+
+/* The application: amount, duration, start, pattern, sink, sched weight. */
+static int
+tcp_parse_application(struct eng_sec *sec, struct eng_tcp_conf *c)
+{
+	int rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX, &c->bytes);
+
 	if (rc == 0)
-		rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX, &c->bytes);
+		rc = eng_sec_time(sec, "duration", sec_ns, 0, UINT64_MAX, &c->duration_ns);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "duration", s, 0, UINT64_MAX, &c->duration_ns);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "start", s, 0, 3600 * s, &c->start_ns);
+		rc = eng_sec_time(sec, "start", sec_ns, 0, 3600 * sec_ns, &c->start_ns);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &c->seed);
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "verify", &c->verify);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "weight", 1, 1048576, &c->weight);
-	if (rc == 0)
-		rc = eng_sec_str(sec, "cwnd_trace", c->cwnd_trace, sizeof(c->cwnd_trace));
+	return rc;
+}
+
+/* cwnd traces and the seed-002 cap policy over the task's connections. */
+static int
+tcp_parse_trace_cap(struct eng_sec *sec, struct eng_tcp_conf *c)
+{
+	static const char *const caps[] = {"off", "old", "coordinated"};
+	int rc, v = 0;
+
+	rc = eng_sec_str(sec, "cwnd_trace", c->cwnd_trace, sizeof(c->cwnd_trace));
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "trace_points", 16, 1u << 24, &c->trace_points);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "trace_gap", ms, 0, 10 * s, &c->trace_gap_ns);
-	/* seed-002 cap policy */
+		rc = eng_sec_time(sec, "trace_gap", ms, 0, 10 * sec_ns, &c->trace_gap_ns);
 	if (rc == 0) {
-		v = 0;
 		rc = sec_word(sec, "cap_policy", caps, 3, &v, "off, old or coordinated");
 		c->cap.mode = (enum tcp_cap_mode)v;
 	}
 	if (rc == 0)
-		rc = eng_sec_time(sec, "cap_interval", ms, ms, 60 * s, &c->cap.interval_ns);
+		rc = eng_sec_time(sec, "cap_interval", ms, ms, 60 * sec_ns, &c->cap.interval_ns);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "cap_rise_pct", 1, 10000, &c->cap.rise_pct);
 	if (rc == 0)
-		rc = eng_sec_time(sec, "cap_rise_min", ms, 0, 60 * s, &c->cap.rise_min_ns);
+		rc = eng_sec_time(sec, "cap_rise_min", ms, 0, 60 * sec_ns, &c->cap.rise_min_ns);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "cap_budget", 0, 1u << 24, &c->cap.budget_segs);
 	if (rc == 0)
@@ -392,5 +413,28 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 		rc = sec_cap_table(sec, &c->cap);
 	if (rc == 0 && c->cap.mode != TCP_CAP_OFF && c->role != ENG_TCP_SENDER)
 		rc = eng_sec_error(sec, "cap_policy", "applies to sender tasks only");
+	return rc;
+}
+
+int
+eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	struct eng_tcp_conf *c;
+	int rc;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	tcp_conf_defaults(c);
+	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = tcp_parse_addresses(sec, c);
+	if (rc == 0)
+		rc = tcp_parse_protocol(sec, c);
+	if (rc == 0)
+		rc = tcp_parse_application(sec, c);
+	if (rc == 0)
+		rc = tcp_parse_trace_cap(sec, c);
 	return rc;
 }

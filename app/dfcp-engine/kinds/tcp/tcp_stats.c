@@ -134,8 +134,8 @@ static const struct eng_ctr task_ctrs[] = {
 };
 
 const struct eng_ctr_table eng_tcp_tables[] = {
-	{"tcp connection", conn_ctrs, RTE_DIM(conn_ctrs)},
-	{"tcp task", task_ctrs, RTE_DIM(task_ctrs)},
+	{"tcp_conn", conn_ctrs, RTE_DIM(conn_ctrs)},
+	{"tcp_task", task_ctrs, RTE_DIM(task_ctrs)},
 	{NULL, NULL, 0},
 };
 

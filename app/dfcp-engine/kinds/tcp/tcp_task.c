@@ -42,8 +42,8 @@
 #define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
 #define ARP_RETRY_NS		200000000ull
 
-struct tcp_flow_rt {
-	struct tcp_task_priv *p;
+struct eng_tcp_conn_rt {
+	struct eng_tcp_priv *p;
 	unsigned int idx;
 	struct tcp_conn *conn;		/* NULL before start / after close (receiver) */
 	struct tcp_src_bulk src;
@@ -58,7 +58,7 @@ struct tcp_flow_rt {
 	struct eng_tcp_rep rep;		/* main thread: the periodic block's previous values */
 };
 
-struct tcp_task_priv {
+struct eng_tcp_priv {
 	struct eng_runtime *rt;
 	const struct eng_task *t;
 	const struct eng_tcp_conf *tc;
@@ -91,11 +91,11 @@ struct tcp_task_priv {
 	struct tcp_cap_stats cap_snap;
 	int traces_written;
 	unsigned int nb_flows;
-	struct tcp_flow_rt flows[];
+	struct eng_tcp_conn_rt flows[];
 };
 
 static inline uint64_t
-tsc_ns(const struct tcp_task_priv *p, uint64_t tsc)
+tsc_ns(const struct eng_tcp_priv *p, uint64_t tsc)
 {
 	return eng_clock_ns(&p->clk, tsc);
 }
@@ -107,7 +107,7 @@ tsc_ns(const struct tcp_task_priv *p, uint64_t tsc)
 static size_t
 flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 {
-	struct tcp_flow_rt *f = ctx;
+	struct eng_tcp_conn_rt *f = ctx;
 
 	if (f->p->stop_src)
 		return 0;
@@ -117,11 +117,11 @@ flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 static void
 flow_accept(void *ctx, struct tcp_conn *c)
 {
-	struct tcp_task_priv *p = ctx;
+	struct eng_tcp_priv *p = ctx;
 	unsigned int i;
 
 	for (i = 0; i < p->nb_flows; i++) {
-		struct tcp_flow_rt *f = &p->flows[i];
+		struct eng_tcp_conn_rt *f = &p->flows[i];
 
 		if (f->used)
 			continue;
@@ -169,10 +169,10 @@ conf_fill(struct tcp_conf *d, const struct eng_tcp_conf *c, unsigned int i)
 	d->time_wait_ns = c->time_wait_ns;
 }
 
-static void tcp_teardown(struct eng_task *t);
+static void eng_tcp_teardown(struct eng_task *t);
 
 static int
-tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+eng_tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 {
 	const struct eng_tcp_conf *tc = t->conf;
 	const struct eng_task_port *tp = &t->ports[0];
@@ -180,7 +180,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
 	unsigned int nflows = tc->flows ? tc->flows : ENG_TCP_MAX_FLOWS, i;
 	struct tcp_ep_conf ec;
-	struct tcp_task_priv *p;
+	struct eng_tcp_priv *p;
 	uint32_t mss = 0;
 	int rc;
 
@@ -246,7 +246,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 		goto fail;
 	}
 	for (i = 0; i < nflows; i++) {
-		struct tcp_flow_rt *f = &p->flows[i];
+		struct eng_tcp_conn_rt *f = &p->flows[i];
 
 		f->p = p;
 		f->idx = i;
@@ -289,7 +289,7 @@ tcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			tc->cap.mode == TCP_CAP_OLD ? ", cap policy old" : ", cap policy coordinated");
 	return 0;
 fail:
-	tcp_teardown(t);
+	eng_tcp_teardown(t);
 	return rc;
 }
 
@@ -298,7 +298,7 @@ fail:
 /* ------------------------------------------------------------------ */
 
 static void
-rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
+rx_frame(struct eng_tcp_priv *p, struct rte_mbuf *m, uint64_t now)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint16_t len = m->data_len;
@@ -332,14 +332,14 @@ rx_frame(struct tcp_task_priv *p, struct rte_mbuf *m, uint64_t now)
 
 /* Transmit what is pending; returns 1 when nothing is left pending. */
 static int
-tx_flush(struct tcp_task_priv *p)
+tx_flush(struct eng_tcp_priv *p)
 {
 	return eng_tx_pending(p->ring, p->port_id, p->txq, p->pend, &p->npend, &p->pend_off,
 			&p->cnt.tx_packets, &p->cnt.tx_bytes);
 }
 
 static void
-task_tx(struct tcp_task_priv *p, uint64_t now)
+task_tx(struct eng_tcp_priv *p, uint64_t now)
 {
 	void *bufs[TCP_TASK_MAX_BURST];
 	uint16_t lens[TCP_TASK_MAX_BURST];
@@ -363,7 +363,7 @@ task_tx(struct tcp_task_priv *p, uint64_t now)
 }
 
 static void
-send_arp(struct tcp_task_priv *p)
+send_arp(struct eng_tcp_priv *p)
 {
 	struct rte_mbuf *m;
 	int rc;
@@ -382,7 +382,7 @@ send_arp(struct tcp_task_priv *p)
 }
 
 static void
-flow_publish(struct tcp_flow_rt *f, uint64_t now)
+flow_publish(struct eng_tcp_conn_rt *f, uint64_t now)
 {
 	struct eng_tcp_snap s;
 
@@ -417,7 +417,7 @@ flow_publish(struct tcp_flow_rt *f, uint64_t now)
 }
 
 static void
-task_tick(struct tcp_task_priv *p, uint64_t now)
+task_tick(struct eng_tcp_priv *p, uint64_t now)
 {
 	const struct eng_tcp_conf *tc = p->tc;
 	unsigned int i, ndone = 0;
@@ -433,7 +433,7 @@ task_tick(struct tcp_task_priv *p, uint64_t now)
 			}
 		} else {
 			for (i = 0; i < p->nb_flows; i++) {
-				struct tcp_flow_rt *f = &p->flows[i];
+				struct eng_tcp_conn_rt *f = &p->flows[i];
 				struct tcp_conf c = p->conf;
 
 				conf_fill(&c, tc, i);	/* its own cc, tick, ... */
@@ -462,7 +462,7 @@ task_tick(struct tcp_task_priv *p, uint64_t now)
 		}
 	}
 	for (i = 0; i < p->nb_flows; i++) {
-		struct tcp_flow_rt *f = &p->flows[i];
+		struct eng_tcp_conn_rt *f = &p->flows[i];
 		struct tcp_conn *c = f->conn;
 
 		if (c != NULL) {
@@ -503,9 +503,9 @@ task_tick(struct tcp_task_priv *p, uint64_t now)
 }
 
 static uint16_t
-tcp_poll(struct eng_task *t, uint64_t now_tsc)
+eng_tcp_poll(struct eng_task *t, uint64_t now_tsc)
 {
-	struct tcp_task_priv *p = t->priv;
+	struct eng_tcp_priv *p = t->priv;
 	struct rte_mbuf *pkts[TCP_TASK_MAX_BURST];
 	uint64_t now = tsc_ns(p, now_tsc);
 	uint16_t n, i;
@@ -534,9 +534,9 @@ tcp_poll(struct eng_task *t, uint64_t now_tsc)
 /* ------------------------------------------------------------------ */
 
 static void
-tcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
+eng_tcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	memset(out, 0, sizeof(*out));
 	if (p == NULL)
@@ -545,7 +545,7 @@ tcp_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 }
 
 static void
-release_mbufs(struct tcp_task_priv *p)
+release_mbufs(struct eng_tcp_priv *p)
 {
 	if (p->nstash != 0)
 		rte_pktmbuf_free_bulk(p->stash, p->nstash);
@@ -564,7 +564,7 @@ static const char *const trace_ev[] = {
 
 /* One file for the task: a gnuplot data block per connection (index i). */
 static int
-write_traces(struct tcp_task_priv *p)
+write_traces(struct eng_tcp_priv *p)
 {
 	const struct eng_tcp_conf *tc = p->tc;
 	unsigned int i;
@@ -580,7 +580,7 @@ write_traces(struct tcp_task_priv *p)
 			"# one data block per connection (gnuplot: index N)\n", p->t->name,
 			tc->nb_conn_values > 1 ? "per connection" : tc->conn[0].cc, p->nb_flows);
 	for (i = 0; i < p->nb_flows; i++) {
-		const struct tcp_flow_rt *f = &p->flows[i];
+		const struct eng_tcp_conn_rt *f = &p->flows[i];
 		const struct eng_tcp_conn_conf *k = &tc->conn[i];
 		uint32_t mss = f->snap.st.mss ? f->snap.st.mss : k->mss;
 
@@ -606,9 +606,9 @@ write_traces(struct tcp_task_priv *p)
 }
 
 static void
-tcp_teardown(struct eng_task *t)
+eng_tcp_teardown(struct eng_task *t)
 {
-	struct tcp_task_priv *p = t->priv;
+	struct eng_tcp_priv *p = t->priv;
 	unsigned int i;
 
 	if (p == NULL)
@@ -628,9 +628,9 @@ tcp_teardown(struct eng_task *t)
 
 /* After the lcores stopped: last snapshots, mbufs back to the pools, traces written. */
 static void
-tcp_quiesce(struct eng_task *t)
+eng_tcp_quiesce(struct eng_task *t)
 {
-	struct tcp_task_priv *p = t->priv;
+	struct eng_tcp_priv *p = t->priv;
 	uint64_t now = tsc_ns(p, rte_rdtsc());
 	unsigned int j;
 
@@ -649,10 +649,10 @@ tcp_quiesce(struct eng_task *t)
 /* The goal: every connection done; a receiver serving any number of
  * connections (flows = 0) has none. */
 static enum eng_goal
-tcp_done(const struct eng_task *t)
+eng_tcp_goal(const struct eng_task *t)
 {
 	const struct eng_tcp_conf *tc = t->conf;
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	if (tc->flows == 0)
 		return ENG_GOAL_NONE;
@@ -662,7 +662,7 @@ tcp_done(const struct eng_task *t)
 struct eng_tcp_rep *
 eng_tcp_flow_rep(struct eng_task *t, unsigned int i)
 {
-	struct tcp_task_priv *p = t->priv;
+	struct eng_tcp_priv *p = t->priv;
 
 	return p == NULL || i >= p->nb_flows ? NULL : &p->flows[i].rep;
 }
@@ -670,7 +670,7 @@ eng_tcp_flow_rep(struct eng_task *t, unsigned int i)
 unsigned int
 eng_tcp_task_flows(const struct eng_task *t)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	return p == NULL ? 0 : p->nb_flows;
 }
@@ -678,7 +678,7 @@ eng_tcp_task_flows(const struct eng_task *t)
 int
 eng_tcp_flow_snap(const struct eng_task *t, unsigned int i, struct eng_tcp_snap *out)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	if (p == NULL || i >= p->nb_flows)
 		return -ENOENT;
@@ -689,7 +689,7 @@ eng_tcp_flow_snap(const struct eng_task *t, unsigned int i, struct eng_tcp_snap 
 int
 eng_tcp_cap_snap(const struct eng_task *t, struct tcp_cap_stats *out)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	if (p == NULL || p->capp == NULL)
 		return -ENOENT;
@@ -700,7 +700,7 @@ eng_tcp_cap_snap(const struct eng_task *t, struct tcp_cap_stats *out)
 void
 eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	memset(out, 0, sizeof(*out));
 	if (p != NULL)
@@ -710,7 +710,7 @@ eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out)
 uint64_t
 eng_tcp_run_start_ns(const struct eng_task *t)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	return p == NULL ? 0 : p->run_start_ns;
 }
@@ -718,7 +718,7 @@ eng_tcp_run_start_ns(const struct eng_task *t)
 int
 eng_tcp_task_done(const struct eng_task *t)
 {
-	const struct tcp_task_priv *p = t->priv;
+	const struct eng_tcp_priv *p = t->priv;
 
 	return p != NULL && p->done;
 }
@@ -727,12 +727,12 @@ const struct eng_task_ops eng_task_tcp = {
 	.name = "tcp",
 	.help = "run TCP connections (lib/tcp senders or a receiver) on one port queue pair",
 	.parse = eng_tcp_parse_task,
-	.setup = tcp_setup,
-	.poll = tcp_poll,
-	.done = tcp_done,
-	.quiesce = tcp_quiesce,
-	.stats = tcp_stats_cb,
-	.teardown = tcp_teardown,
+	.setup = eng_tcp_setup,
+	.poll = eng_tcp_poll,
+	.done = eng_tcp_goal,
+	.quiesce = eng_tcp_quiesce,
+	.stats = eng_tcp_stats_cb,
+	.teardown = eng_tcp_teardown,
 	.report = eng_tcp_report,
 	.tables = eng_tcp_tables,
 };
