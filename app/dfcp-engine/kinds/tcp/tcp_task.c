@@ -646,16 +646,14 @@ eng_tcp_quiesce(struct eng_task *t)
 	}
 }
 
-/* The goal: every connection done; a receiver serving any number of
- * connections (flows = 0) has none. */
+/* The goal: every connection done. A receiver serving any number of
+ * connections (flows = 0) never reaches it: it holds the run open until the
+ * duration ends (an interop peer may still be exchanging its results). */
 static enum eng_goal
 eng_tcp_goal(const struct eng_task *t)
 {
-	const struct eng_tcp_conf *tc = t->conf;
 	const struct eng_tcp_priv *p = t->priv;
 
-	if (tc->flows == 0)
-		return ENG_GOAL_NONE;
 	return p->done ? ENG_GOAL_REACHED : ENG_GOAL_PENDING;
 }
 
