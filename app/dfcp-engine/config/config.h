@@ -72,7 +72,7 @@ struct eng_config {
 	/* [lcore N] */
 	unsigned int nb_lcores;
 	struct eng_lcore_conf lcores[RTE_MAX_LCORE];
-	/* [flow NAME] (kinds/dfcp/flow_sec.c, flow.h): calloc'd table */
+	/* [flow NAME] (config/sec_flow.c, flow.h): calloc'd table */
 	unsigned int nb_flows;
 	struct eng_flow_conf *flows;
 	/* the config of a kind's own sections, by kind index (kinds.c), e.g. the
@@ -104,6 +104,7 @@ extern const struct eng_section_kind eng_section_port;
 extern const struct eng_section_kind eng_section_task;
 extern const struct eng_section_kind eng_section_lcore;
 extern const struct eng_section_kind eng_section_capture;
+extern const struct eng_section_kind eng_section_flow;
 
 /*
  * Load FILE into cfg (zeroed and defaulted first). Returns 0, or a negative

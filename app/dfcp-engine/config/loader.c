@@ -17,6 +17,7 @@
 #include <rte_cfgfile.h>
 
 #include "config/config.h"
+#include "config/flow.h"
 
 #define ENG_COMMENT_CHAR '#'
 
@@ -34,6 +35,7 @@ static const struct eng_section_kind *const core_first[] = {
 	&eng_section_port,
 	&eng_section_lcore,
 	&eng_section_task,
+	&eng_section_flow,	/* after [task]: its check resolves the tasks' flow lists */
 };
 
 static unsigned int

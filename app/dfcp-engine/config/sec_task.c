@@ -44,6 +44,8 @@ task_parse(struct eng_config *cfg, struct eng_sec *sec)
 	if (rc < 0) {
 		free(t->conf);
 		t->conf = NULL;
+		free(t->flow_idx);
+		t->flow_idx = NULL;
 		return rc;
 	}
 	cfg->nb_tasks++;

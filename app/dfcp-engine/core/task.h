@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_cfgfile.h>
+
 #include "core/defs.h"
 
 #define ENG_MAX_KINDS 16
@@ -52,6 +54,11 @@ struct eng_task {
 	unsigned int nb_ports;
 	struct eng_task_port ports[ENG_MAX_TASK_PORTS];
 	void *conf;                 /* from ops->parse(); freed by eng_config_free() */
+	/* kinds that run [flow]s: "flows = a, b" as written, resolved by [flow]'s
+	 * check (config/sec_flow.c) into cfg->flows indexes */
+	char flow_list[CFG_VALUE_LEN];
+	unsigned int nb_flows;
+	unsigned int *flow_idx;
 	void *priv;                 /* from ops->setup(); freed by ops->teardown() */
 	struct eng_runtime *rt;
 };
@@ -74,6 +81,7 @@ enum eng_report {
 struct eng_out;
 struct eng_section_kind;
 struct eng_ctr;
+struct eng_flow_conf;
 
 /* A telemetry command (obs/telemetry.c registers every kind's). */
 struct eng_tel_cmd {
@@ -106,6 +114,9 @@ struct eng_task_ops {
 	int (*parse)(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 	/* Once, after every section was parsed and checked: cross-references. */
 	int (*check)(struct eng_config *cfg, char *err, size_t errlen);
+	/* Kinds that run [flow]s (proto = KIND): read a flow's protocol keys
+	 * into f->pconf (malloc'd). */
+	int (*flow_parse)(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_config *cfg);
 	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
 	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
 

@@ -21,7 +21,7 @@
 #include <rte_cycles.h>
 
 #include "core/log.h"
-#include "kinds/dfcp/flow.h"
+#include "kinds/dfcp/dfcp_task.h"
 #include "obs/obs.h"
 
 struct live_row {

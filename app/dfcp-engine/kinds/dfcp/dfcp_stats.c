@@ -15,7 +15,7 @@
 
 #include <rte_cycles.h>
 
-#include "kinds/dfcp/flow.h"
+#include "kinds/dfcp/dfcp_task.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 
