@@ -265,6 +265,8 @@ task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t er
 	const char *cur = t->flow_list;
 	int rc;
 
+	if (t->flow_idx != NULL)
+		return 0;	/* made by the kind itself (deprecated keys) */
 	t->nb_flows = 0;
 	t->flow_idx = calloc(ENG_MAX_FLOWS, sizeof(*t->flow_idx));
 	if (t->flow_idx == NULL)

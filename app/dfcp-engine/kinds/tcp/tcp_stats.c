@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 
 #include "kinds/tcp/tcp_task.h"
+#include "obs/obs.h"
 #include "obs/out.h"
 
 static const char *const cap_modes[] = {"off", "old", "coordinated"};
@@ -39,7 +40,7 @@ struct conn_view {
 #define J ENG_V_JSON
 
 static const struct eng_ctr conn_ctrs[] = {
-	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "TASK.INDEX"},
+	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "the flow (TASK.INDEX for a deprecated task)"},
 	{"task", "", CV(task), ENG_CT_STR, 0, J, "the tcp task"},
 	{"role", "", CV(role), ENG_CT_STR, 0, J, "sender or receiver"},
 	{"cc", "", CV(cc), ENG_CT_STR, 0, V_TJ, "congestion-control module"},
@@ -146,20 +147,20 @@ is_tcp(const struct eng_task *t)
 }
 
 static uint64_t
-flow_bytes(const struct eng_tcp_conf *tc, const struct eng_tcp_snap *s)
+flow_bytes(int sender, const struct eng_tcp_snap *s)
 {
-	return tc->role == ENG_TCP_SENDER ? s->st.bytes_acked : s->st.bytes_delivered;
+	return sender ? s->st.bytes_acked : s->st.bytes_delivered;
 }
 
 /* Average goodput from ESTABLISHED to the end of the transfer (or now). */
 static double
-flow_goodput_mbps(const struct eng_tcp_conf *tc, const struct eng_tcp_snap *s)
+flow_goodput_mbps(int sender, const struct eng_tcp_snap *s)
 {
 	uint64_t end = s->done_ns ? s->done_ns : s->snap_ns;
 
 	if (s->st.established_ns == 0 || end <= s->st.established_ns)
 		return 0.0;
-	return (double)flow_bytes(tc, s) * 8e3 / (double)(end - s->st.established_ns);
+	return (double)flow_bytes(sender, s) * 8e3 / (double)(end - s->st.established_ns);
 }
 
 static double
@@ -170,27 +171,29 @@ segs(uint32_t bytes, uint32_t mss)
 	return mss ? (double)bytes / mss : 0.0;
 }
 
-/* The view of connection j of task t; -ENOENT when it has had none. */
+/* The view of flow idx (of task t); -ENOENT when it has had no connection. */
 static int
-conn_view(const struct eng_task *t, unsigned int j, struct conn_view *v)
+conn_view(const struct eng_runtime *rt, const struct eng_task *t, unsigned int idx,
+		struct conn_view *v)
 {
-	const struct eng_tcp_conf *tc = t->conf;
-	const struct eng_tcp_conn_conf *k = eng_tcp_conn_conf(tc, j);
+	const struct eng_flow_conf *fc = &rt->cfg->flows[idx];
+	const struct eng_tcp_conn_conf *k = &eng_tcp_fc(fc)->k;
 	const struct tcp_stats *st = &v->s.st;
 	uint64_t t0 = eng_tcp_run_start_ns(t);
+	int sender = fc->role == ENG_FLOW_SENDER;
 	uint32_t ip;
 	int cr;
 
 	memset(v, 0, sizeof(*v));
-	if (eng_tcp_flow_snap(t, j, &v->s) < 0 || !v->s.used)
+	if (eng_tcp_flow_snap(rt, idx, &v->s) < 0 || !v->s.used)
 		return -ENOENT;
 	ip = v->s.remote_ip;
 	cr = v->s.close_reason;
-	snprintf(v->name, sizeof(v->name), "%s.%u", t->name, j);
+	snprintf(v->name, sizeof(v->name), "%s", fc->name);
 	snprintf(v->remote_ip, sizeof(v->remote_ip), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
 			(ip >> 8) & 0xff, ip & 0xff);
 	v->task = t->name;
-	v->role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
+	v->role = sender ? "sender" : "receiver";
 	v->cc = k->cc;
 	v->state = tcp_state_str(v->s.state);
 	v->close_reason = cr >= 0 && cr < (int)RTE_DIM(close_reasons) ? close_reasons[cr] : "?";
@@ -201,8 +204,8 @@ conn_view(const struct eng_task *t, unsigned int j, struct conn_view *v)
 	v->init_cwnd = k->init_cwnd;
 	v->local_port = v->s.local_port;
 	v->remote_port = v->s.remote_port;
-	v->goodput_bytes = flow_bytes(tc, &v->s);
-	v->goodput_mbps = flow_goodput_mbps(tc, &v->s);
+	v->goodput_bytes = flow_bytes(sender, &v->s);
+	v->goodput_mbps = flow_goodput_mbps(sender, &v->s);
 	v->established_ns = st->established_ns ? st->established_ns - t0 : 0;
 	v->done_ns = v->s.done_ns ? v->s.done_ns - t0 : 0;
 	v->cwnd_seg = segs(st->cwnd, st->mss);
@@ -217,9 +220,9 @@ conn_view(const struct eng_task *t, unsigned int j, struct conn_view *v)
 
 /* Goodput over the last period (moves the period on). */
 static double
-period_mbps(struct eng_task *t, unsigned int j, const struct conn_view *v)
+period_mbps(struct eng_runtime *rt, unsigned int idx, const struct conn_view *v)
 {
-	struct eng_tcp_rep *r = eng_tcp_flow_rep(t, j);
+	struct eng_tcp_rep *r = eng_tcp_flow_rep(rt, idx);
 	double mbps = 0.0;
 
 	if (r == NULL)
@@ -242,15 +245,20 @@ conns_write(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 
 		if (!is_tcp(t))
 			continue;
-		for (j = 0; j < eng_tcp_task_flows(t); j++) {
+		for (j = 0; j < t->nb_flows; j++) {
+			struct hist_summary h;
 			struct conn_view v;
 
-			if (conn_view(t, j, &v) < 0)
+			if (conn_view(rt, t, t->flow_idx[j], &v) < 0)
 				continue;
 			if (what == ENG_REPORT_PERIOD)
-				v.goodput_mbps = period_mbps(t, j, &v);
+				v.goodput_mbps = period_mbps(rt, t->flow_idx[j], &v);
 			eng_out_item(o, what == ENG_REPORT_PERIOD ? "tcp" : "tcp flow", v.name);
 			eng_out_counters(o, conn_ctrs, RTE_DIM(conn_ctrs), &v);
+			/* 1 ms means of its RTT samples (tcp_task.c) */
+			if (what != ENG_REPORT_PERIOD && eng_lat_flow_summary(rt, t->flow_idx[j], &h) == 0 &&
+					(o->kind != ENG_OUT_TEXT || h.count != 0))
+				eng_out_hist(o, "rtt_ns", &h);
 			eng_out_end(o);
 		}
 	}
@@ -259,15 +267,15 @@ conns_write(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 
 /* Jain's fairness index over the goodputs of a task's connections. */
 static double
-task_jain(const struct eng_task *t)
+task_jain(const struct eng_runtime *rt, const struct eng_task *t)
 {
 	double sum = 0.0, sq = 0.0;
 	unsigned int j, n = 0;
 
-	for (j = 0; j < eng_tcp_task_flows(t); j++) {
+	for (j = 0; j < t->nb_flows; j++) {
 		struct conn_view v;
 
-		if (conn_view(t, j, &v) < 0)
+		if (conn_view(rt, t, t->flow_idx[j], &v) < 0)
 			continue;
 		sum += v.goodput_mbps;
 		sq += v.goodput_mbps * v.goodput_mbps;
@@ -276,32 +284,48 @@ task_jain(const struct eng_task *t)
 	return n == 0 || sq == 0.0 ? 0.0 : sum * sum / (n * sq);
 }
 
-/* The per-connection cc list as written, each distinct neighbour once. */
+/* The task's cc list: a deprecated task's as written, else its flows', each
+ * distinct neighbour once; its role: its flows' (or "mixed"). */
 static void
-cc_list(const struct eng_tcp_conf *tc, char *buf, size_t len)
+task_cc_role(const struct eng_runtime *rt, const struct eng_task *t, struct task_view *v)
 {
-	size_t off = 0;
-	unsigned int e;
+	const struct eng_tcp_conf *tc = t->conf;
+	const char *prev = NULL;
+	size_t off = 0, len = sizeof(v->cc);
+	unsigned int e, senders = 0;
 
-	buf[0] = '\0';
-	for (e = 0; e < tc->nb_conn_values && off < len; e++)
-		if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
-			off += (size_t)snprintf(buf + off, len - off, "%s%s", e ? ", " : "",
-					tc->conn[e].cc);
+	v->cc[0] = '\0';
+	if (tc->alias) {
+		for (e = 0; e < tc->nb_conn_values && off < len; e++)
+			if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
+				off += (size_t)snprintf(v->cc + off, len - off, "%s%s", e ? ", " : "",
+						tc->conn[e].cc);
+		v->role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
+		return;
+	}
+	for (e = 0; e < t->nb_flows && off < len; e++) {
+		const struct eng_flow_conf *fc = eng_task_flow(rt->cfg, t, e);
+		const char *cc = eng_tcp_fc(fc)->k.cc;
+
+		senders += fc->role == ENG_FLOW_SENDER;
+		if (prev == NULL || strcmp(prev, cc) != 0)
+			off += (size_t)snprintf(v->cc + off, len - off, "%s%s", prev ? ", " : "", cc);
+		prev = cc;
+	}
+	v->role = senders == t->nb_flows ? "sender" : senders == 0 ? "receiver" : "mixed";
 }
 
 static void
-task_write(struct eng_out *o, const struct eng_task *t)
+task_write(const struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
 {
 	const struct eng_tcp_conf *tc = t->conf;
 	struct task_view v = {.name = t->name, .cap_policy = cap_modes[tc->cap.mode]};
 	struct tcp_cap_stats cs;
 	unsigned int e;
 
-	v.role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
-	cc_list(tc, v.cc, sizeof(v.cc));
+	task_cc_role(rt, t, &v);
 	v.done = eng_tcp_task_done(t);
-	v.jain = task_jain(t);
+	v.jain = task_jain(rt, t);
 	eng_tcp_ep_stats(t, &v.es);
 	eng_out_item(o, "tcp task", t->name);
 	eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &v);
@@ -340,6 +364,6 @@ eng_tcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 	eng_out_arr(o, "tcp_tasks");
 	for (i = 0; i < rt->cfg->nb_tasks; i++)
 		if (is_tcp(&rt->cfg->tasks[i]))
-			task_write(o, &rt->cfg->tasks[i]);
+			task_write(rt, o, &rt->cfg->tasks[i]);
 	eng_out_end(o);
 }

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * TCP baselines in the engine (issue #7): the "tcp" task kind (task_tcp.c)
- * runs lib/tcp connections on one port, its statistics, JSON and cwnd traces
- * are in stats_tcp.c. See doc/tcp.md ("In the engine") and doc/config.md.
+ * The tcp task kind: TCP flows ([flow NAME] with proto = tcp, one lib/tcp
+ * connection each; keys in tcp_conf.c) run on one port queue pair, the TCP
+ * adapter of the transport skeleton (tcp_task.c, one lib/tcp endpoint per
+ * local address of the task), their statistics and JSON (tcp_stats.c). The
+ * task's own keys: egress, the seed-002 cap policy over its senders, cwnd
+ * traces. A task written with the deprecated connection keys (role, local,
+ * flows = N, cc = a, b ...) expands into flows TASK.0, TASK.1 ... See
+ * doc/tcp.md ("In the engine") and doc/config.md.
  */
-#ifndef ENG_TASK_TCP_H
-#define ENG_TASK_TCP_H
+#ifndef ENG_TCP_TASK_H
+#define ENG_TCP_TASK_H
 
 #include <limits.h>
 #include <stdint.h>
@@ -14,23 +19,20 @@
 #include <rte_ether.h>
 
 #include "config/config.h"
+#include "config/flow.h"
 #include "core/runtime.h"
 #include "core/task.h"
 #include "tcp.h"
 
-#define ENG_TCP_MAX_FLOWS	TCP_CAP_MAX_FLOWS	/* connections per task */
+#define ENG_TCP_MAX_FLOWS	TCP_CAP_MAX_FLOWS	/* connections of a deprecated task */
 
 enum eng_tcp_role {
 	ENG_TCP_SENDER = 0,	/* active open, bulk source */
 	ENG_TCP_RECEIVER,	/* listens, counting / verifying sink */
 };
 
-/*
- * Settings a sender may give each connection its own value of: the key takes
- * a comma list, connection i the element i (the last element repeats; one
- * value = every connection). A receiver's connections share conn[0] (the
- * listener's settings).
- */
+/* The settings a deprecated task may give each connection its own value of
+ * (comma lists); a [flow]'s own. */
 struct eng_tcp_conn_conf {
 	char cc[32];			/* congestion-control module (tcp_cc_find) */
 	int recovery;			/* -1: the module's, else enum tcp_recovery */
@@ -38,16 +40,8 @@ struct eng_tcp_conn_conf {
 	uint64_t rto_init_ns, rto_min_ns, tick_ns;
 };
 
-/* [task NAME] kind = tcp: its kind-private configuration. */
-struct eng_tcp_conf {
-	int role;			/* enum eng_tcp_role */
-	uint32_t local_ip, remote_ip;	/* host order */
-	uint16_t local_port, remote_port;
-	int has_remote_mac;
-	struct rte_ether_addr remote_mac;
-	uint32_t flows;			/* sender: parallel connections; receiver: expected */
-	struct eng_tcp_conn_conf conn[ENG_TCP_MAX_FLOWS];	/* per connection, all filled */
-	uint32_t nb_conn_values;	/* the longest per-connection list (1: no list) */
+/* The other tcp_conf keys. */
+struct eng_tcp_proto {
 	uint32_t sndbuf, rcvbuf;
 	uint32_t delack_count;
 	uint64_t delack_ns;
@@ -56,36 +50,56 @@ struct eng_tcp_conf {
 	int sack, timestamps, wscale;
 	uint64_t rto_max_ns, time_wait_ns;
 	uint32_t max_retries, syn_retries;
-	/* application */
+};
+
+/* The TCP keys of a [flow NAME] (its pconf). */
+struct eng_tcp_flow_conf {
+	struct eng_tcp_conn_conf k;
+	struct eng_tcp_proto p;
+};
+
+static inline const struct eng_tcp_flow_conf *
+eng_tcp_fc(const struct eng_flow_conf *f)
+{
+	return f->pconf;
+}
+
+/* [task NAME] kind = tcp: its kind-private configuration. */
+struct eng_tcp_conf {
+	/* egress */
+	char egress[ENG_NAME_LEN];	/* sched task, "" = rte_eth_tx_burst */
+	uint32_t weight;		/* of the task's endpoints there */
+	/* cwnd traces */
+	char cwnd_trace[PATH_MAX];	/* "" = none */
+	uint32_t trace_points;		/* per connection */
+	uint64_t trace_gap_ns;
+	/* seed-002 cap policy over the task's senders */
+	struct tcp_cap_conf cap;
+	int hold;			/* never reach the goal (deprecated receiver, flows = 0) */
+	/* the deprecated connection keys (alias = 1), expanded into flows */
+	int alias;
+	int role;			/* enum eng_tcp_role */
+	uint32_t local_ip, remote_ip;	/* host order */
+	uint16_t local_port, remote_port;
+	int has_remote_mac;
+	struct rte_ether_addr remote_mac;
+	uint32_t flows;			/* sender: parallel connections; receiver: expected */
+	struct eng_tcp_conn_conf conn[ENG_TCP_MAX_FLOWS];	/* per connection, all filled */
+	uint32_t nb_conn_values;	/* the longest per-connection list (1: no list) */
+	struct eng_tcp_proto proto;
 	uint64_t bytes;			/* sender: per connection, 0 = no limit */
 	uint64_t duration_ns;		/* sender: stop the source after this, 0 = none */
 	uint64_t start_ns;		/* sender: connect this long after the run starts */
 	uint32_t seed;
 	int verify;			/* receiver: check the pattern of seed */
-	/* egress */
-	char egress[ENG_NAME_LEN];	/* sched task, "" = rte_eth_tx_burst */
-	uint32_t weight;
-	/* cwnd traces */
-	char cwnd_trace[PATH_MAX];	/* "" = none */
-	uint32_t trace_points;		/* per connection */
-	uint64_t trace_gap_ns;
-	/* seed-002 cap policy over the task's connections */
-	struct tcp_cap_conf cap;
 };
 
-/* Connection i's settings (a receiver's connections: the listener's, conn[0]). */
-static inline const struct eng_tcp_conn_conf *
-eng_tcp_conn_conf(const struct eng_tcp_conf *tc, unsigned int i)
-{
-	return &tc->conn[tc->role == ENG_TCP_SENDER && i < ENG_TCP_MAX_FLOWS ? i : 0];
-}
-
-/* Live per-connection counters, published by the owning lcore. */
+/* Live counters of a flow's connection, published by the owning lcore. */
 struct eng_tcp_snap {
 	struct tcp_stats st;
 	int state;			/* enum tcp_state; TCP_CLOSED before start */
 	int close_reason;		/* enum tcp_close_reason */
-	int used;			/* the slot has (had) a connection */
+	int used;			/* the flow has (had) a connection */
 	int done;
 	uint16_t local_port, remote_port;
 	uint32_t remote_ip;
@@ -95,21 +109,25 @@ struct eng_tcp_snap {
 	uint64_t done_ns;		/* transfer finished (send_done / FIN received), 0 = not yet */
 };
 
-/* The periodic block's previous values of a connection (main thread). */
+/* The periodic block's previous values of a flow (main thread). */
 struct eng_tcp_rep {
 	uint64_t bytes, ns;
 };
 
-/* task_tcp.c: snapshots for stats_tcp.c (any thread). */
-struct eng_tcp_rep *eng_tcp_flow_rep(struct eng_task *t, unsigned int i);
-unsigned int eng_tcp_task_flows(const struct eng_task *t);
-int eng_tcp_flow_snap(const struct eng_task *t, unsigned int i, struct eng_tcp_snap *out);
+/* tcp_conf.c: the task keys, a [flow]'s TCP keys, the kind's check */
+int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
+int eng_tcp_flow_parse(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_config *cfg);
+int eng_tcp_check(struct eng_config *cfg, char *err, size_t errlen);
+/* A connection's struct tcp_conf from its flow's keys. */
+void eng_tcp_conf_fill(struct tcp_conf *d, const struct eng_tcp_flow_conf *c);
+
+/* tcp_task.c: for tcp_stats.c (any thread; NULL / -ENOENT when not running) */
+int eng_tcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_tcp_snap *out);
+struct eng_tcp_rep *eng_tcp_flow_rep(struct eng_runtime *rt, unsigned int flow);
 int eng_tcp_cap_snap(const struct eng_task *t, struct tcp_cap_stats *out);
 int eng_tcp_task_done(const struct eng_task *t);
 void eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out);
 uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
-/* The task keys of a kind = tcp section (task_tcp_conf.c). */
-int eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 
 /* tcp_stats.c: the kind's report, its counter tables (doc/tcp.md) */
 struct eng_out;
@@ -118,4 +136,4 @@ extern const struct eng_ctr_table eng_tcp_tables[];
 
 extern const struct eng_task_ops eng_task_tcp;
 
-#endif /* ENG_TASK_TCP_H */
+#endif /* ENG_TCP_TASK_H */
