@@ -67,6 +67,22 @@ struct eng_flow_conf {
 	void *pconf;
 };
 
+/* A running flow as the live view and the time series see it (ops->flow_view). */
+struct eng_flow_view {
+	const char *group;		/* its totals line: "senders", "tcp receivers" ... */
+	const char *state;		/* of its connection */
+	const char *sum_names[3];	/* the counters its totals line sums */
+	const char *lat_name;		/* what its histogram holds in the totals, NULL: none */
+	uint64_t goodput_bytes;		/* acked (sender) / delivered (receiver) */
+	uint64_t frame_bytes;		/* sent (sender) / received (receiver) */
+	uint64_t sums[3];
+	uint32_t window;		/* dfcp: blocks in flight; tcp: cwnd in segments */
+	uint32_t redundancy;		/* dfcp: packets per block; tcp: 0 */
+	uint32_t loss_ppm;		/* dfcp: symbol loss; tcp: retransmitted segments */
+	int established, done;
+	char detail[160];		/* the rest of its line in the live view */
+};
+
 extern const struct eng_section_kind eng_section_flow;
 int eng_flow_index(const struct eng_config *cfg, const char *name);
 /* A new flow in cfg (a kind's deprecated task keys expand into flows): zeroed

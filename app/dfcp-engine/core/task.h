@@ -82,6 +82,7 @@ struct eng_out;
 struct eng_section_kind;
 struct eng_ctr;
 struct eng_flow_conf;
+struct eng_flow_view;
 
 /* A telemetry command (obs/telemetry.c registers every kind's). */
 struct eng_tel_cmd {
@@ -117,6 +118,9 @@ struct eng_task_ops {
 	/* Kinds that run [flow]s (proto = KIND): read a flow's protocol keys
 	 * into f->pconf (malloc'd). */
 	int (*flow_parse)(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_config *cfg);
+	/* ... and, any thread, how flow (cfg->flows index) runs: 0, or -ENOENT
+	 * when it is not running or shows nothing yet (the live view, --timeseries). */
+	int (*flow_view)(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
 	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
 	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
 

@@ -2,10 +2,12 @@
 /*
  * The periodic flow view and the time series.
  *
- * Every stats period: per DFCP flow the goodput and throughput of the period
- * (from the snapshots the dfcp tasks publish), then
- *   - the view: a totals line per role (flows, goodput, throughput, blocks,
- *     block latency over all flows), then one line per flow: every flow when
+ * Every stats period: per flow (DFCP and TCP: ops->flow_view of its kind,
+ * from the snapshots its task publishes) the goodput and throughput of the
+ * period, then
+ *   - the view: a totals line per group of flows ("senders", "receivers",
+ *     "tcp senders" ...: flows, goodput, throughput, the kind's counters, the
+ *     senders' merged histograms), then one line per flow: every flow when
  *     there are at most [engine] stats_top of them (config order), else the
  *     stats_top flows with the highest goodput in the period (highest first);
  *   - the time series (--timeseries FILE): one CSV row per flow,
@@ -21,14 +23,15 @@
 #include <rte_cycles.h>
 
 #include "core/log.h"
-#include "kinds/dfcp/dfcp_task.h"
+#include "config/config.h"
+#include "config/flow.h"
 #include "obs/obs.h"
 
 struct live_row {
 	unsigned int idx;
 	int valid;
 	double goodput, thr;		/* Mbit/s in the period */
-	struct eng_flow_snap s;
+	struct eng_flow_view v;
 };
 
 /* The view's state, in eng_runtime.live (main thread only). */
@@ -42,12 +45,6 @@ struct eng_live_rt {
 	FILE *ts_file;
 	uint64_t ts_last_tsc;
 };
-
-static uint64_t
-flow_frame_bytes(const struct eng_flow_conf *fc, const struct eng_flow_snap *s)
-{
-	return fc->role == ENG_FLOW_SENDER ? s->st.tx_bytes : s->st.rx_bytes;
-}
 
 static double
 mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
@@ -99,7 +96,7 @@ eng_live_free(struct eng_runtime *rt)
 	rt->live = NULL;
 }
 
-/* Fill live_rows for the period ending at now (and move the period on). */
+/* Fill the rows for the period ending at now (and move the period on). */
 static void
 live_compute(struct eng_runtime *rt, uint64_t now)
 {
@@ -108,16 +105,16 @@ live_compute(struct eng_runtime *rt, uint64_t now)
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++) {
-		const struct eng_flow_conf *fc = &cfg->flows[i];
+		const struct eng_task_ops *k = cfg->flows[i].proto;
 		struct live_row *r = &l->rows[i];
 		uint64_t b, g, prev_tsc = l->prev[i].tsc ? l->prev[i].tsc : rt->start_tsc;
 
 		r->idx = i;
-		r->valid = eng_dfcp_flow_snap(rt, i, &r->s) == 0;
+		r->valid = k != NULL && k->flow_view != NULL && k->flow_view(rt, i, &r->v) == 0;
 		if (!r->valid)
 			continue;
-		b = flow_frame_bytes(fc, &r->s);
-		g = r->s.st.goodput_bytes;
+		b = r->v.frame_bytes;
+		g = r->v.goodput_bytes;
 		r->thr = now > prev_tsc ? mbps(b - l->prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
 		r->goodput = now > prev_tsc ?
 				mbps(g - l->prev[i].goodput, now - prev_tsc, rt->clock.hz) : 0;
@@ -141,9 +138,7 @@ by_goodput(const void *a, const void *b)
 static void
 flow_line(struct eng_runtime *rt, const struct live_row *r)
 {
-	const struct eng_config *cfg = rt->cfg;
-	const struct eng_flow_conf *fc = &cfg->flows[r->idx];
-	const struct dfcp_stats *st = &r->s.st;
+	const struct eng_flow_conf *fc = &rt->cfg->flows[r->idx];
 	struct hist_summary h;
 	char lat[160] = "";
 
@@ -158,66 +153,58 @@ flow_line(struct eng_runtime *rt, const struct live_row *r)
 		snprintf(lat, sizeof(lat), " | lat p50/90/99/99.9/max %s/%s/%s/%s/%s", a[0], a[1],
 				a[2], a[3], a[4]);
 	}
-	printf("  flow %-8s %-8s %-11s thr %8.1f goodput %8.1f Mbit/s | blocks sent %" PRIu64
-	       " acked %" PRIu64 " decoded %" PRIu64 " | dec-fail %" PRIu64 " top-ups %" PRIu64
-	       " | loss %.2f%% red %u win %u/%u%s\n",
-			fc->name, fc->role == ENG_FLOW_SENDER ? "sender" : "receiver",
-			dfcp_state_str(r->s.state), r->thr, r->goodput, st->blocks_sent,
-			st->blocks_acked, st->blocks_decoded, st->decode_failures, st->topups,
-			st->loss_ppm / 1e4, st->redundancy, st->window_used, st->window, lat);
+	printf("  flow %-8s %-8s %-11s thr %8.1f goodput %8.1f Mbit/s | %s%s\n", fc->name,
+			fc->role == ENG_FLOW_SENDER ? "sender" : "receiver", r->v.state, r->thr,
+			r->goodput, r->v.detail, lat);
 }
 
+/* The totals line of the flows of one group ("senders", "tcp receivers" ...). */
 static void
-totals(struct eng_runtime *rt, int role)
+totals(struct eng_runtime *rt, const char *group)
 {
-	const struct eng_config *cfg = rt->cfg;
 	unsigned int i, n = 0, done = 0, running = 0;
+	const struct eng_flow_view *first = NULL;
 	double gp = 0, thr = 0;
-	uint64_t blocks = 0, fails = 0, topups = 0;
+	uint64_t sums[3] = {0, 0, 0};
 	struct hist *all = NULL;
 	char lat[160] = "";
 
-	if (role == ENG_FLOW_SENDER)
-		all = hist_create(ENG_HIST_SIG_BITS);
 	for (i = 0; i < rt->live->n; i++) {
 		const struct live_row *r = &rt->live->rows[i];
 
-		if (!r->valid || cfg->flows[i].role != role)
+		if (!r->valid || strcmp(r->v.group, group) != 0)
 			continue;
+		if (first == NULL && (first = &r->v)->lat_name != NULL)
+			all = hist_create(ENG_HIST_SIG_BITS);
 		n++;
-		done += r->s.done != 0;
-		running += r->s.state == DFCP_ESTABLISHED;
+		done += r->v.done != 0;
+		running += r->v.established != 0;
 		gp += r->goodput;
 		thr += r->thr;
-		blocks += role == ENG_FLOW_SENDER ? r->s.st.blocks_acked : r->s.st.blocks_decoded;
-		fails += r->s.st.decode_failures;
-		topups += r->s.st.topups;
+		sums[0] += r->v.sums[0];
+		sums[1] += r->v.sums[1];
+		sums[2] += r->v.sums[2];
 		if (all != NULL)
 			eng_lat_flow_merge(rt, all, i);
-	}
-	if (n == 0) {
-		hist_free(all);
-		return;
 	}
 	if (all != NULL && hist_count(all) != 0) {
 		struct hist_summary s;
 
 		hist_summarize(all, &s);
-		snprintf(lat, sizeof(lat), " | block latency ");
+		snprintf(lat, sizeof(lat), " | %s ", first->lat_name);
 		eng_lat_fmt(lat + strlen(lat), sizeof(lat) - strlen(lat), &s);
 	}
 	hist_free(all);
-	printf("  %-9s %4u flows (%u established, %u done) | thr %9.1f goodput %9.1f Mbit/s | "
-	       "blocks %s %" PRIu64 " dec-fail %" PRIu64 " top-ups %" PRIu64 "%s\n",
-			role == ENG_FLOW_SENDER ? "senders" : "receivers", n, running, done, thr, gp,
-			role == ENG_FLOW_SENDER ? "acked" : "decoded", blocks, fails, topups, lat);
+	printf("  %-13s %4u flows (%u established, %u done) | thr %9.1f goodput %9.1f Mbit/s | "
+	       "%s %" PRIu64 " %s %" PRIu64 " %s %" PRIu64 "%s\n",
+			group, n, running, done, thr, gp, first->sum_names[0], sums[0],
+			first->sum_names[1], sums[1], first->sum_names[2], sums[2], lat);
 }
 
 static void
 live_print(struct eng_runtime *rt)
 {
-	const struct eng_config *cfg = rt->cfg;
-	unsigned int i, k = 0, top = cfg->stats_top;
+	unsigned int i, j, k = 0, top = rt->cfg->stats_top;
 	struct live_row **v;
 
 	v = calloc(rt->live->n + 1, sizeof(*v));
@@ -231,8 +218,12 @@ live_print(struct eng_runtime *rt)
 		return;
 	}
 	printf("  ---- flows: totals ----\n");
-	totals(rt, ENG_FLOW_SENDER);
-	totals(rt, ENG_FLOW_RECEIVER);
+	for (i = 0; i < k; i++) {	/* each group once, in the order it first appears */
+		for (j = 0; j < i && strcmp(v[j]->v.group, v[i]->v.group) != 0; j++)
+			;
+		if (j == i)
+			totals(rt, v[i]->v.group);
+	}
 	if (top != 0 && k > top) {
 		qsort(v, k, sizeof(*v), by_goodput);
 		printf("  ---- flows: top %u of %u by goodput ----\n", top, k);
@@ -256,8 +247,7 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 		if (!r->valid)
 			continue;
 		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%u,%.6f\n", t, cfg->flows[i].name,
-				r->goodput, r->thr, r->s.st.window_used, r->s.st.redundancy,
-				r->s.st.loss_ppm / 1e6);
+				r->goodput, r->thr, r->v.window, r->v.redundancy, r->v.loss_ppm / 1e6);
 	}
 	fflush(rt->live->ts_file);
 	rt->live->ts_last_tsc = now;

@@ -3,8 +3,9 @@
  * DFCP flow statistics (the dfcp kind's ops->report and /dfcp/flows): one
  * line per flow in the summary, the closing lines (each flow's goodput,
  * Jain's fairness index over the flows sharing a bottleneck), the "flows",
- * "jain" and "dfcp_drops" members of the summary JSON and the /dfcp/flows
- * telemetry command. Counters come from the snapshots the dfcp tasks publish
+ * "jain" and "dfcp_drops" members of the summary JSON and a DFCP flow's
+ * fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come from the
+ * snapshots the dfcp tasks publish
  * (dfcp_task.c); one table (flow_ctrs) gives every output its fields. The
  * periodic flow lines are the live view (obs/live.c).
  */
@@ -16,6 +17,7 @@
 #include <rte_cycles.h>
 
 #include "kinds/dfcp/dfcp_task.h"
+#include "kinds/xport/xport.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 
@@ -163,13 +165,14 @@ drops_write(struct eng_out *o, const char *key, const uint64_t *drops)
 	eng_out_end(o);
 }
 
+/* Flow i's fields inside an open item. */
 static void
-flow_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, const struct flow_view *v)
+flow_fields(const struct eng_runtime *rt, struct eng_out *o, unsigned int i,
+		const struct flow_view *v)
 {
 	const struct eng_flow_conf *fc = &rt->cfg->flows[i];
 	struct hist_summary h;
 
-	eng_out_item(o, "flow", v->name);
 	eng_out_counters(o, flow_ctrs, RTE_DIM(flow_ctrs), v);
 	if (o->kind == ENG_OUT_TEXT && fc->role == ENG_FLOW_RECEIVER && fc->verify)
 		eng_out_str(o, "verify", v->s.bad_bytes || v->s.order_errors ? "FAILED" : "ok");
@@ -177,11 +180,27 @@ flow_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, const stru
 		drops_write(o, "drops", v->s.st.drops);
 	if (eng_lat_flow_summary(rt, i, &h) == 0 && (o->kind != ENG_OUT_TEXT || h.count != 0))
 		eng_out_hist(o, "block_latency_ns", &h); /* senders */
-	eng_out_end(o);
 }
 
 static void
-flows_write(struct eng_runtime *rt, struct eng_out *o, const char *only)
+flow_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, const struct flow_view *v)
+{
+	eng_out_item(o, "flow", v->name);
+	flow_fields(rt, o, i, v);
+	eng_out_end(o);
+}
+
+void
+eng_dfcp_flow_write(const struct eng_xflow *xf, struct eng_out *o)
+{
+	struct flow_view v;
+
+	if (flow_view(xf->x->rt, xf->idx, &v) == 0)
+		flow_fields(xf->x->rt, o, xf->idx, &v);
+}
+
+static void
+flows_write(struct eng_runtime *rt, struct eng_out *o)
 {
 	unsigned int i;
 
@@ -189,8 +208,6 @@ flows_write(struct eng_runtime *rt, struct eng_out *o, const char *only)
 	for (i = 0; i < rt->cfg->nb_flows; i++) {
 		struct flow_view v;
 
-		if (only != NULL && only[0] != '\0' && strcmp(only, rt->cfg->flows[i].name) != 0)
-			continue;
 		if (flow_view(rt, i, &v) == 0)
 			flow_write(rt, o, i, &v);
 	}
@@ -319,14 +336,14 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	switch (what) {
 	case ENG_REPORT_SUMMARY:
-		flows_write(rt, o, NULL);
+		flows_write(rt, o);
 		task_drops_write(rt, o);
 		break;
 	case ENG_REPORT_RESULT:
 		results_print(rt, o->f);
 		break;
 	case ENG_REPORT_JSON:
-		flows_write(rt, o, NULL);
+		flows_write(rt, o);
 		jain_write(rt, o);
 		task_drops_write(rt, o);
 		break;
@@ -334,17 +351,3 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		break;	/* periodic flow lines: the live view (obs/live.c) */
 	}
 }
-
-/* "/dfcp/flows[,NAME]": every flow or the one named (all may not fit in 16 KiB). */
-static int
-tel_flows(struct eng_runtime *rt, const char *params, struct eng_out *o)
-{
-	flows_write(rt, o, params);
-	return 0;
-}
-
-const struct eng_tel_cmd eng_dfcp_tel[] = {
-	{"/dfcp/flows", "DFCP flows, counters, block latency. Parameter: a flow name (optional)",
-		tel_flows},
-	{NULL, NULL, NULL},
-};

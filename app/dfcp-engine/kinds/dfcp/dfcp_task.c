@@ -508,7 +508,7 @@ publish_generic(struct eng_xflow *xf, const struct eng_flow_snap *s)
 	g->sums[1] = s->st.decode_failures;
 	g->sums[2] = s->st.topups;
 	g->state = dfcp_state_str(s->state);
-	g->used = s->conns != 0;
+	g->used = 1;	/* every DFCP flow is shown, from the start */
 	g->established = s->state == DFCP_ESTABLISHED;
 	g->done = s->done;
 }
@@ -601,6 +601,26 @@ dfcp_xtick(struct eng_xtask *x, uint64_t now)
 		flow_tick(x, &x->flows[i], now);
 }
 
+/* The live view's group, counters and line of a DFCP flow. */
+static void
+dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
+{
+	static const char *const snd[3] = {"blocks acked", "dec-fail", "top-ups"};
+	static const char *const rcv[3] = {"blocks decoded", "dec-fail", "top-ups"};
+	const struct dfcp_flow *f = xf->priv;
+	const struct dfcp_stats *st = &f->snap.st;
+	int sender = xf->fc->role == ENG_FLOW_SENDER;
+
+	v->group = sender ? "senders" : "receivers";
+	memcpy(v->sum_names, sender ? snd : rcv, sizeof(v->sum_names));
+	v->lat_name = sender ? "block latency" : NULL;
+	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64
+			" decoded %" PRIu64 " | dec-fail %" PRIu64 " top-ups %" PRIu64
+			" | loss %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
+			st->blocks_decoded, st->decode_failures, st->topups, st->loss_ppm / 1e4,
+			st->redundancy, st->window_used, st->window);
+}
+
 static const struct eng_xport_ops dfcp_xport = {
 	.setup = dfcp_xsetup,
 	.teardown = dfcp_xteardown,
@@ -613,6 +633,8 @@ static const struct eng_xport_ops dfcp_xport = {
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
 	.publish = dfcp_xpublish,
+	.view = dfcp_xview,
+	.write = eng_dfcp_flow_write,
 };
 
 /* ------------------------------------------------------------------ */
@@ -661,6 +683,7 @@ const struct eng_task_ops eng_task_dfcp = {
 	.help = "run DFCP flows (senders and receivers) on one port queue pair",
 	.parse = eng_dfcp_parse,
 	.flow_parse = eng_dfcp_flow_parse,
+	.flow_view = eng_xport_flow_view,
 	.check = eng_dfcp_check,
 	.setup = eng_dfcp_setup,
 	.poll = eng_xport_poll,
@@ -669,6 +692,6 @@ const struct eng_task_ops eng_task_dfcp = {
 	.stats = eng_xport_stats,
 	.teardown = eng_xport_teardown,
 	.report = eng_dfcp_report,
-	.tel = eng_dfcp_tel,
+	.tel = eng_xport_tel,
 	.tables = eng_dfcp_tables,
 };

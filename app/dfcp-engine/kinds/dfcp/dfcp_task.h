@@ -79,10 +79,11 @@ int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct e
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */
 void eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg);
 
-/* dfcp_stats.c: the kind's report, /dfcp/flows, its counter table */
+/* dfcp_stats.c: the kind's report, a flow's fields, its counter table */
 struct eng_out;
+struct eng_xflow;
 void eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
-extern const struct eng_tel_cmd eng_dfcp_tel[];
+void eng_dfcp_flow_write(const struct eng_xflow *xf, struct eng_out *o);
 extern const struct eng_ctr_table eng_dfcp_tables[];
 
 extern const struct eng_task_ops eng_task_dfcp;

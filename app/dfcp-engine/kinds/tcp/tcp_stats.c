@@ -13,6 +13,7 @@
 #include <rte_cycles.h>
 
 #include "kinds/tcp/tcp_task.h"
+#include "kinds/xport/xport.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 
@@ -42,18 +43,18 @@ struct conn_view {
 static const struct eng_ctr conn_ctrs[] = {
 	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "the flow (TASK.INDEX for a deprecated task)"},
 	{"task", "", CV(task), ENG_CT_STR, 0, J, "the tcp task"},
-	{"role", "", CV(role), ENG_CT_STR, 0, J, "sender or receiver"},
-	{"cc", "", CV(cc), ENG_CT_STR, 0, V_TJ, "congestion-control module"},
+	{"role", "", CV(role), ENG_CT_STR, 0, J | ENG_V_TEL, "sender or receiver"},
+	{"cc", "", CV(cc), ENG_CT_STR, 0, 0, "congestion-control module"},
 	{"tick_us", "us", CV(tick_us), ENG_CT_DBL, 3, J, "timer granularity"},
 	{"rto_min_us", "us", CV(rto_min_us), ENG_CT_DBL, 3, J, "minimum RTO"},
 	{"init_cwnd", "segs", CV(init_cwnd), ENG_CT_U32, 0, J, "initial window"},
 	{"local_port", "", CV(local_port), ENG_CT_U32, 0, J, "local TCP port"},
 	{"remote_ip", "", CV(remote_ip), ENG_CT_CHARS, 0, J, "peer address"},
 	{"remote_port", "", CV(remote_port), ENG_CT_U32, 0, J, "peer TCP port"},
-	{"state", "", CV(state), ENG_CT_STR, 0, V_TJ, "TCP state"},
+	{"state", "", CV(state), ENG_CT_STR, 0, 0, "TCP state"},
 	{"close_reason", "", CV(close_reason), ENG_CT_STR, 0, J, "why it closed"},
-	{"done", "", CV(done), ENG_CT_BOOL, 0, V_TJ, "the transfer finished"},
-	{"goodput_bytes", "B", CV(goodput_bytes), ENG_CT_U64, 0, V_TJ,
+	{"done", "", CV(done), ENG_CT_BOOL, 0, 0, "the transfer finished"},
+	{"goodput_bytes", "B", CV(goodput_bytes), ENG_CT_U64, 0, 0,
 		"bytes acked (sender) or delivered (receiver)"},
 	{"goodput_mbps", "Mbit/s", CV(goodput_mbps), ENG_CT_DBL, 6, V_TJ,
 		"ESTABLISHED to the end of the transfer (periodic block: the last period)"},
@@ -65,7 +66,7 @@ static const struct eng_ctr conn_ctrs[] = {
 	{"bad_bytes", "B", CS(bad_bytes), ENG_CT_U64, 0, J, "bytes a verifying sink found wrong"},
 	{"order_errors", "", CS(order_errors), ENG_CT_U64, 0, J, "out-of-order deliveries"},
 	{"mss", "B", CT(mss), ENG_CT_U32, 0, J, "negotiated MSS"},
-	{"cwnd", "B", CT(cwnd), ENG_CT_U32, 0, J, "congestion window"},
+	{"cwnd", "B", CT(cwnd), ENG_CT_U32, 0, J | ENG_V_TEL, "congestion window"},
 	{"ssthresh", "B", CT(ssthresh), ENG_CT_U32, 0, J, "slow-start threshold"},
 	{"cwnd_seg", "segs", CV(cwnd_seg), ENG_CT_DBL, 3, V_TJ, "cwnd / mss"},
 	{"ssthresh_seg", "segs", CV(ssthresh_seg), ENG_CT_DBL, 3, V_TJ,
@@ -73,7 +74,7 @@ static const struct eng_ctr conn_ctrs[] = {
 	{"flight", "B", CT(flight), ENG_CT_U32, 0, J, "bytes outstanding"},
 	{"snd_wnd", "B", CT(snd_wnd), ENG_CT_U32, 0, J, "peer's window"},
 	{"rcv_wnd", "B", CT(rcv_wnd), ENG_CT_U32, 0, J, "our window"},
-	{"srtt_us", "us", CV(srtt_us), ENG_CT_DBL, 3, V_TJ, "smoothed RTT"},
+	{"srtt_us", "us", CV(srtt_us), ENG_CT_DBL, 3, 0, "smoothed RTT"},
 	{"rttvar_us", "us", CV(rttvar_us), ENG_CT_DBL, 3, J, "RTT variation"},
 	{"rto_us", "us", CV(rto_us), ENG_CT_DBL, 3, J, "retransmission timeout"},
 	{"rtt_min_us", "us", CV(rtt_min_us), ENG_CT_DBL, 3, V_TJ, "smallest RTT sample"},
@@ -85,10 +86,10 @@ static const struct eng_ctr conn_ctrs[] = {
 	{"rx_bytes", "B", CT(rx_bytes), ENG_CT_U64, 0, J, "frame bytes received"},
 	{"tx_data_pkts", "pkts", CT(tx_data_pkts), ENG_CT_U64, 0, J, "data segments sent"},
 	{"rx_data_pkts", "pkts", CT(rx_data_pkts), ENG_CT_U64, 0, J, "data segments received"},
-	{"retrans_pkts", "pkts", CT(retrans_pkts), ENG_CT_U64, 0, V_TJ, "retransmitted segments"},
+	{"retrans_pkts", "pkts", CT(retrans_pkts), ENG_CT_U64, 0, 0, "retransmitted segments"},
 	{"retrans_bytes", "B", CT(retrans_bytes), ENG_CT_U64, 0, J, "their bytes"},
 	{"fast_retrans", "", CT(fast_retrans), ENG_CT_U64, 0, V_TJ, "recovery episodes"},
-	{"timeouts", "", CT(timeouts), ENG_CT_U64, 0, V_TJ, "RTO expiries"},
+	{"timeouts", "", CT(timeouts), ENG_CT_U64, 0, 0, "RTO expiries"},
 	{"dupacks_rx", "", CT(dupacks_rx), ENG_CT_U64, 0, J, "duplicate ACKs received"},
 	{"acks_tx", "", CT(acks_tx), ENG_CT_U64, 0, J, "ACKs sent"},
 	{"pair_acks_tx", "", CT(pair_acks_tx), ENG_CT_U64, 0, J, "TCPW-C assistant ACKs sent"},
@@ -263,6 +264,20 @@ conns_write(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		}
 	}
 	eng_out_end(o);
+}
+
+void
+eng_tcp_flow_write(const struct eng_xflow *xf, struct eng_out *o)
+{
+	struct eng_runtime *rt = xf->x->rt;
+	struct hist_summary h;
+	struct conn_view v;
+
+	if (conn_view(rt, xf->x->t, xf->idx, &v) < 0)
+		return;
+	eng_out_counters(o, conn_ctrs, RTE_DIM(conn_ctrs), &v);
+	if (eng_lat_flow_summary(rt, xf->idx, &h) == 0)
+		eng_out_hist(o, "rtt_ns", &h);
 }
 
 /* Jain's fairness index over the goodputs of a task's connections. */

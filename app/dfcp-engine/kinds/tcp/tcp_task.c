@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 
 #include "core/log.h"
+#include "kinds/tcp/tcp_priv.h"
 #include "kinds/tcp/tcp_task.h"
 #include "kinds/xport/xport.h"
 #include "net.h"
@@ -34,53 +35,6 @@
 #include "tcp.h"
 
 #define EP_SNAP_TICKS	10		/* endpoint and cap counters every 10 ms */
-
-/* A local address of the task: one lib/tcp endpoint (eng_xep.priv). */
-struct tcp_group {
-	struct tcp_ep *ep;
-	struct eng_xep *xep;
-	uint32_t ip;
-	uint16_t listen_port;		/* 0: no receiver here */
-	unsigned int senders, receivers;
-	struct tcp_task *d;
-};
-
-/* A TCP flow: one connection (eng_xflow.priv). */
-struct tcp_flow {
-	struct eng_xflow *xf;
-	struct tcp_group *g;
-	struct tcp_conn *conn;		/* NULL before start / after close (receiver) */
-	struct tcp_conf conf;		/* sender: connect conf */
-	struct tcp_src_bulk src;
-	struct tcp_sink_count sink;
-	struct tcp_trace_buf trace;
-	struct hist *rtt;		/* RTT samples (obs/obs.h), NULL: none */
-	uint64_t rtt_n, rtt_sum;	/* samples so far, their sum */
-	int used, done, started, closed;
-	uint64_t done_ns;
-	struct tcp_stats last;		/* the connection's counters when it closed */
-	struct eng_tcp_snap snap;	/* published to other threads */
-	struct eng_tcp_rep rep;		/* main thread: the periodic block's previous values */
-};
-
-/* The task (eng_xtask.priv). */
-struct tcp_task {
-	struct eng_xtask *x;
-	struct tcp_cap *capp;
-	struct tcp_cap_stats cap_snap;
-	struct tcp_ep_stats ep_snap;	/* summed over the endpoints */
-	uint64_t stray[TCP_E_MAX];	/* frames for no endpoint of the task */
-	volatile int stop_src;
-	int started, traces_written;
-	unsigned int ticks;
-	unsigned int nb_groups;
-	struct tcp_group *groups;	/* [nb_flows] */
-	struct tcp_flow flows[];	/* [nb_flows] */
-};
-
-static const char *const trace_ev[] = {
-	"ack", "dupack", "recovery", "partial", "exit", "timeout", "cap",
-};
 
 /* ------------------------------------------------------------------ */
 /* application callbacks                                                */
@@ -508,69 +462,8 @@ tcp_xgoal(const struct eng_xtask *x)
 }
 
 /* ------------------------------------------------------------------ */
-/* the end: traces, teardown                                            */
+/* the end                                                              */
 /* ------------------------------------------------------------------ */
-
-/* One trace block per sender flow (gnuplot: index N). */
-static void
-trace_block(FILE *fp, const struct tcp_task *d, unsigned int i, unsigned int n)
-{
-	const struct eng_xtask *x = d->x;
-	const struct tcp_flow *f = &d->flows[i];
-	const struct eng_flow_conf *fc = x->flows[i].fc;
-	const struct eng_tcp_conn_conf *k = &eng_tcp_fc(fc)->k;
-	uint32_t mss = f->snap.st.mss ? f->snap.st.mss : k->mss;
-
-	fprintf(fp, "%s# flow %s local port %u mss %u points %u dropped %" PRIu64
-			" cc %s tick_ms %.3f\n# time_s cwnd_seg ssthresh_seg srtt_ms event\n",
-			n ? "\n\n" : "", fc->name, fc->local_port, mss, f->trace.n, f->trace.dropped,
-			k->cc, (double)k->tick_ns / 1e6);
-	for (uint32_t j = 0; j < f->trace.n; j++) {
-		const struct tcp_trace_pt *pt = &f->trace.pts[j];
-		double t = pt->now >= x->run_start_ns ?
-				(double)(pt->now - x->run_start_ns) / 1e9 : 0.0;
-
-		fprintf(fp, "%.6f %.3f %.3f %.3f %s\n", t, (double)pt->cwnd / mss,
-				pt->ssthresh >= 0x7fffffff ? 0.0 : (double)pt->ssthresh / mss,
-				(double)pt->srtt_ns / 1e6, pt->ev < RTE_DIM(trace_ev) ?
-				trace_ev[pt->ev] : "?");
-	}
-}
-
-/* One file for the task: a gnuplot data block per sender connection. */
-static int
-write_traces(struct tcp_task *d)
-{
-	const struct eng_xtask *x = d->x;
-	const struct eng_tcp_conf *tc = x->t->conf;
-	const char *cc = NULL;
-	unsigned int i, n = 0;
-	FILE *fp;
-
-	for (i = 0; i < x->nb_flows; i++)
-		if (x->flows[i].fc->role == ENG_FLOW_SENDER) {
-			const char *k = eng_tcp_fc(x->flows[i].fc)->k.cc;
-
-			cc = cc == NULL || strcmp(cc, k) == 0 ? k : "per connection";
-			n++;
-		}
-	fp = fopen(tc->cwnd_trace, "w");
-	if (fp == NULL) {
-		ENG_LOG(ERR, task, "task %s: cwnd_trace %s: %s", x->t->name, tc->cwnd_trace,
-				strerror(errno));
-		return -errno;
-	}
-	fprintf(fp, "# dfcp-engine cwnd trace, task %s, cc %s, %u connection(s)\n"
-			"# one data block per connection (gnuplot: index N)\n", x->t->name,
-			cc != NULL ? cc : "-", n);
-	for (i = 0, n = 0; i < x->nb_flows; i++)
-		if (x->flows[i].fc->role == ENG_FLOW_SENDER)
-			trace_block(fp, d, i, n++);
-	if (fclose(fp) != 0)
-		return -errno;
-	ENG_LOG(INFO, task, "task %s: cwnd trace written to %s", x->t->name, tc->cwnd_trace);
-	return 0;
-}
 
 static void
 tcp_xquiesce(struct eng_xtask *x)
@@ -580,7 +473,7 @@ tcp_xquiesce(struct eng_xtask *x)
 
 	ep_snapshot(d);
 	if (tc->cwnd_trace[0] != '\0' && !d->traces_written && d->started) {
-		write_traces(d);
+		eng_tcp_write_traces(d);
 		d->traces_written = 1;
 	}
 }
@@ -595,7 +488,7 @@ tcp_xteardown(struct eng_xtask *x)
 		return;
 	if (((const struct eng_tcp_conf *)x->t->conf)->cwnd_trace[0] != '\0' &&
 			!d->traces_written && d->started)
-		write_traces(d);
+		eng_tcp_write_traces(d);
 	tcp_cap_free(d->capp);
 	for (i = 0; i < d->nb_groups; i++)
 		tcp_ep_free(d->groups[i].ep);
@@ -603,6 +496,24 @@ tcp_xteardown(struct eng_xtask *x)
 		tcp_trace_buf_free(&d->flows[i].trace);
 	rte_free(d);
 	x->priv = NULL;
+}
+
+/* The live view's group, counters and line of a TCP flow. */
+static void
+tcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
+{
+	static const char *const names[3] = {"retrans", "recoveries", "timeouts"};
+	const struct tcp_flow *f = xf->priv;
+	const struct tcp_stats *st = &f->snap.st;
+
+	v->group = xf->fc->role == ENG_FLOW_SENDER ? "tcp senders" : "tcp receivers";
+	memcpy(v->sum_names, names, sizeof(v->sum_names));
+	v->lat_name = "rtt";
+	snprintf(v->detail, sizeof(v->detail), "cwnd %u seg srtt %.2f ms rtt min %.2f ms | "
+			"retrans %" PRIu64 " recoveries %" PRIu64 " timeouts %" PRIu64,
+			st->mss ? st->cwnd / st->mss : 0, (double)st->srtt_ns / 1e6,
+			(double)st->rtt_min_ns / 1e6, st->retrans_pkts, st->fast_retrans,
+			st->timeouts);
 }
 
 static const struct eng_xport_ops tcp_xport = {
@@ -617,6 +528,8 @@ static const struct eng_xport_ops tcp_xport = {
 	.publish = tcp_xpublish,
 	.goal = tcp_xgoal,
 	.quiesce = tcp_xquiesce,
+	.view = tcp_xview,
+	.write = eng_tcp_flow_write,
 };
 
 /* ------------------------------------------------------------------ */
@@ -712,6 +625,7 @@ const struct eng_task_ops eng_task_tcp = {
 	.help = "run TCP flows (lib/tcp senders and receivers) on one port queue pair",
 	.parse = eng_tcp_parse_task,
 	.flow_parse = eng_tcp_flow_parse,
+	.flow_view = eng_xport_flow_view,
 	.check = eng_tcp_check,
 	.setup = eng_tcp_setup,
 	.poll = eng_xport_poll,
@@ -720,5 +634,6 @@ const struct eng_task_ops eng_task_tcp = {
 	.stats = eng_xport_stats,
 	.teardown = eng_xport_teardown,
 	.report = eng_tcp_report,
+	.tel = eng_xport_tel,
 	.tables = eng_tcp_tables,
 };

@@ -129,9 +129,11 @@ int eng_tcp_task_done(const struct eng_task *t);
 void eng_tcp_ep_stats(const struct eng_task *t, struct tcp_ep_stats *out);
 uint64_t eng_tcp_run_start_ns(const struct eng_task *t);
 
-/* tcp_stats.c: the kind's report, its counter tables (doc/tcp.md) */
+/* tcp_stats.c: the kind's report, a flow's fields, its counter tables (doc/tcp.md) */
 struct eng_out;
+struct eng_xflow;
 void eng_tcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+void eng_tcp_flow_write(const struct eng_xflow *xf, struct eng_out *o);
 extern const struct eng_ctr_table eng_tcp_tables[];
 
 extern const struct eng_task_ops eng_task_tcp;

@@ -35,6 +35,7 @@
 
 #define ENG_XPORT_MAX_BURST	512
 
+struct eng_out;
 struct eng_runtime;
 struct eng_xtask;
 struct eng_xep;
@@ -113,6 +114,11 @@ struct eng_xport_ops {
 	enum eng_goal (*goal)(const struct eng_xtask *x);
 	/* After the lcores stopped, once the skeleton released its mbufs (optional). */
 	void (*quiesce)(struct eng_xtask *x);
+	/* Any thread: f's group, counter names, histogram name and line detail
+	 * for the live view (the generic fields are filled from f->snap). */
+	void (*view)(const struct eng_xflow *f, struct eng_flow_view *v);
+	/* Any thread: f's counters inside an open item (/dfcp/flows). */
+	void (*write)(const struct eng_xflow *f, struct eng_out *o);
 };
 
 /* A transport task's state: t->priv of a dfcp or tcp task. */
@@ -160,6 +166,9 @@ int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egre
 		const char *name, uint32_t weight);
 /* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
 const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
+/* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
+int eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
+extern const struct eng_tel_cmd eng_xport_tel[];
 
 static inline uint64_t
 eng_xport_now(const struct eng_xtask *x, uint64_t tsc)
