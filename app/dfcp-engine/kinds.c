@@ -18,6 +18,7 @@ extern const struct eng_task_ops eng_task_dfcp;
 extern const struct eng_task_ops eng_task_router;
 extern const struct eng_task_ops eng_task_sched;
 extern const struct eng_task_ops eng_task_tcp;
+extern const struct eng_task_ops eng_task_drop;
 
 static const struct eng_task_ops *const eng_task_kinds[] = {
 	&eng_task_txonly,
@@ -27,6 +28,7 @@ static const struct eng_task_ops *const eng_task_kinds[] = {
 	&eng_task_router,
 	&eng_task_sched,
 	&eng_task_tcp,
+	&eng_task_drop,
 };
 
 unsigned int

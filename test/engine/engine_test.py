@@ -5,7 +5,8 @@
 Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
 bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped),
 mixed-stop (a DFCP and a TCP transfer of very different lengths in one run: the
-run ends when both have finished, neither earlier nor later).
+run ends when both have finished, neither earlier nor later), drop (the example
+kind: txonly -> drop with a packet goal that ends the run).
 No timing assertions: counts and exit codes only.
 """
 import os
@@ -300,10 +301,55 @@ def case_mixed_stop(engine, src, tmp):
                 fail("the live view has no TCP flows")
 
 
+DROP = """[eal]
+args = -l 0-1 --no-huge -m 512 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = 60s
+stats_period = 0
+[port p0]
+device = ring:w
+preset = net_ring
+[port p1]
+device = ring:w
+preset = net_ring
+[task tx0]
+kind = txonly
+port = p0
+rate = 50Mbit
+count = 5000
+[task sink]
+kind = drop
+port = p1
+count = 5000
+[lcore 1]
+tasks = tx0, sink
+"""
+
+
+def case_drop(engine, src, tmp):
+    """The example kind: it counts what it receives and its goal ends the run."""
+    ini = enginetest.write(os.path.join(tmp, "drop.ini"), DROP)
+    out = os.path.join(tmp, "drop.json")
+    p = run(engine, ["--", "--config", ini, "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    js = load_summary(out)
+    d = {x["task"]: x for x in js.get("drop", [])}
+    print(f"drop: {d}, run {js['duration_s']:.2f} s")
+    if d.get("sink", {}).get("packets") != 5000 or task(js, "sink")["rx_packets"] != 5000:
+        fail("the drop task did not count the 5000 packets")
+    if d["sink"]["bytes"] != 5000 * 60 or d["sink"]["bursts"] == 0:
+        fail(f"drop counters: {d['sink']}")
+    if js["duration_s"] >= 30:
+        fail("its goal did not end the run")
+    if not re.search(r"^\s+drop sink packets 5000 bytes 300000", p.stdout, re.M):
+        fail("no drop line in the summary")
+
+
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
              "sigint": case_sigint, "af_packet": case_af_packet,
-             "mixed-stop": case_mixed_stop}
+             "mixed-stop": case_mixed_stop, "drop": case_drop}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 
 
