@@ -93,6 +93,8 @@ test_flows(void)
 			"[flow ts] redundancy: unknown key", NULL);
 	expect_err("dfcp flow tcp key", fedit("sink = verify\n[flow ts]", "sink = verify\ncc = reno\n[flow ts]"),
 			"[flow r1] cc: unknown key", NULL);
+	expect_err("tcp flow sink file", fedit("local = 10.0.1.2:5201\nsink = verify",
+			"local = 10.0.1.2:5201\nsink = file /tmp/x"), "[flow tr] sink:", "not supported");
 	expect_err("tcp flow not listed", fedit("flows = ts", "flows = tr"), "[task t1] flows:",
 			"flow \"tr\" is already run by task t0");
 	expect_err("tcp cap without senders", fedit("flows = tr\n", "flows = tr\ncap_policy = old\n"),

@@ -77,7 +77,8 @@ struct eng_flow_view {
 	uint64_t frame_bytes;		/* sent (sender) / received (receiver) */
 	uint64_t sums[3];
 	uint32_t window;		/* dfcp: blocks in flight; tcp: cwnd in segments */
-	uint32_t redundancy;		/* dfcp: packets per block; tcp: 0 */
+	uint32_t redundancy;		/* dfcp: packets per block */
+	int has_redundancy;		/* tcp: 0 (an empty time-series cell) */
 	uint32_t loss_ppm;		/* dfcp: symbol loss; tcp: retransmitted segments */
 	int established, done;
 	char detail[160];		/* the rest of its line in the live view */

@@ -246,8 +246,12 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 
 		if (!r->valid)
 			continue;
-		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%u,%.6f\n", t, cfg->flows[i].name,
-				r->goodput, r->thr, r->v.window, r->v.redundancy, r->v.loss_ppm / 1e6);
+		char red[16] = "";
+
+		if (r->v.has_redundancy)
+			snprintf(red, sizeof(red), "%u", r->v.redundancy);
+		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%s,%.6f\n", t, cfg->flows[i].name,
+				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6);
 	}
 	fflush(rt->live->ts_file);
 	rt->live->ts_last_tsc = now;

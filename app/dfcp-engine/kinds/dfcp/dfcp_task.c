@@ -612,6 +612,7 @@ dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
 	int sender = xf->fc->role == ENG_FLOW_SENDER;
 
 	v->group = sender ? "senders" : "receivers";
+	v->has_redundancy = 1;
 	memcpy(v->sum_names, sender ? snd : rcv, sizeof(v->sum_names));
 	v->lat_name = sender ? "block latency" : NULL;
 	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64

@@ -351,6 +351,9 @@ eng_tcp_flow_parse(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_conf
 	int rc = 0;
 
 	RTE_SET_USED(cfg);
+	if (f->source == ENG_SRC_FILE || f->sink == ENG_SINK_FILE)
+		return eng_sec_error(sec, f->source == ENG_SRC_FILE ? "source" : "sink",
+				"file is not supported with proto = tcp (pattern only)");
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return -ENOMEM;
