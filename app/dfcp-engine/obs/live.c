@@ -22,9 +22,9 @@
 
 #include <rte_cycles.h>
 
-#include "core/log.h"
 #include "config/config.h"
 #include "config/flow.h"
+#include "core/log.h"
 #include "obs/obs.h"
 
 struct live_row {
