@@ -229,12 +229,20 @@ test_counters(void)
 	eng_out_end(&o);
 	eng_out_item(&o, "flow", "f2");
 	eng_out_str(&o, "role", "");
+	eng_out_obj(&o, "drops");	/* empty object inside a line */
+	eng_out_end(&o);
+	eng_out_obj(&o, "errs");
+	eng_out_u64(&o, "stale", 3);
+	eng_out_u64(&o, "short", 1);
+	eng_out_end(&o);
+	eng_out_str(&o, "verify", "ok");
 	eng_out_end(&o);
 	eng_out_end(&o);
 	CHECK(eng_out_finish(&o) == 0);
 	expect(f, "  flow f1 tx_packets 10 window 7 done yes goodput_mbps 0.667 role sender\n"
 			"    conn 0 rtt_ns 5\n"
-			"  flow f2 role -\n", "counters text");
+			"  flow f2 role - | drops: none | errs: stale 3 short 1 | verify ok\n",
+			"counters text");
 }
 
 static void

@@ -378,6 +378,7 @@ text_line(struct eng_out *o, int items)
 	while (n-- > 0)
 		fputc(' ', o->f);
 	o->line_open = 1;
+	o->sep = 0;
 }
 
 static void
@@ -390,20 +391,28 @@ text_open(struct eng_out *o, const char *key, int how)
 	}
 	if (how == ENG_OPEN_ARR || key == NULL)
 		return;		/* arrays: their items make the lines */
+	o->count[o->depth]++;
 	if (!o->line_open) {
 		text_line(o, text_items(o));
 		fprintf(o->f, "%s:", key);
 	} else {
-		fprintf(o->f, " %s:", key);
+		fprintf(o->f, " | %s:", key);	/* an object inside a line: "| key: ... |" */
+		o->sep = 0;
 	}
 }
 
 static void
 text_close(struct eng_out *o)
 {
-	if (o->how[o->depth] == ENG_OPEN_ITEM && o->line_open) {
+	int l = o->depth;
+
+	if (o->how[l] == ENG_OPEN_ITEM && o->line_open) {
 		fputc('\n', o->f);
 		o->line_open = 0;
+	} else if (o->how[l] == ENG_OPEN_OBJ && o->line_open) {
+		if (o->count[l] == 0)
+			fputs(" none", o->f);
+		o->sep = 1;	/* the parent's next member starts with " |" */
 	}
 }
 
@@ -412,6 +421,10 @@ text_scalar(struct eng_out *o, const char *key, const struct eng_out_val *v)
 {
 	if (!o->line_open)
 		text_line(o, text_items(o));
+	else if (o->sep)
+		fputs(" |", o->f);
+	o->sep = 0;
+	o->count[o->depth]++;
 	if (key != NULL)
 		fprintf(o->f, " %s", key);
 	switch (v->type) {

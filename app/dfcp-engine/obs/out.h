@@ -115,6 +115,7 @@ struct eng_out {
 	uint8_t nl[ENG_OUT_DEPTH + 1];
 	/* text */
 	int line_open;
+	int sep;			/* an object just closed inside the line */
 	int indent;
 	/* telemetry (out_tel.c) */
 	struct rte_tel_data *tel_root, *tel_cur;
