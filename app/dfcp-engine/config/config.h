@@ -63,6 +63,8 @@ struct eng_config {
 	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
 	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
 	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
+	/* pacing (lib/pace, doc/performance.md "Pacing") */
+	uint64_t pace_catchup_ns;   /* credit every pacer keeps across a stall */
 	/* [port NAME] */
 	unsigned int nb_ports;
 	struct eng_port_conf ports[ENG_MAX_PORTS];

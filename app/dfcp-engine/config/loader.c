@@ -16,6 +16,8 @@
 
 #include <rte_cfgfile.h>
 
+#include "pace.h"
+
 #include "config/config.h"
 #include "config/flow.h"
 
@@ -308,6 +310,7 @@ config_defaults(struct eng_config *cfg)
 	cfg->stats_period_ns = 1000000000ull;
 	cfg->drain_ns = 200000000ull;
 	cfg->stats_top = 10;
+	cfg->pace_catchup_ns = PACE_CATCHUP_DEFAULT_NS;
 	cfg->mbuf_cache = 256;
 	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
 #ifdef ENG_DRIVERS_DIR

@@ -2,6 +2,8 @@
 /* [engine]: run length, stats, memory; command-line options override. */
 #include <errno.h>
 
+#include "pace.h"
+
 #include "config/config.h"
 
 #undef NS_PER_S
@@ -34,6 +36,9 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 		rc = eng_sec_str(sec, "timeseries", cfg->timeseries, sizeof(cfg->timeseries));
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "pdump", &cfg->pdump);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "pace_catchup", 1000000ull, 100000ull, PACE_LAG_MAX_NS / 2,
+				&cfg->pace_catchup_ns);
 	if (rc == 0) {
 		v = cfg->mbuf_data_size;
 		rc = eng_sec_size(sec, "mbuf_size", 256 + 128, 65535, &v);

@@ -18,13 +18,15 @@ dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 {
 	f->path_rate_bps = 1000000000ull;
 	f->path_rtt_ns = 200000000ull;
-	f->redundancy = DFCP_DEFAULT_REDUNDANCY;
+	f->redundancy = DFCP_REDUNDANCY_AUTO;
 	f->acks = f->encode = f->decode = 1;
 	f->T = DFCP_DEFAULT_T;
 	f->block_size = 65536;
 	f->hs_rto_ns = 200000000ull;
 	f->min_rto_ns = 10000000ull; /* above the queueing delay of deep rings */
 	f->time_wait_ns = 1000000000ull;
+	f->xr = 1;
+	f->round_idle_ns = 250000ull;
 }
 
 /* The thesis's five parameters and the path they are sized for. */
@@ -87,6 +89,15 @@ flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	if (rc == 0)
 		rc = eng_sec_time(sec, "time_wait", 1000000ull, 1000000ull, 600000000000ull,
 				&f->time_wait_ns);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "xr", &f->xr);
+	if (rc == 0)
+		rc = eng_sec_bool(sec, "rate_hint", &f->rate_hint);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "round_idle", 1000000ull, 10000ull, 1000000000ull,
+				&f->round_idle_ns);
+	if (rc == 0 && f->rate_hint && !f->xr)
+		return eng_sec_error(sec, "rate_hint", "needs xr = on (hints travel in loss reports)");
 	return rc;
 }
 

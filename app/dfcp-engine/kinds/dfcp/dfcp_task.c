@@ -53,6 +53,7 @@ struct dfcp_flow {
 	uint32_t conns_closed;
 	uint64_t start_ns, last_ns, last_goodput;
 	uint64_t rx_bytes;		/* frames handed to the endpoint */
+	uint64_t stalls_logged;		/* stall episodes already logged */
 	struct eng_flow_snap snap;	/* published to other threads */
 };
 
@@ -158,6 +159,8 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 	ec.accept_conf.hs_rto_ns = df->hs_rto_ns;
 	ec.accept_conf.min_rto_ns = df->min_rto_ns;
 	ec.accept_conf.time_wait_ns = df->time_wait_ns;
+	ec.accept_conf.xr = df->xr;
+	ec.accept_conf.round_idle_ns = df->round_idle_ns;
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
 	ec.on_accept = flow_accept;
@@ -191,6 +194,9 @@ flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flo
 	cc->hs_rto_ns = df->hs_rto_ns;
 	cc->min_rto_ns = df->min_rto_ns;
 	cc->time_wait_ns = df->time_wait_ns;
+	cc->xr = df->xr;
+	cc->rate_hint = df->rate_hint;
+	cc->round_idle_ns = df->round_idle_ns;
 	cc->source = flow_source;
 	cc->source_ctx = f;
 	/* block latency histogram (obs/obs.h): one hist_record per acked block */
@@ -480,6 +486,16 @@ stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->timeouts += b->timeouts;
 	a->short_reports += b->short_reports;
 	a->retransmits += b->retransmits;
+	a->rounds_last += b->rounds_last;
+	a->rounds_next += b->rounds_next;
+	a->rounds_idle += b->rounds_idle;
+	a->reports += b->reports;
+	a->implicit_topups += b->implicit_topups;
+	a->rate_capped += b->rate_capped;
+	a->stalls += b->stalls;
+	a->dispersion_pct = b->dispersion_pct;
+	a->rate_hint_pps = b->rate_hint_pps;
+	a->stall = b->stall;
 	a->loss_ppm = b->loss_ppm;
 	a->redundancy = b->redundancy;
 	a->window_used = b->window_used;
@@ -554,6 +570,13 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 		s.done = f->started && (f->conn == NULL || s.state == DFCP_TIME_WAIT);
 	else
 		s.done = f->conns_closed > 0 && f->conn == NULL;
+	if (s.st.stalls > f->stalls_logged) {
+		char why[96];
+
+		f->stalls_logged = s.st.stalls;
+		ENG_LOG(WARNING, task, "flow %s: no progress for 1 s while the peer is alive: %s",
+				xf->fc->name, dfcp_stall_str(s.st.stall, why, sizeof(why)));
+	}
 	f->snap = s;
 	publish_generic(xf, &s);
 }

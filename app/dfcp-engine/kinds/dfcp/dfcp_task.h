@@ -34,6 +34,10 @@ struct eng_dfcp_flow_conf {
 	/* pacing */
 	uint64_t rate_bps;		/* sender pacing, L1 bits; 0 = as fast as the port takes */
 	uint64_t hs_rto_ns, min_rto_ns, time_wait_ns;
+	/* extended reports (doc/protocol.md): round header, loss reports, rate hints */
+	int xr;				/* negotiate DFCP_F_XR (default on) */
+	int rate_hint;			/* sender: cap the rate at the receiver's hint */
+	uint64_t round_idle_ns;		/* receiver: idle time that ends a round */
 };
 
 static inline const struct eng_dfcp_flow_conf *

@@ -107,6 +107,9 @@ static const struct eng_ctr conn_ctrs[] = {
 	{"rack_marked", "pkts", CT(rack_marked), ENG_CT_U64, 0, J, "segments RACK deemed lost"},
 	{"tlp_probes", "", CT(tlp_probes), ENG_CT_U64, 0, J, "tail loss probes sent"},
 	{"tlp_recoveries", "", CT(tlp_recoveries), ENG_CT_U64, 0, J, "losses the probes repaired"},
+	{"dsack_rx", "", CT(dsack_rx), ENG_CT_U64, 0, J, "D-SACK blocks received (RFC 2883)"},
+	{"dsack_tx", "", CT(dsack_tx), ENG_CT_U64, 0, J, "D-SACK blocks sent"},
+	{"undos", "", CT(undos), ENG_CT_U64, 0, J, "spurious cwnd reductions undone"},
 	{"trace_points", "", CS(trace_points), ENG_CT_U64, 0, J, "cwnd trace points kept"},
 	{"trace_dropped", "", CS(trace_dropped), ENG_CT_U64, 0, J, "cwnd trace points dropped"},
 };
