@@ -161,6 +161,72 @@ test_repo_configs(const char *dir)
 	printf("ok %u repository configs load\n", n);
 }
 
+/* Raw bytes (NUL, control characters) into the config file, then load. */
+static int
+load_raw(const char *bytes, size_t n, char *err, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	REQUIRE(f != NULL);
+	REQUIRE(fwrite(bytes, 1, n, f) == n);
+	fclose(f);
+	err[0] = '\0';
+	return eng_config_load(&cfg, path, err, len);
+}
+
+static void
+expect_raw_err(const char *name, const char *bytes, size_t n, const char *what)
+{
+	char err[ENG_ERR_LEN];
+
+	if (load_raw(bytes, n, err, sizeof(err)) == 0) {
+		eng_config_free(&cfg);
+		fprintf(stderr, "FAIL %s: loaded\n", name);
+		test_failures++;
+		return;
+	}
+	CHECKF(strstr(err, path) != NULL && strstr(err, what) != NULL,
+			"%s: message \"%s\" lacks \"%s\"", name, err, what);
+	printf("ok %s: %s\n", name, err);
+}
+
+/* Files that are no config: NUL bytes, control characters, nothing, a directory, a device. */
+static void
+test_not_text(void)
+{
+	static const char nul[] = "[engine]\nduration = 1s\n[port p0]\ndev\0ice = ring:w\n";
+	static const char ctl[] = "[engine]\nduration = 1\x1b[2Js\n";
+	char err[ENG_ERR_LEN];
+	int rc;
+
+	expect_raw_err("NUL byte", nul, sizeof(nul) - 1, ":4: NUL byte at column 4");
+	expect_raw_err("text after NUL", "[engine]\0[bogus]\n", 18, ":1: NUL byte");
+	expect_raw_err("control character", ctl, sizeof(ctl) - 1, ":2: control character 0x1b");
+	expect_raw_err("empty file", "", 0, "empty file: no [section]");
+	expect_raw_err("comments only", "# a\n\n   # b\n", 12, "only comments and blank lines");
+	expect_err("CRLF and tabs are text", "\t# x\r\n[enginex]\r\n", "[enginex]",
+			"unknown section kind");
+	rc = eng_config_load(&cfg, "/tmp", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/tmp: is a directory") != NULL, "directory: %s", err);
+	rc = eng_config_load(&cfg, "/dev/zero", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/dev/zero: not a regular file") != NULL, "/dev/zero: %s", err);
+	rc = eng_config_load(&cfg, "/nonexistent/x.ini", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/nonexistent/x.ini: cannot open") != NULL, "missing: %s",
+			err);
+}
+
+/* Cross-references name FILE:LINE of the key. */
+static void
+test_cross_refs(void)
+{
+	expect_err("egress to no task", edit("rate = 1Gbit", "rate = 1Gbit\negress = ghost"),
+			":18: [task tx0] egress: no task named \"ghost\"", "kind = sched");
+	expect_err("egress to a non-sched task", edit("rate = 1Gbit", "rate = 1Gbit\negress = rx0"),
+			":18: [task tx0] egress: not a sched task: \"rx0\"", NULL);
+	expect_err("three ports on a wire line", edit("[task tx0]", "[port p2]\ndevice = ring:w\n[task tx0]"),
+			":6: [port p0] device", NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -245,5 +311,7 @@ main(int argc, char **argv)
 
 	test_flows();
 	test_flows_deprecated();
+	test_not_text();
+	test_cross_refs();
 	return config_file_finish("test_config");
 }

@@ -20,6 +20,7 @@
 
 struct eng_port_conf {
 	char name[ENG_NAME_LEN];
+	int line;                   /* of its [port NAME] header */
 	char device[CFG_VALUE_LEN]; /* "ring:WIRE", vdev "net_x0,args", PCI "0000:01:00.0" */
 	char preset[ENG_NAME_LEN];
 	uint16_t rx_queues, tx_queues;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_cfgfile.h>
 
@@ -24,6 +25,9 @@
 #define ENG_COMMENT_CHAR '#'
 
 #define ENG_MAX_SECTION_KINDS 32
+/* a line of the file, without its newline: a key, "=", a value and some blanks */
+#define ENG_MAX_LINE (CFG_NAME_LEN + CFG_VALUE_LEN + 6)
+#define ENG_MAX_CONFIG_BYTES (16 << 20)
 
 /*
  * The section kinds: the core ones, then those of the task kinds (their
@@ -185,36 +189,118 @@ scan_key(struct scan_section *cur, char *p, const char *file, int lineno, char *
 	return 0;
 }
 
+/*
+ * The whole file into memory (at most ENG_MAX_CONFIG_BYTES): a regular file
+ * only (a directory, a device such as /dev/zero or a FIFO is refused up
+ * front, since rte_cfgfile reads the file a second time by name).
+ */
 static int
-scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
+file_slurp(const char *file, char **buf, size_t *len, char *err, size_t errlen)
 {
-	char line[CFG_NAME_LEN + CFG_VALUE_LEN + 8];
+	struct stat st;
+	size_t n = 0;
 	FILE *f;
-	int lineno = 0, rc = 0;
+	int e;
 
 	f = fopen(file, "r");
 	if (f == NULL) {
-		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(errno));
-		return -errno;
+		e = errno;
+		snprintf(err, errlen, "%s: cannot open: %s", file, strerror(e));
+		return -e;
 	}
-	sc->nb = 0;
-	sc->s = calloc(ENG_MAX_SECTIONS, sizeof(*sc->s));
-	if (sc->s == NULL) {
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", file, S_ISDIR(st.st_mode) ? "is a directory, "
+				"expected a config file" : "not a regular file (expected an INI config file)");
+		fclose(f);
+		return -EINVAL;
+	}
+	if (st.st_size > ENG_MAX_CONFIG_BYTES) {
+		snprintf(err, errlen, "%s: %lld bytes: larger than any config (at most %d)", file,
+				(long long)st.st_size, ENG_MAX_CONFIG_BYTES);
+		fclose(f);
+		return -EFBIG;
+	}
+	*buf = malloc((size_t)st.st_size + 1);
+	if (*buf == NULL) {
 		fclose(f);
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -ENOMEM;
 	}
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		size_t n = strlen(line);
-		char *p, *c;
+	/* the size may change under us: read at most what was allocated */
+	n = fread(*buf, 1, (size_t)st.st_size, f);
+	e = ferror(f) ? errno : 0;
+	fclose(f);
+	if (e != 0) {
+		snprintf(err, errlen, "%s: read error: %s", file, strerror(e));
+		free(*buf);
+		*buf = NULL;
+		return -e;
+	}
+	(*buf)[n] = '\0';
+	*len = n;
+	return 0;
+}
+
+/*
+ * A text line: no NUL, no control character but tab and CR, not longer
+ * than the loader's limit. 0 or an error naming FILE:LINE.
+ */
+static int
+line_check(const char *p, size_t n, const char *file, int lineno, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (n > ENG_MAX_LINE) {
+		snprintf(err, errlen, "%s:%d: line too long (at most %d characters)", file, lineno,
+				ENG_MAX_LINE);
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '\0') {
+			snprintf(err, errlen, "%s:%d: NUL byte at column %zu: not a text file", file,
+					lineno, i + 1);
+			return -EINVAL;
+		}
+		if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+			snprintf(err, errlen, "%s:%d: control character 0x%02x at column %zu: not a "
+					"text file", file, lineno, c, i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int
+scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
+{
+	char line[ENG_MAX_LINE + 1];
+	char *buf = NULL, *p, *c;
+	size_t len = 0, off = 0;
+	int lineno = 0, rc;
+
+	rc = file_slurp(file, &buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
+	sc->nb = 0;
+	sc->s = calloc(ENG_MAX_SECTIONS, sizeof(*sc->s));
+	if (sc->s == NULL) {
+		free(buf);
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -ENOMEM;
+	}
+	while (rc == 0 && off < len) {
+		const char *nl = memchr(buf + off, '\n', len - off);
+		size_t n = nl != NULL ? (size_t)(nl - (buf + off)) : len - off;
 
 		lineno++;
-		if (n == sizeof(line) - 1 && line[n - 1] != '\n' && !feof(f)) {
-			snprintf(err, errlen, "%s:%d: line too long (at most %zu characters)", file,
-					lineno, sizeof(line) - 2);
-			rc = -EINVAL;
+		rc = line_check(buf + off, n, file, lineno, err, errlen);
+		if (rc < 0)
 			break;
-		}
+		memcpy(line, buf + off, n);
+		line[n] = '\0';
+		off += n + 1;
 		c = strchr(line, ENG_COMMENT_CHAR);
 		if (c != NULL)
 			*c = '\0';
@@ -226,7 +312,13 @@ scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
 		else
 			rc = scan_key(sc->nb ? &sc->s[sc->nb - 1] : NULL, p, file, lineno, err, errlen);
 	}
-	fclose(f);
+	free(buf);
+	if (rc == 0 && sc->nb == 0) {
+		snprintf(err, errlen, "%s: %s: no [section] (a config needs at least its ports, tasks "
+				"and lcores; doc/config.md)", file, lineno ? "only comments and blank lines" :
+				"empty file");
+		rc = -EINVAL;
+	}
 	return rc;
 }
 

@@ -106,6 +106,7 @@ port_parse(struct eng_config *cfg, struct eng_sec *sec)
 	pc = &cfg->ports[cfg->nb_ports];
 	memset(pc, 0, sizeof(*pc));
 	snprintf(pc->name, sizeof(pc->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
+	pc->line = sec->line;
 	pc->rx_queues = 1;
 	pc->tx_queues = 1;
 	pc->rx_desc = 1024;
@@ -154,9 +155,9 @@ port_check(struct eng_config *cfg, char *err, size_t errlen)
 				n++;
 		if (n > 2) {
 			snprintf(err, errlen,
-					"%s: [port %s] device: \"%s\" is used by %u ports; a ring wire "
+					"%s:%d: [port %s] device: \"%s\" is used by %u ports; a ring wire "
 					"joins at most two",
-					cfg->file, cfg->ports[i].name, cfg->ports[i].device, n);
+					cfg->file, cfg->ports[i].line, cfg->ports[i].name, cfg->ports[i].device, n);
 			return -EINVAL;
 		}
 	}

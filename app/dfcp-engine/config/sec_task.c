@@ -7,6 +7,19 @@
 
 #include "config/config.h"
 
+/* The kind read an "egress" key: remember it and its line (task.h). */
+static void
+egress_note(struct eng_task *t, struct eng_sec *sec)
+{
+	int i;
+
+	for (i = 0; i < sec->nb_entries; i++)
+		if (sec->used[i] && strcmp(sec->entries[i].name, "egress") == 0) {
+			snprintf(t->egress, sizeof(t->egress), "%s", sec->entries[i].value);
+			t->egress_line = sec->entry_line[i];
+		}
+}
+
 static int
 task_parse(struct eng_config *cfg, struct eng_sec *sec)
 {
@@ -48,6 +61,7 @@ task_parse(struct eng_config *cfg, struct eng_sec *sec)
 		t->flow_idx = NULL;
 		return rc;
 	}
+	egress_note(t, sec);
 	cfg->nb_tasks++;
 	return 0;
 }

@@ -54,6 +54,10 @@ struct eng_task {
 	unsigned int nb_ports;
 	struct eng_task_port ports[ENG_MAX_TASK_PORTS];
 	void *conf;                 /* from ops->parse(); freed by eng_config_free() */
+	/* "egress = SCHED_TASK" as the kind read it ("" = none) and its line, for
+	 * the load-time check of the name (the sched kind's check) */
+	char egress[ENG_NAME_LEN];
+	int egress_line;
 	/* kinds that run [flow]s: "flows = a, b" as written, resolved by [flow]'s
 	 * check (config/sec_flow.c) into cfg->flows indexes */
 	char flow_list[CFG_VALUE_LEN];

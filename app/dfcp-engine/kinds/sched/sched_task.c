@@ -117,6 +117,31 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	return rc;
 }
 
+/* Every task's "egress" names a sched task (config time, FILE:LINE errors). */
+static int
+eng_sched_check(struct eng_config *cfg, char *err, size_t errlen)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		const struct eng_task *t = &cfg->tasks[i];
+
+		if (t->egress[0] == '\0')
+			continue;
+		for (j = 0; j < cfg->nb_tasks; j++)
+			if (strcmp(cfg->tasks[j].name, t->egress) == 0)
+				break;
+		if (j == cfg->nb_tasks || cfg->tasks[j].ops != &eng_task_sched || j == i) {
+			snprintf(err, errlen, "%s:%d: [task %s] egress: %s \"%s\" (expected the name "
+					"of a [task NAME] with kind = sched)", cfg->file, t->egress_line,
+					t->name, j == cfg->nb_tasks ? "no task named" : "not a sched task:",
+					t->egress);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* The flows' rings and scheduler queues plus the pending buffer. */
 static uint64_t
 eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
@@ -466,6 +491,7 @@ const struct eng_task_ops eng_task_sched = {
 	.name = "sched",
 	.help = "scheduler lcore: per-flow SPSC rings, WF2Q+/DRR/FIFO, paced transmit",
 	.parse = eng_sched_parse,
+	.check = eng_sched_check,
 	.pool_need = eng_sched_pool_need,
 	.setup = eng_sched_setup,
 	.poll = eng_sched_poll,
