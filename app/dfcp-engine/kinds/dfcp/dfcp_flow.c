@@ -83,6 +83,8 @@ flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 				f->redundancy, f->K);
 	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
 	if (rc == 0)
+		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &f->bucket);
+	if (rc == 0)
 		rc = eng_sec_time(sec, "hs_rto", 1000000ull, 1000000ull, 60000000000ull, &f->hs_rto_ns);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "min_rto", 1000000ull, 1000ull, 60000000000ull, &f->min_rto_ns);

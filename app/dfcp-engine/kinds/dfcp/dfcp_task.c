@@ -31,8 +31,6 @@
 #include "net.h"
 #include "obs/obs.h"
 
-#define PACE_MAX_DT_NS		10000000ull
-#define L1_OVERHEAD		24u		/* FCS + preamble + inter-frame gap */
 
 /* A DFCP flow (eng_xflow.priv). */
 struct dfcp_flow {
@@ -44,10 +42,7 @@ struct dfcp_flow {
 	struct dfcp_sink_count sink;
 	volatile int stop_src;		/* DRAIN: the source reports end of data */
 	int started;			/* sender: connect issued */
-	/* pacing (token bucket in bit x 1e9 units) */
-	uint64_t rate_bps;
-	uint64_t tokens, tok_max, tok_cost;
-	uint64_t tok_last_ns;
+	struct dfcp_fpace pace;		/* rate = (dfcp_pace.c) */
 	/* accounting */
 	struct dfcp_stats acc;		/* closed connections, summed */
 	uint32_t conns_closed;
@@ -268,12 +263,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	rc = eng_xport_ep_attach(x, xf->ep, dc->egress, fc->name, fc->weight);
 	if (rc < 0)
 		return rc;
-	f->rate_bps = df->rate_bps;
-	if (f->rate_bps != 0) {
-		f->tok_cost = ((uint64_t)df->T + DFCP_DATA_OFF + L1_OVERHEAD) * 8u * 1000000000ull;
-		f->tok_max = f->tok_cost * RTE_MAX(x->burst, 16u);
-	}
-	return 0;
+	return eng_dfcp_fpace_init(&f->pace, x->rt, df, fc->name);
 }
 
 /* The checksum mode from the task's key and the port's offloads. */
@@ -342,6 +332,7 @@ dfcp_xteardown(struct eng_xtask *x)
 	for (i = 0; d != NULL && i < x->nb_flows; i++) {
 		struct dfcp_flow *f = &d->flows[i];
 
+		eng_dfcp_fpace_free(&f->pace);
 		if (f->xf == NULL)
 			continue;
 		dfcp_ep_free(f->ep);
@@ -416,39 +407,23 @@ dfcp_xtx(struct eng_xep *e, uint64_t now, void *const *bufs, uint16_t *lens, uin
 	return dfcp_ep_tx_burst(e->ep, now, bufs, lens, cap, n);
 }
 
-/* The token bucket of a flow with a rate: frames it may send now. */
+/* A flow's rate (dfcp_pace.c): frames it may send now, what it sent, idle. */
 static unsigned int
 dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n)
 {
-	struct dfcp_flow *f = e->priv;
-	uint64_t dt, allowed;
-
-	if (f->rate_bps == 0)
-		return n;
-	if (f->tok_last_ns == 0)
-		f->tok_last_ns = now, f->tokens = f->tok_max;
-	dt = now - f->tok_last_ns;
-	if (dt > PACE_MAX_DT_NS)
-		dt = PACE_MAX_DT_NS;
-	f->tok_last_ns = now;
-	f->tokens += dt * f->rate_bps;
-	if (f->tokens > f->tok_max)
-		f->tokens = f->tok_max;
-	allowed = f->tokens / f->tok_cost;
-	return allowed < n ? (unsigned int)allowed : n;
+	return eng_dfcp_fpace_allow(&((struct dfcp_flow *)e->priv)->pace, now, n);
 }
 
 static void
 dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k)
 {
-	struct dfcp_flow *f = e->priv;
-	uint64_t c = 0;
+	eng_dfcp_fpace_charge(&((struct dfcp_flow *)e->priv)->pace, lens, k);
+}
 
-	if (f->rate_bps == 0)
-		return;
-	for (unsigned int i = 0; i < k; i++)
-		c += ((uint64_t)lens[i] + L1_OVERHEAD) * 8u * 1000000000ull;
-	f->tokens = f->tokens > c ? f->tokens - c : 0;
+static void
+dfcp_xpace_idle(struct eng_xep *e, uint64_t now)
+{
+	eng_dfcp_fpace_idle(&((struct dfcp_flow *)e->priv)->pace, now);
 }
 
 static void
@@ -654,6 +629,7 @@ static const struct eng_xport_ops dfcp_xport = {
 	.tx_burst = dfcp_xtx,
 	.pace_allow = dfcp_xpace_allow,
 	.pace_charge = dfcp_xpace_charge,
+	.pace_idle = dfcp_xpace_idle,
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
 	.publish = dfcp_xpublish,
@@ -686,6 +662,25 @@ eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_f
 		return -ENOENT;
 	*out = ((const struct dfcp_flow *)xf->priv)->snap;
 	return 0;
+}
+
+int
+eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
+		struct eng_pace_view *v, int period)
+{
+	const struct eng_xflow *xf = eng_xport_flow(rt, flow);
+	struct dfcp_flow *f;
+
+	if (xf == NULL || xf->fc->proto != &eng_task_dfcp || xf->priv == NULL)
+		return -ENOENT;
+	f = xf->priv;
+	if (f->pace.p == NULL)
+		return -ENOENT;
+	v->task = xf->x->t->name;
+	v->name = xf->fc->name;
+	v->tx_full = f->snap.tx_dropped;
+	v->no_mbuf = xf->x->cnt.no_mbuf;
+	return eng_pace_view_fill(v, f->pace.p, period ? &f->pace.mark : NULL);
 }
 
 void

@@ -19,6 +19,7 @@
 #include "core/runtime.h"
 #include "core/task.h"
 #include "dfcp.h"
+#include "obs/pace_view.h"
 
 /* The DFCP keys of a [flow NAME] (its pconf; dfcp_flow.c). */
 struct eng_dfcp_flow_conf {
@@ -33,6 +34,7 @@ struct eng_dfcp_flow_conf {
 	uint16_t T, K;
 	/* pacing */
 	uint64_t rate_bps;		/* sender pacing, L1 bits; 0 = as fast as the port takes */
+	uint64_t bucket;		/* its token-bucket depth in bytes; 0 = strict pacer */
 	uint64_t hs_rto_ns, min_rto_ns, time_wait_ns;
 	/* extended reports (doc/protocol.md): round header, loss reports, rate hints */
 	int xr;				/* negotiate DFCP_F_XR (default on) */
@@ -82,6 +84,24 @@ int eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen);
 int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out);
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */
 void eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg);
+
+/* dfcp_pace.c: a sender flow's pacer on lib/pace (the xport ops' pace_*) */
+struct pace;
+struct dfcp_fpace {
+	struct pace *p;			/* NULL: not paced */
+	uint32_t frame;			/* bytes of a full data frame (no FCS) */
+	struct eng_pace_mark mark;	/* the reporting thread's */
+};
+int eng_dfcp_fpace_init(struct dfcp_fpace *fp, const struct eng_runtime *rt,
+		const struct eng_dfcp_flow_conf *df, const char *name);
+void eng_dfcp_fpace_free(struct dfcp_fpace *fp);
+unsigned int eng_dfcp_fpace_allow(struct dfcp_fpace *fp, uint64_t now, unsigned int n);
+void eng_dfcp_fpace_charge(struct dfcp_fpace *fp, const uint16_t *lens, unsigned int k);
+void eng_dfcp_fpace_idle(struct dfcp_fpace *fp, uint64_t now);
+/* Any thread: flow's pacer view (period: since the last periodic call);
+ * 0, or -ENOENT when it is not a running paced DFCP flow. */
+int eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
+		struct eng_pace_view *v, int period);
 
 /* dfcp_stats.c: the kind's report, a flow's fields, its counter table */
 struct eng_out;
