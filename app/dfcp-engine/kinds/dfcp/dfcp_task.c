@@ -8,8 +8,8 @@
  * each frame for a flow goes to dfcp_ep_rx (checksum offload flags
  * honoured), frames for no flow are parsed once more only to count why; per
  * flow, when the endpoint has something due, dfcp_ep_tx_burst writes frames
- * straight into the skeleton's mbufs; a flow may be paced by its own token
- * bucket ("rate"). Every 1 ms a sender connects (once resolved, at its start
+ * straight into the skeleton's mbufs; a flow may be paced ("rate",
+ * dfcp_pace.c). Every 1 ms a sender connects (once resolved, at its start
  * time), closed connections are reaped and summed; every 10 ms and at each
  * close the flow's counters are published.
  */
@@ -30,27 +30,6 @@
 #include "kinds/xport/xport.h"
 #include "net.h"
 #include "obs/obs.h"
-
-
-/* A DFCP flow (eng_xflow.priv). */
-struct dfcp_flow {
-	struct eng_xflow *xf;
-	struct dfcp_ep *ep;
-	struct dfcp_conn *conn;		/* the current connection */
-	struct dfcp_conn_conf cc;	/* sender: connect conf */
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
-	volatile int stop_src;		/* DRAIN: the source reports end of data */
-	int started;			/* sender: connect issued */
-	struct dfcp_fpace pace;		/* rate = (dfcp_pace.c) */
-	/* accounting */
-	struct dfcp_stats acc;		/* closed connections, summed */
-	uint32_t conns_closed;
-	uint64_t start_ns, last_ns, last_goodput;
-	uint64_t rx_bytes;		/* frames handed to the endpoint */
-	uint64_t stalls_logged;		/* stall episodes already logged */
-	struct eng_flow_snap snap;	/* published to other threads */
-};
 
 /* The task (eng_xtask.priv). */
 struct dfcp_task {
@@ -263,7 +242,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	rc = eng_xport_ep_attach(x, xf->ep, dc->egress, fc->name, fc->weight);
 	if (rc < 0)
 		return rc;
-	return eng_dfcp_fpace_init(&f->pace, x->rt, df, fc->name);
+	return eng_dfcp_fpace_init(&f->pace, x->rt, df, x->burst, fc->name);
 }
 
 /* The checksum mode from the task's key and the port's offloads. */
@@ -405,25 +384,6 @@ dfcp_xtx(struct eng_xep *e, uint64_t now, void *const *bufs, uint16_t *lens, uin
 		unsigned int n)
 {
 	return dfcp_ep_tx_burst(e->ep, now, bufs, lens, cap, n);
-}
-
-/* A flow's rate (dfcp_pace.c): frames it may send now, what it sent, idle. */
-static unsigned int
-dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n)
-{
-	return eng_dfcp_fpace_allow(&((struct dfcp_flow *)e->priv)->pace, now, n);
-}
-
-static void
-dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k)
-{
-	eng_dfcp_fpace_charge(&((struct dfcp_flow *)e->priv)->pace, lens, k);
-}
-
-static void
-dfcp_xpace_idle(struct eng_xep *e, uint64_t now)
-{
-	eng_dfcp_fpace_idle(&((struct dfcp_flow *)e->priv)->pace, now);
 }
 
 static void
@@ -627,9 +587,9 @@ static const struct eng_xport_ops dfcp_xport = {
 	.stray = dfcp_xstray,
 	.next_deadline = dfcp_xdeadline,
 	.tx_burst = dfcp_xtx,
-	.pace_allow = dfcp_xpace_allow,
-	.pace_charge = dfcp_xpace_charge,
-	.pace_idle = dfcp_xpace_idle,
+	.pace_allow = eng_dfcp_xpace_allow,
+	.pace_charge = eng_dfcp_xpace_charge,
+	.pace_idle = eng_dfcp_xpace_idle,
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
 	.publish = dfcp_xpublish,
@@ -662,25 +622,6 @@ eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_f
 		return -ENOENT;
 	*out = ((const struct dfcp_flow *)xf->priv)->snap;
 	return 0;
-}
-
-int
-eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
-		struct eng_pace_view *v, int period)
-{
-	const struct eng_xflow *xf = eng_xport_flow(rt, flow);
-	struct dfcp_flow *f;
-
-	if (xf == NULL || xf->fc->proto != &eng_task_dfcp || xf->priv == NULL)
-		return -ENOENT;
-	f = xf->priv;
-	if (f->pace.p == NULL)
-		return -ENOENT;
-	v->task = xf->x->t->name;
-	v->name = xf->fc->name;
-	v->tx_full = f->snap.tx_dropped;
-	v->no_mbuf = xf->x->cnt.no_mbuf;
-	return eng_pace_view_fill(v, f->pace.p, period ? &f->pace.mark : NULL);
 }
 
 void

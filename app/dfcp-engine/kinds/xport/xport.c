@@ -303,8 +303,13 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	uint16_t lens[ENG_XPORT_MAX_BURST];
 	unsigned int n, k, i;
 
-	if (!ep_flush(x, e))
-		return;		/* the port or the scheduler is full: back-pressure */
+	if (!ep_flush(x, e)) {
+		/* the port or the scheduler is full: back-pressure. The path, not
+		 * the lcore, holds the sender back: no credit banked for a burst */
+		if (x->ops->pace_idle != NULL)
+			x->ops->pace_idle(e, now);
+		return;
+	}
 	/*
 	 * The endpoint's next deadline only moves when it receives, sends or is
 	 * ticked (each clears the cache) or when time reaches it: no scan of
