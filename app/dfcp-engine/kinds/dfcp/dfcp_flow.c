@@ -27,6 +27,7 @@ dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 	f->time_wait_ns = 1000000000ull;
 	f->xr = 1;
 	f->round_idle_ns = 250000ull;
+	f->bucket = ENG_DFCP_BUCKET_AUTO;
 }
 
 /* The thesis's five parameters and the path they are sized for. */
@@ -82,6 +83,8 @@ flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 				"%u packets per block is fewer than K = %u source symbols",
 				f->redundancy, f->K);
 	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX - 1, &f->bucket);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "hs_rto", 1000000ull, 1000000ull, 60000000000ull, &f->hs_rto_ns);
 	if (rc == 0)

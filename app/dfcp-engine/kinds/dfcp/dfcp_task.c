@@ -8,8 +8,8 @@
  * each frame for a flow goes to dfcp_ep_rx (checksum offload flags
  * honoured), frames for no flow are parsed once more only to count why; per
  * flow, when the endpoint has something due, dfcp_ep_tx_burst writes frames
- * straight into the skeleton's mbufs; a flow may be paced by its own token
- * bucket ("rate"). Every 1 ms a sender connects (once resolved, at its start
+ * straight into the skeleton's mbufs; a flow may be paced ("rate",
+ * dfcp_pace.c). Every 1 ms a sender connects (once resolved, at its start
  * time), closed connections are reaped and summed; every 10 ms and at each
  * close the flow's counters are published.
  */
@@ -30,32 +30,6 @@
 #include "kinds/xport/xport.h"
 #include "net.h"
 #include "obs/obs.h"
-
-#define PACE_MAX_DT_NS		10000000ull
-#define L1_OVERHEAD		24u		/* FCS + preamble + inter-frame gap */
-
-/* A DFCP flow (eng_xflow.priv). */
-struct dfcp_flow {
-	struct eng_xflow *xf;
-	struct dfcp_ep *ep;
-	struct dfcp_conn *conn;		/* the current connection */
-	struct dfcp_conn_conf cc;	/* sender: connect conf */
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
-	volatile int stop_src;		/* DRAIN: the source reports end of data */
-	int started;			/* sender: connect issued */
-	/* pacing (token bucket in bit x 1e9 units) */
-	uint64_t rate_bps;
-	uint64_t tokens, tok_max, tok_cost;
-	uint64_t tok_last_ns;
-	/* accounting */
-	struct dfcp_stats acc;		/* closed connections, summed */
-	uint32_t conns_closed;
-	uint64_t start_ns, last_ns, last_goodput;
-	uint64_t rx_bytes;		/* frames handed to the endpoint */
-	uint64_t stalls_logged;		/* stall episodes already logged */
-	struct eng_flow_snap snap;	/* published to other threads */
-};
 
 /* The task (eng_xtask.priv). */
 struct dfcp_task {
@@ -268,12 +242,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	rc = eng_xport_ep_attach(x, xf->ep, dc->egress, fc->name, fc->weight);
 	if (rc < 0)
 		return rc;
-	f->rate_bps = df->rate_bps;
-	if (f->rate_bps != 0) {
-		f->tok_cost = ((uint64_t)df->T + DFCP_DATA_OFF + L1_OVERHEAD) * 8u * 1000000000ull;
-		f->tok_max = f->tok_cost * RTE_MAX(x->burst, 16u);
-	}
-	return 0;
+	return eng_dfcp_fpace_init(&f->pace, x->rt, df, x->burst, fc->name);
 }
 
 /* The checksum mode from the task's key and the port's offloads. */
@@ -342,6 +311,7 @@ dfcp_xteardown(struct eng_xtask *x)
 	for (i = 0; d != NULL && i < x->nb_flows; i++) {
 		struct dfcp_flow *f = &d->flows[i];
 
+		eng_dfcp_fpace_free(&f->pace);
 		if (f->xf == NULL)
 			continue;
 		dfcp_ep_free(f->ep);
@@ -414,41 +384,6 @@ dfcp_xtx(struct eng_xep *e, uint64_t now, void *const *bufs, uint16_t *lens, uin
 		unsigned int n)
 {
 	return dfcp_ep_tx_burst(e->ep, now, bufs, lens, cap, n);
-}
-
-/* The token bucket of a flow with a rate: frames it may send now. */
-static unsigned int
-dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n)
-{
-	struct dfcp_flow *f = e->priv;
-	uint64_t dt, allowed;
-
-	if (f->rate_bps == 0)
-		return n;
-	if (f->tok_last_ns == 0)
-		f->tok_last_ns = now, f->tokens = f->tok_max;
-	dt = now - f->tok_last_ns;
-	if (dt > PACE_MAX_DT_NS)
-		dt = PACE_MAX_DT_NS;
-	f->tok_last_ns = now;
-	f->tokens += dt * f->rate_bps;
-	if (f->tokens > f->tok_max)
-		f->tokens = f->tok_max;
-	allowed = f->tokens / f->tok_cost;
-	return allowed < n ? (unsigned int)allowed : n;
-}
-
-static void
-dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k)
-{
-	struct dfcp_flow *f = e->priv;
-	uint64_t c = 0;
-
-	if (f->rate_bps == 0)
-		return;
-	for (unsigned int i = 0; i < k; i++)
-		c += ((uint64_t)lens[i] + L1_OVERHEAD) * 8u * 1000000000ull;
-	f->tokens = f->tokens > c ? f->tokens - c : 0;
 }
 
 static void
@@ -652,8 +587,9 @@ static const struct eng_xport_ops dfcp_xport = {
 	.stray = dfcp_xstray,
 	.next_deadline = dfcp_xdeadline,
 	.tx_burst = dfcp_xtx,
-	.pace_allow = dfcp_xpace_allow,
-	.pace_charge = dfcp_xpace_charge,
+	.pace_allow = eng_dfcp_xpace_allow,
+	.pace_charge = eng_dfcp_xpace_charge,
+	.pace_idle = eng_dfcp_xpace_idle,
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
 	.publish = dfcp_xpublish,

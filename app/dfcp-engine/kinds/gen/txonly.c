@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * txonly: generate UDP/IPv4 test packets (pkt.h) at full speed or at a
- * configured rate (integer token pacing on the TSC), optionally a fixed count.
+ * configured rate, optionally a fixed count. The rate is a lib/pace virtual
+ * schedule on the engine clock: credit is kept across a stall of the lcore up
+ * to [engine] pace_catchup (what is beyond is counted, obs/pace_view.h);
+ * bucket = BYTES lets that many bytes leave back-to-back after idling.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,14 +24,18 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/tx.h"
+#include "kinds/gen/gen.h"
 #include "kinds/gen/pkt.h"
 #include "kinds/sched/sched.h"
+#include "obs/pace_view.h"
+#include "pace.h"
 
-#define TX_FP_SHIFT 8 /* fixed-point bits of the pacing clock */
+#define TX_L1_OVERHEAD 24u /* FCS + preamble + inter-frame gap of a frame without FCS */
 
 struct txonly_conf {
 	uint32_t pkt_size;   /* frame size including FCS */
 	uint64_t rate_bps;   /* 0: full speed */
+	uint64_t bucket;     /* token-bucket depth in bytes (0: strict pacer) */
 	uint64_t count;      /* 0: unlimited */
 	uint32_t src_ip, dst_ip;
 	uint16_t src_port, dst_port;
@@ -35,17 +43,6 @@ struct txonly_conf {
 	struct rte_ether_addr dst_mac;
 	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
 	uint32_t weight;           /* its weight there */
-};
-
-/*
- * The rate pacer: a virtual send schedule on the TSC in fixed point, one
- * packet every interval_fp; after a stall at most one burst of credit.
- */
-struct txonly_pacer {
-	uint64_t start_tsc;
-	uint64_t interval_fp;   /* TSC cycles per packet << TX_FP_SHIFT; 0: no pacing */
-	uint64_t next_fp;       /* when the next packet is due */
-	uint64_t now_fp;        /* at the last txonly_pace_allow() */
 };
 
 struct txonly_priv {
@@ -56,7 +53,8 @@ struct txonly_priv {
 	uint64_t ol_flags;
 	uint64_t count;
 	uint64_t seq;
-	struct txonly_pacer pace;
+	struct pace *pace;      /* NULL: full speed */
+	struct eng_pace_mark mark; /* the reporting thread's */
 	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
 } __rte_cache_aligned;
@@ -85,7 +83,9 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		c->pkt_size = (uint32_t)v;
 	}
 	if (rc == 0)
-		rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &c->rate_bps);
+		rc = eng_sec_rate(sec, "rate", 0, PACE_RATE_MAX, &c->rate_bps);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &c->bucket);
 	if (rc == 0)
 		rc = eng_sec_u64(sec, "count", 0, UINT64_MAX, &c->count);
 	if (rc == 0)
@@ -163,16 +163,23 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->queue = tp->txq;
 	p->data_len = (uint16_t)(c->pkt_size - ENG_PKT_FCS_LEN);
 	p->count = c->count;
+	t->priv = p;
 	if (c->rate_bps != 0) {
-		unsigned __int128 cyc = (unsigned __int128)rt->clock.hz * ((c->pkt_size + 20) * 8ull)
-				<< TX_FP_SHIFT;
+		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = TX_L1_OVERHEAD,
+				.catchup_ns = rt->cfg->pace_catchup_ns, .bucket = c->bucket};
+		void *mem = rte_zmalloc_socket("txonly_pace", pace_size(), RTE_CACHE_LINE_SIZE,
+				socket);
 
-		p->pace.interval_fp = (uint64_t)(cyc / c->rate_bps);
-		if (p->pace.interval_fp == 0)
-			p->pace.interval_fp = 1;
+		p->pace = mem != NULL ? pace_init(mem, pace_size(), &pcf) : NULL;
+		if (p->pace == NULL) {
+			rte_free(mem);
+			ENG_LOG(ERR, task, "task %s: cannot pace rate %" PRIu64 " bit/s with bucket "
+					"%" PRIu64 " B (pace_catchup + bucket time over %llu s?)",
+					t->name, c->rate_bps, c->bucket, PACE_LAG_MAX_NS / 1000000000ull);
+			return -EINVAL;
+		}
 	}
 	txonly_template(p, c, port, pc);
-	t->priv = p;
 	if (c->egress[0] != '\0') {
 		uint32_t id;
 
@@ -185,32 +192,19 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 
 /* Packets (at most n) the rate allows at TSC now; n when not paced. */
 static inline uint16_t
-txonly_pace_allow(struct txonly_pacer *pc, uint64_t now, uint16_t n)
+txonly_pace_allow(struct eng_task *t, struct txonly_priv *p, uint64_t now, uint16_t n)
 {
-	uint64_t allowed;
-
-	if (pc->interval_fp == 0)
+	if (p->pace == NULL)
 		return n;
-	if (pc->start_tsc == 0)
-		pc->start_tsc = now;
-	pc->now_fp = (now - pc->start_tsc) << TX_FP_SHIFT;
-	if (pc->now_fp < pc->next_fp)
-		return 0;
-	allowed = (pc->now_fp - pc->next_fp) / pc->interval_fp + 1;
-	return allowed < n ? (uint16_t)allowed : n;
+	return (uint16_t)pace_burst(p->pace, eng_clock_ns(&t->rt->clock, now), p->data_len, n);
 }
 
-/* sent packets left (a refused burst still advances by one packet). */
+/* sent packets left; refused ones keep their credit (counted if it runs out). */
 static inline void
-txonly_pace_sent(struct txonly_pacer *pc, uint16_t sent, uint16_t burst)
+txonly_pace_sent(struct txonly_priv *p, uint16_t sent)
 {
-	uint64_t cap = (uint64_t)burst * pc->interval_fp;
-
-	if (pc->interval_fp == 0)
-		return;
-	pc->next_fp += (uint64_t)(sent ? sent : 1) * pc->interval_fp;
-	if (pc->now_fp > pc->next_fp + cap)
-		pc->next_fp = pc->now_fp - cap; /* bounded credit after a stall */
+	if (p->pace != NULL && sent != 0)
+		pace_sent(p->pace, sent, (uint64_t)sent * p->data_len);
 }
 
 static uint16_t
@@ -228,7 +222,7 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		if (p->count - p->seq < n)
 			n = (uint16_t)(p->count - p->seq);
 	}
-	n = txonly_pace_allow(&p->pace, now, n);
+	n = txonly_pace_allow(t, p, now, n);
 	if (n == 0)
 		return 0;
 	if (rte_pktmbuf_alloc_bulk(p->pool, pkts, n) != 0) {
@@ -258,7 +252,7 @@ txonly_poll(struct eng_task *t, uint64_t now)
 	p->seq += sent; /* unsent packets reuse their numbers: gaps mean real loss */
 	p->tx_packets += sent;
 	p->tx_bytes += (uint64_t)sent * p->data_len;
-	txonly_pace_sent(&p->pace, sent, t->burst);
+	txonly_pace_sent(p, sent);
 	return sent;
 }
 
@@ -276,9 +270,27 @@ txonly_stats(const struct eng_task *t, struct eng_task_stats *out)
 	out->no_mbuf = p->no_mbuf;
 }
 
+int
+eng_txonly_pace_view(const struct eng_task *t, struct eng_pace_view *v, int period)
+{
+	struct txonly_priv *p = t->priv;
+
+	if (t->ops != &eng_task_txonly || p == NULL || p->pace == NULL)
+		return -ENOENT;
+	v->task = t->name;
+	v->name = t->name;
+	v->tx_full = p->tx_dropped;
+	v->no_mbuf = p->no_mbuf;
+	return eng_pace_view_fill(v, p->pace, period ? &p->mark : NULL);
+}
+
 static void
 txonly_teardown(struct eng_task *t)
 {
+	struct txonly_priv *p = t->priv;
+
+	if (p != NULL)
+		rte_free(p->pace);
 	rte_free(t->priv);
 	t->priv = NULL;
 }
@@ -291,4 +303,7 @@ const struct eng_task_ops eng_task_txonly = {
 	.poll = txonly_poll,
 	.stats = txonly_stats,
 	.teardown = txonly_teardown,
+	.report = eng_gen_pace_report,
+	.tel = eng_gen_pace_tel,
+	.tables = eng_gen_pace_tables,
 };

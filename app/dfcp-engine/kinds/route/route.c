@@ -60,6 +60,7 @@ eng_route_pipe_create(struct eng_runtime *rt, int idx)
 	c.queue_pkts = pc->queue_pkts;
 	c.queue_bytes = pc->queue_bytes;
 	c.line_pkts = pc->line_pkts;
+	c.catchup_ns = rt->cfg->pace_catchup_ns;
 	pr->p = pipe_create(&c);
 	if (pr->p == NULL) {
 		ENG_LOG(ERR, task, "pipe %s: cannot create (out of memory or bad parameters)",

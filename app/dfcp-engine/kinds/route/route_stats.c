@@ -58,6 +58,10 @@ static const struct eng_ctr pipe_ctrs[] = {
 	{"line_packets", "pkts", PS(line_pkts), ENG_CT_U32, 0, 0, "on the delay line now"},
 	{"line_stalls", "", PS(line_stalls), ENG_CT_U32, 0, ENG_V_JSON,
 		"serializations held back: delay line full"},
+	{"catchup_stalls", "", PS(catchup_stalls), ENG_CT_U64, 0, 0,
+		"stalls of the router longer than [engine] pace_catchup: the link moved later"},
+	{"catchup_lost_ns", "ns", PS(catchup_lost_ns), ENG_CT_U64, 0, ENG_V_DATA,
+		"link time those stalls lost"},
 	{"jain", "", PV(jain), ENG_CT_DBL, 6, V_TJ, "Jain's index of its queues' weighted shares"},
 	{"jain_ppm", "ppm", PV(jain_ppm), ENG_CT_U64, 0, ENG_V_TEL, "the same, parts per million"},
 };

@@ -298,6 +298,13 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 		}
 	}
 	n = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, burst);
+	/*
+	 * Arrivals are stamped after the receive burst: a packet that came in
+	 * while this thread was descheduled gets the time it was seen, never
+	 * an earlier one, so the emulated delay stays a lower bound.
+	 */
+	if (n != 0 && rd->nb_stages != 0)
+		now = eng_clock_ns(&p->clk, rte_rdtsc());
 	for (i = 0; i < n; i++) {
 		bytes += pkts[i]->pkt_len;
 		if (rd->nb_stages == 0)

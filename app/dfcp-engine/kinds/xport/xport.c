@@ -303,8 +303,13 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	uint16_t lens[ENG_XPORT_MAX_BURST];
 	unsigned int n, k, i;
 
-	if (!ep_flush(x, e))
-		return;		/* the port or the scheduler is full: back-pressure */
+	if (!ep_flush(x, e)) {
+		/* the port or the scheduler is full: back-pressure. The path, not
+		 * the lcore, holds the sender back: no credit banked for a burst */
+		if (x->ops->pace_idle != NULL)
+			x->ops->pace_idle(e, now);
+		return;
+	}
 	/*
 	 * The endpoint's next deadline only moves when it receives, sends or is
 	 * ticked (each clears the cache) or when time reaches it: no scan of
@@ -312,8 +317,11 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	 */
 	if (e->due_ns == 0 || e->due_ns <= now)
 		e->due_ns = x->ops->next_deadline(e, now);
-	if (e->due_ns > now)
+	if (e->due_ns > now) {
+		if (x->ops->pace_idle != NULL)
+			x->ops->pace_idle(e, now);	/* nothing to send: no credit banked */
 		return;
+	}
 	e->due_ns = 0;
 	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->burst) : x->burst;
 	if (n == 0)
@@ -325,6 +333,8 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	if (n == 0)
 		return;
 	k = x->ops->tx_burst(e, now, bufs, lens, x->cap, n);
+	if (k < n && x->ops->pace_idle != NULL)
+		x->ops->pace_idle(e, now);	/* it sent all it had */
 	if (k == 0)
 		return;
 	if (x->ops->pace_charge != NULL)

@@ -104,6 +104,8 @@ struct eng_xport_ops {
 	/* Pacing (optional): frames allowed now; charge what was built. */
 	unsigned int (*pace_allow)(struct eng_xep *e, uint64_t now, unsigned int n);
 	void (*pace_charge)(struct eng_xep *e, const uint16_t *lens, unsigned int k);
+	/* optional: the endpoint has nothing (more) to send at now */
+	void (*pace_idle)(struct eng_xep *e, uint64_t now);
 	/* An ARP reply gave sender f its next hop's MAC. */
 	void (*resolved)(struct eng_xflow *f, const uint8_t mac[6]);
 	/* Every 1 ms: connections, timers, closes, goals. */

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Rate fidelity of the engine's pacers (issue 16; lib/pace, doc/performance.md "Pacing").
+
+Cases (each one engine run of 3 s on net_ring wires, no devices):
+  txonly-1g     txonly 1 Gbit/s at 1518 B -> rxonly on the same lcore: >= 99 % of the
+                L1 rate received over the run, and the task's pace record agrees
+  txonly-64     the same at 100 Mbit/s with 64 B frames (148.8 kpps)
+  txonly-hog    txonly 1 Gbit/s at 1518 B with a busy loop pinned to the lcore's CPU: >= 97 %
+  pipe          txonly at 800 Mbit/s into a router pipe of 500 Mbit/s: the pipe delivers
+                500 Mbit/s +- 1 % (never more than its bandwidth)
+  pipe-hog      the same with a busy loop pinned to the paced lcore's CPU: >= 97 %, <= 101 %
+  delay         a 10 ms pipe on its own lcore (the generator and receiver on the main
+                lcore): no packet arrives before it was sent + 10 ms
+  delay-hog     the same with a busy loop pinned to the router's CPU
+
+The busy loop is a process the test starts (taskset) and always kills; it shares the paced
+thread's CPU the way another process on a shared VM does. Usage: CASE ENGINE SOURCE_ROOT.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import case_main, fail, load, run, skip, write  # noqa: E402
+
+EAL = "-l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning"
+L1 = 20  # preamble + IFG per frame (pkt_size includes the FCS)
+OVERHEAD = 24  # the same for frame bytes without FCS (task and pipe byte counters)
+DURATION = 3.0
+
+
+class Hog:
+    """A busy loop pinned to one CPU while the block runs (none when cpu is None)."""
+
+    def __init__(self, cpu):
+        self.cpu, self.p = cpu, None
+
+    def __enter__(self):
+        if self.cpu is None:
+            return self
+        if shutil.which("taskset") is None:
+            skip("needs taskset for the CPU hog")
+        self.p = subprocess.Popen(["taskset", "-c", str(self.cpu), sys.executable, "-c",
+                                   "while True: pass"])
+        print(f"# hog pid {self.p.pid} on CPU {self.cpu}", flush=True)
+        return self
+
+    def __exit__(self, *exc):
+        if self.p is not None:
+            self.p.kill()
+            self.p.wait()
+        return False
+
+
+def engine(eng, tmp, text, name):
+    cfg = write(os.path.join(tmp, name + ".ini"), text)
+    out = os.path.join(tmp, name + ".json")
+    p = run([eng, "--", "--config", cfg, "--summary-json", out], timeout=60)
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    return load(out), p.stdout
+
+
+def item(js, key, name):
+    for x in js.get(key, []):
+        if x.get("name") == name:
+            return x
+    fail(f"{key} {name} missing from the summary JSON")
+
+
+def task(js, name):
+    return item(js, "tasks", name)
+
+
+def txonly_config(pkt_size, rate):
+    return f"""[eal]
+args = {EAL}
+[engine]
+duration = {DURATION}s
+stats_period = 0
+[port p0]
+device = ring:wire0
+preset = net_ring
+[port p1]
+device = ring:wire0
+preset = net_ring
+[task tx0]
+kind = txonly
+port = p0
+pkt_size = {pkt_size}
+rate = {rate}
+[task rx0]
+kind = rxonly
+port = p1
+[lcore 1]
+tasks = tx0, rx0
+"""
+
+
+def txonly_case(eng, tmp, pkt_size, rate_bps, rate, need, hog):
+    with Hog(1 if hog else None):
+        js, _ = engine(eng, tmp, txonly_config(pkt_size, rate), "txonly")
+    rx, pace = task(js, "rx0"), item(js, "pace", "tx0")
+    got = rx["rx_packets"] * (pkt_size + L1) * 8 / js["duration_s"]
+    print(f"received {got / 1e6:.3f} of {rate_bps / 1e6:.0f} Mbit/s L1 "
+          f"({100 * got / rate_bps:.2f} %); pace {pace}")
+    if rx["rx_bad"] or rx["seq_lost"]:
+        fail("verification errors or lost packets on the wire")
+    if got < need * rate_bps:
+        fail(f"received {100 * got / rate_bps:.2f} % of the rate, want >= {100 * need:.0f} %")
+    if got > 1.005 * rate_bps:
+        fail("received more than the configured rate")
+    if abs(pace["rate_mbps"] - rate_bps / 1e6) > 1e-6:
+        fail("the pace record shows another configured rate")
+    if pace["pkts"] != task(js, "tx0")["tx_packets"]:
+        fail("the pace record and the task disagree on packets sent")
+    # lost schedule time is all the pacer may miss: achieved + lost ~ configured
+    if pace["achieved_ppm"] < need * 1e6 or pace["achieved_ppm"] > 1.002e6:
+        fail(f"pace achieved_ppm {pace['achieved_ppm']} out of range")
+
+
+def case_txonly_1g(eng, src, tmp):
+    txonly_case(eng, tmp, 1518, 1e9, "1Gbit", 0.99, False)
+
+
+def case_txonly_64(eng, src, tmp):
+    txonly_case(eng, tmp, 64, 1e8, "100Mbit", 0.99, False)
+
+
+def case_txonly_hog(eng, src, tmp):
+    txonly_case(eng, tmp, 1518, 1e9, "1Gbit", 0.97, True)
+
+
+def router_config(bw, delay, rate, gen_lcore, router_lcore, pkt_size=1518, queue=1024):
+    # a stalled router keeps its link busy only on what its queue holds, and refills it
+    # from its rx ring: queue and rx ring cover pace_catchup (doc/performance.md, "Pacing")
+    lcores = (f"[lcore {gen_lcore}]\ntasks = tx0, rx0\n[lcore {router_lcore}]\ntasks = r0\n"
+              if gen_lcore != router_lcore else f"[lcore {router_lcore}]\ntasks = tx0, r0, rx0\n")
+    return f"""[eal]
+args = {EAL}
+[engine]
+duration = {DURATION}s
+stats_period = 0
+drain = 100ms
+[port gen]
+device = ring:a
+preset = net_ring
+[port ra]
+device = ring:a
+preset = net_ring
+rx_desc = 4096
+[port rb]
+device = ring:b
+preset = net_ring
+[port sink]
+device = ring:b
+preset = net_ring
+[pipe link]
+bw = {bw}
+delay = {delay}
+queue = {queue}
+[task tx0]
+kind = txonly
+port = gen
+pkt_size = {pkt_size}
+rate = {rate}
+[task r0]
+kind = router
+port_a = ra
+port_b = rb
+a_to_b = link
+b_to_a = pass
+[task rx0]
+kind = rxonly
+port = sink
+{lcores}"""
+
+
+def pipe_case(eng, tmp, low, hog):
+    with Hog(1 if hog else None):
+        js, _ = engine(eng, tmp, router_config("500Mbit", "0ms", "800Mbit", 1, 1), "pipe")
+    p = item(js, "pipes", "link")
+    # the pipe's output during the run: the drain adds what its full queue held at the
+    # stop (1024 frames, 25 ms at 500 Mbit/s; fewer only if a stall had drained it, which
+    # makes this an underestimate)
+    secs = js["duration_s"]
+    out = (p["out_bytes"] + OVERHEAD * p["out_packets"] - 1024 * 1538) * 8 / secs
+    print(f"pipe out during the run {out / 1e6:.3f} Mbit/s of 500 ({100 * out / 5e8:.2f} %), "
+          f"dropped {p['dropped_packets']}, catch-up stalls {p['catchup_stalls']}")
+    if p["dropped_packets"] == 0:
+        fail("an 800 Mbit/s offer into a 500 Mbit/s pipe dropped nothing")
+    if out > 1.01 * 5e8:
+        fail("the pipe delivered more than its bandwidth")
+    if out < low * 5e8:
+        fail(f"the pipe delivered {100 * out / 5e8:.2f} %, want >= {100 * low:.0f} %")
+
+
+def case_pipe(eng, src, tmp):
+    pipe_case(eng, tmp, 0.99, False)
+
+
+def case_pipe_hog(eng, src, tmp):
+    pipe_case(eng, tmp, 0.97, True)
+
+
+def delay_case(eng, tmp, hog):
+    # the router alone on lcore 1; generator and receiver on the main lcore 0
+    with Hog(1 if hog else None):
+        js, _ = engine(eng, tmp, router_config("1Gbit", "10ms", "200Mbit", 0, 1, 1000, 1000),
+                       "delay")
+    rx, p = task(js, "rx0"), item(js, "pipes", "link")
+    print(f"received {rx['rx_valid']} packets, latency min/avg/max {rx['lat_min_ns'] / 1e6:.3f}/"
+          f"{rx['lat_avg_ns'] / 1e6:.3f}/{rx['lat_max_ns'] / 1e6:.3f} ms, "
+          f"pipe dropped {p['dropped_packets']}")
+    if rx["rx_valid"] < 0.5 * 200e6 / ((1000 + L1) * 8) * DURATION:
+        fail("less than half of the offered packets arrived")
+    if rx["lat_samples"] != rx["rx_valid"]:
+        fail("packets without a latency sample")
+    # departure >= arrival + serialization (8.2 us at 1 Gbit/s) + 10 ms
+    if rx["lat_min_ns"] < 10_000_000:
+        fail(f"a packet left the 10 ms pipe after {rx['lat_min_ns'] / 1e6:.3f} ms")
+
+
+def case_delay(eng, src, tmp):
+    delay_case(eng, tmp, False)
+
+
+def case_delay_hog(eng, src, tmp):
+    delay_case(eng, tmp, True)
+
+
+CASES = {
+    "txonly-1g": case_txonly_1g,
+    "txonly-64": case_txonly_64,
+    "txonly-hog": case_txonly_hog,
+    "pipe": case_pipe,
+    "pipe-hog": case_pipe_hog,
+    "delay": case_delay,
+    "delay-hog": case_delay_hog,
+}
+
+if __name__ == "__main__":
+    sys.exit(case_main(__doc__, CASES, "pace-test-"))
