@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "rq.h"
+#include "rq_bench.h"
 
 #define RQ_TABLE2_ROWS 477
 
@@ -90,36 +91,27 @@ struct rq_kp {
 };
 
 /*
- * Largest K' with a generator matrix: the decoder's fast path (measured
- * crossover with the plan-based decoder near K = 600 at T = 1420). The
- * encoder uses it by default only up to RQ_GEN_ENC_MAX_KP: one dot product
- * of all K source symbols per repair symbol loses to the plan replay plus
- * XORs above K ~ 140 (doc/raptorq.md).
+ * RQ_GEN_MAX_KP (rq_bench.h, 512): largest K' with a generator matrix, the
+ * decoder's fast path (measured crossover with the plan-based decoder near
+ * K = 600 at T = 1420). The encoder uses it by default only up to
+ * RQ_GEN_ENC_MAX_KP: one dot product of all K source symbols per repair
+ * symbol loses to the plan replay plus XORs above K ~ 140 (doc/raptorq.md).
  */
-#define RQ_GEN_MAX_KP 512
 #define RQ_GEN_ENC_MAX_KP 128
-/* Output rows per ISA-L product in the fast paths (table memory: 32*K*this). */
+/* Output rows per dense product in the fast paths (table memory: 32*K*this). */
 #define RQ_GEN_CHUNK 32
 
 /* g (K' bytes) = coefficients of ISI X over the K' systematic symbols. */
 void rq_gen_row(const struct rq_kp *kp, uint32_t X, uint8_t *g);
-/*
- * Tests and benchmark: force the plan path (on = 0) or the generator path
- * (on = 1, only when K' <= RQ_GEN_MAX_KP). Returns the path now in use. The
- * encoder must be loaded again afterwards.
- */
-struct rq_enc;
-struct rq_dec;
-int rq_enc_set_gen(struct rq_enc *enc, int on);
-int rq_dec_set_gen(struct rq_dec *dec, int on);
-/*
- * Tests and benchmark: the decoder's residual path (K' > RQ_GEN_MAX_KP and
- * few lost source symbols: replay of the encoding plan + a small dense
- * system, no plan build) on or off (plan path). Returns the state.
- */
-int rq_dec_set_res(struct rq_dec *dec, int on);
 
-/* Cached, thread-safe; NULL on allocation failure or a bad K. */
+/* Tests: intermediate symbol i of the loaded block; decoder workspace size. */
+const uint8_t *rq_enc_intermediate(struct rq_enc *enc, uint32_t i);
+size_t rq_dec_ws_cap(const struct rq_dec *dec);
+
+/*
+ * Cached, thread-safe; NULL on allocation failure, a bad K or a refused
+ * RQ_ISA (it runs rq_isa_init).
+ */
 const struct rq_kp *rq_kp_get(uint32_t K);
 
 /* --- the solver --- */

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rq symbol kernels by instruction-set tier (private to lib/rq). Each tier
+ * fills one table (rq_kern_generic.c, rq_kern_sse.c, rq_kern_avx2.c,
+ * rq_kern_avx512.c); rq_isa.c chooses the table once, from the CPU's
+ * features or the RQ_ISA override, and everything else calls through
+ * rq_kern_cur (the wrappers in rq_sym.c). The bytewise references the
+ * tests compare every tier against are in rq_ref.c.
+ */
+#ifndef RQ_KERN_H
+#define RQ_KERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rq_bench.h"
+
+struct rq_kern {
+	enum rq_isa isa;
+	/*
+	 * dst[0..len) = XOR of tab[idx[i]][off .. off+len), i < n, n >= 2;
+	 * dst is none of the sources.
+	 */
+	void (*xor_at)(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+			size_t off, size_t len);
+	/*
+	 * The HDPC pass on bytes [o, end) (rq_hdpc_apply_at): y_m = alpha *
+	 * y_{m-1} + x_m over the KS columns, out[h] = XOR of y_m over the two
+	 * MT rows of m, plus alpha^h * y_{KS-1}. The outputs are no inputs.
+	 */
+	void (*hdpc)(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, const uint8_t *mt,
+			uint32_t KS, uint32_t H, uint8_t *const *out, size_t o, size_t end);
+	/* dst[0..len) ^= c * src[0..len) over GF(256), c != 0, any length and alignment */
+	void (*row_mad)(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
+	/*
+	 * out[r] = sum_j coef(r, j) * in[j], r < rows, j < k, len bytes, with
+	 * tbl in the nibble format (rq_gf_init_tables: 32 bytes per
+	 * coefficient, row-major, ISA-L's layout). Outputs are no inputs.
+	 */
+	void (*dot)(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
+			uint8_t *const *in, uint8_t *const *out);
+	/* The same with the affine format (8 bytes per coefficient); NULL without GFNI. */
+	void (*dot_aff)(size_t len, unsigned int k, unsigned int rows, const uint64_t *aff,
+			uint8_t *const *in, uint8_t *const *out);
+	/*
+	 * Plan replay: the column stripe never shrinks below stripe_min bytes
+	 * (a shorter one pays the walk of the source list once more per
+	 * vector group than it saves in cache misses).
+	 */
+	size_t stripe_min;
+};
+
+extern const struct rq_kern rq_kern_generic, rq_kern_sse, rq_kern_avx2, rq_kern_avx512,
+	rq_kern_avx512_gfni;
+/* The tier in use: set by rq_isa_init / rq_isa_set only. */
+extern const struct rq_kern *rq_kern_cur;
+
+/*
+ * Shared by the tiers: the generic kernels also finish what a vector
+ * kernel leaves (lengths below one vector).
+ */
+void rq_kern_xor_generic(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t off, size_t len);
+void rq_kern_hdpc_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero,
+		const uint8_t *mt, uint32_t KS, uint32_t H, uint8_t *const *out, size_t o, size_t end);
+void rq_kern_row_mad_generic(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len);
+void rq_kern_dot_generic(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
+		uint8_t *const *in, uint8_t *const *out);
+
+/* GF(256) tables of the kernels, filled once by rq_isa_init. */
+extern uint8_t rq_gf_nib[256][32];	/* c * (0..15), c * (0..15) << 4 */
+extern uint64_t rq_gf_aff[256];		/* gf2p8affineqb matrix of x -> c * x */
+extern uint64_t rq_bit_bytes[256];	/* byte i = bit i of the index */
+void rq_kern_tables_init(void);
+
+#endif /* RQ_KERN_H */
