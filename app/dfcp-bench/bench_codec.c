@@ -481,8 +481,8 @@ bench_codec_main(int argc, char **argv)
 	if (c.stripe_ws)
 		rq_stripe_ws_set(c.stripe_ws);
 	if (!c.json)
-		printf("kernel tier %s, replay stripe working set %zu bytes (L2 %zu)\n",
-			rq_isa_name(), rq_stripe_ws(), rq_cache_l2());
+		printf("kernel tier %s, replay stripe working set %zu bytes (L2 %zu, L3 %zu)\n",
+			rq_isa_name(), rq_stripe_ws(), rq_cache_l2(), rq_cache_l3());
 	rc = work_setup(&c, &w) ? 1 : run_ours(&c, &w, &e, &d, &rname);
 	if (rc == 0 && c.peer_lcrq)
 		rc = run_lcrq(&c, &w, e, d, rname);

@@ -57,8 +57,9 @@ int rq_dec_set_res(struct rq_dec *dec, int on);
  */
 size_t rq_stripe_ws_set(size_t ws);
 size_t rq_stripe_ws(void);
-/* L2 cache per core as read at start-up (bytes; a default when unknown). */
+/* L2 (per core) and L3 as read at start-up (bytes; defaults when unknown). */
 size_t rq_cache_l2(void);
+size_t rq_cache_l3(void);
 
 /* --- symbol memory and the multi-source XOR (dfcp-bench xor) --- */
 /*

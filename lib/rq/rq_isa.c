@@ -44,7 +44,7 @@ static unsigned int cpu_feats;
 static enum rq_isa isa_cur;
 static int isa_rc;
 static char isa_msg[256];
-static size_t cache_l2;
+static size_t cache_l2, cache_l3;
 
 static unsigned int
 cpu_features(void)
@@ -65,17 +65,16 @@ cpu_features(void)
 	return f;
 }
 
-/* L2 per core: sysconf, else sysfs, else 1 MiB. */
+/* Cache level 2 or 3 (bytes): sysfs of cpu0, else sysconf, else dflt. */
 static size_t
-read_l2(void)
+read_cache(int level, size_t dflt)
 {
-	long v = sysconf(_SC_LEVEL2_CACHE_SIZE);
+	char path[64], unit = 0;
+	long v = 0;
 	FILE *f;
-	char unit = 0;
 
-	if (v > 0)
-		return (size_t)v;
-	f = fopen("/sys/devices/system/cpu/cpu0/cache/index2/size", "r");
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", level);
+	f = fopen(path, "r");
 	if (f != NULL) {
 		if (fscanf(f, "%ld%c", &v, &unit) < 1)
 			v = 0;
@@ -83,7 +82,8 @@ read_l2(void)
 		if (v > 0)
 			return (size_t)v << (unit == 'K' ? 10 : unit == 'M' ? 20 : 0);
 	}
-	return (size_t)1 << 20;
+	v = sysconf(level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE);
+	return v > 0 ? (size_t)v : dflt;
 }
 
 int
@@ -139,7 +139,8 @@ isa_setup(void)
 
 	rq_kern_tables_init();
 	cpu_feats = cpu_features();
-	cache_l2 = read_l2();
+	cache_l2 = read_cache(2, (size_t)1 << 20);
+	cache_l3 = read_cache(3, (size_t)16 << 20);
 	for (i = 0; i < RQ_ISA_COUNT; i++)
 		if (rq_isa_supported(i))
 			isa_cur = (enum rq_isa)i;
@@ -211,4 +212,11 @@ rq_cache_l2(void)
 {
 	rq_isa_init();
 	return cache_l2;
+}
+
+size_t
+rq_cache_l3(void)
+{
+	rq_isa_init();
+	return cache_l3;
 }

@@ -45,9 +45,14 @@ struct rq_kern {
 	/*
 	 * Plan replay: the column stripe never shrinks below stripe_min bytes
 	 * (a shorter one pays the walk of the source list once more per
-	 * vector group than it saves in cache misses).
+	 * vector group than it saves in cache misses). When no such stripe
+	 * keeps a block within the L2 target, stripe_clamp = 1 takes
+	 * stripe_min anyway (the AVX-512 machine's tuning, round 5); 0 stripes
+	 * for the L3 target instead, or not at all when the block fits it
+	 * (measured on the Zen 3 VM, round 6: doc/raptorq.md).
 	 */
 	size_t stripe_min;
+	int stripe_clamp;
 };
 
 extern const struct rq_kern rq_kern_generic, rq_kern_sse, rq_kern_avx2, rq_kern_avx512,

@@ -317,4 +317,5 @@ const struct rq_kern rq_kern_avx2 = {
 	.dot = dot_avx2,
 	.dot_aff = NULL,
 	.stripe_min = 256,
+	.stripe_clamp = 0,
 };

@@ -250,6 +250,7 @@ const struct rq_kern rq_kern_avx512 = {
 	.dot = dot_isal,
 	.dot_aff = NULL,
 	.stripe_min = 256,
+	.stripe_clamp = 1,
 };
 
 const struct rq_kern rq_kern_avx512_gfni = {
@@ -260,4 +261,5 @@ const struct rq_kern rq_kern_avx512_gfni = {
 	.dot = dot_isal,
 	.dot_aff = dot_gfni,
 	.stripe_min = 256,
+	.stripe_clamp = 1,
 };

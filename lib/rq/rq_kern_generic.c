@@ -159,4 +159,5 @@ const struct rq_kern rq_kern_generic = {
 	.dot = rq_kern_dot_generic,
 	.dot_aff = NULL,
 	.stripe_min = 64,
+	.stripe_clamp = 0,
 };

@@ -275,4 +275,5 @@ const struct rq_kern rq_kern_sse = {
 	.dot = dot_sse,
 	.dot_aff = NULL,
 	.stripe_min = 128,
+	.stripe_clamp = 0,
 };

@@ -36,10 +36,11 @@ rq_plan_get_stats(const struct rq_plan *pl, struct rq_plan_stats *st)
 /*
  * Bytes of one column stripe: the whole plan runs on bytes [o, o+stripe)
  * of every symbol before moving on, so that the symbols' working set stays
- * in L2 for large blocks. The target working set is a share of the L2
- * read at start-up (RQ_STRIPE_L2_NUM / 8: 1.25 MiB of the AVX-512 machine's
- * 2 MiB, as tuned in round 5); the stripe never shrinks below the tier's
- * stripe_min. RQ_STRIPE_WS (compile time) or rq_stripe_ws_set override it.
+ * in L2 (or at least L3) for large blocks. The L2 target is a share of the
+ * L2 read at start-up (RQ_STRIPE_L2_NUM / 8: 1.25 MiB of the AVX-512
+ * machine's 2 MiB, as tuned in round 5), the L3 target an eighth of the
+ * L3 (it is shared). RQ_STRIPE_WS (compile time) or rq_stripe_ws_set
+ * override the L2 target.
  */
 #ifndef RQ_STRIPE_L2_NUM
 #define RQ_STRIPE_L2_NUM 5
@@ -68,21 +69,34 @@ rq_stripe_ws_set(size_t ws)
 	return rq_stripe_ws();
 }
 
+/* Equal stripes of about s bytes (a multiple of 64): no short last one. */
+static size_t
+even_stripes(size_t T, size_t s)
+{
+	size_t n = (T + s - 1) / s;
+
+	s = (T + n - 1) / n;
+	return (s + 63) / 64 * 64;
+}
+
 static size_t
 stripe_len(const struct rq_plan *pl, size_t T)
 {
-	size_t ws = (size_t)pl->nslots * T, target = rq_stripe_ws();
-	size_t smin = rq_kern_cur->stripe_min, s, n;
+	size_t ws = (size_t)pl->nslots * T, l2 = rq_stripe_ws(), l3 = rq_cache_l3() / 8;
+	size_t smin = rq_kern_cur->stripe_min, s;
 
-	if (ws <= target || T <= smin)
+	if (ws <= l2 || T <= smin)
 		return T;
-	s = target / pl->nslots / 64 * 64;
-	if (s < smin)
-		s = smin;
-	/* even stripes: no short last one */
-	n = (T + s - 1) / s;
-	s = (T + n - 1) / n;
-	return (s + 63) / 64 * 64;
+	s = l2 / pl->nslots / 64 * 64;
+	if (s >= smin)
+		return even_stripes(T, s);
+	if (rq_kern_cur->stripe_clamp)
+		return even_stripes(T, smin);
+	/* no stripe of at least smin fits the L2: stripe for the L3, if needed */
+	if (ws <= l3)
+		return T;
+	s = l3 / pl->nslots / 64 * 64;
+	return even_stripes(T, s < smin ? smin : s);
 }
 
 /*
