@@ -3,10 +3,10 @@
  * Phase 1 of the plan build (RFC 6330 §5.4.2.2, reorganised): peeling of
  * the binary rows (LDPC + LT) with inactivation. The P PI columns start
  * inactive; a row with one active column pivots on it; when none is left,
- * a column is inactivated (choose_inactive). Rows are bucketed by their
- * number of active columns and keep the sum and the sum of squares of
- * those columns, so the one or two active columns of a row are known
- * without scanning it.
+ * a column is inactivated (choose_inactive). Rows of one and of two active
+ * columns are listed as their degree falls, and every row keeps the sum
+ * and the sum of squares of its active columns, so the one or two active
+ * columns of a row are known without scanning it.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,29 +15,19 @@
 
 #include "rq_plan.h"
 
-static void
-bucket_del(struct bld *b, uint32_t r)
+/*
+ * Rows by active degree, lazily: a row is pushed when its degree drops to
+ * 1 (deg1) or 2 (deg2, or starts there) and checked when taken (degrees
+ * only fall, so each row enters each list at most once). Sequential arrays
+ * instead of linked buckets: the r = 2 scan reads deg2 in order.
+ */
+static inline void
+deg_changed(struct bld *b, uint32_t r)
 {
-	uint32_t d = b->rdeg[r];
-
-	if (b->bprev[r] != RQ_NONE)
-		b->bnext[b->bprev[r]] = b->bnext[r];
-	else
-		b->bhead[d] = b->bnext[r];
-	if (b->bnext[r] != RQ_NONE)
-		b->bprev[b->bnext[r]] = b->bprev[r];
-}
-
-static void
-bucket_add(struct bld *b, uint32_t r)
-{
-	uint32_t d = b->rdeg[r];
-
-	b->bprev[r] = RQ_NONE;
-	b->bnext[r] = b->bhead[d];
-	if (b->bhead[d] != RQ_NONE)
-		b->bprev[b->bhead[d]] = r;
-	b->bhead[d] = r;
+	if (b->rdeg[r] == 1)
+		b->deg1[b->n1++] = r;
+	else if (b->rdeg[r] == 2)
+		b->deg2[b->n2++] = r;
 }
 
 /* A column leaves the active set: every undone row holding it loses one. */
@@ -51,11 +41,10 @@ col_leave(struct bld *b, uint32_t c)
 
 		if (b->rdone[r])
 			continue;
-		bucket_del(b, r);
 		b->rdeg[r]--;
 		b->rsum[r] -= c;
 		b->rsq[r] -= (uint64_t)c * c;
-		bucket_add(b, r);
+		deg_changed(b, r);
 	}
 }
 
@@ -66,12 +55,8 @@ rq_peel_setup(struct bld *b, const uint32_t *isi, const uint32_t *dslot, uint32_
 	const struct rq_params *p = b->p;
 	const struct rq_kp *kp = b->kp;
 	struct rq_ws *ws = b->ws;
-	uint32_t S = p->S, L = p->L, r, k, c, total, maxw = RQ_MAX_LT_COLS;
+	uint32_t S = p->S, L = p->L, r, k, c, total;
 	size_t nnz = kp->ldpc_off[S] + (size_t)n * RQ_MAX_LT_COLS;
-
-	for (r = 0; r < S; r++)
-		if (kp->ldpc_off[r + 1] - kp->ldpc_off[r] > maxw)
-			maxw = kp->ldpc_off[r + 1] - kp->ldpc_off[r];
 
 	b->nb = S + n;
 	b->roff = rq_ws_alloc(ws, (b->nb + 1) * sizeof(uint32_t));
@@ -91,12 +76,11 @@ rq_peel_setup(struct bld *b, const uint32_t *isi, const uint32_t *dslot, uint32_
 	b->ufstamp = rq_ws_alloc(ws, L * sizeof(uint32_t));
 	b->ufbest = rq_ws_alloc(ws, L * sizeof(uint32_t));
 	b->rdeg = rq_ws_alloc(ws, b->nb * sizeof(uint32_t));
-	b->bnext = rq_ws_alloc(ws, b->nb * sizeof(uint32_t));
-	b->bprev = rq_ws_alloc(ws, b->nb * sizeof(uint32_t));
+	b->deg1 = rq_ws_alloc(ws, b->nb * sizeof(uint32_t));
+	b->deg2 = rq_ws_alloc(ws, b->nb * sizeof(uint32_t));
 	b->rdone = rq_ws_alloc(ws, b->nb);
 	b->rsum = rq_ws_alloc(ws, b->nb * sizeof(uint64_t));
 	b->rsq = rq_ws_alloc(ws, b->nb * sizeof(uint64_t));
-	b->bhead = rq_ws_alloc(ws, (maxw + 1) * sizeof(uint32_t));
 	if (ws->used > ws->cap)
 		return -ENOBUFS;
 	/* rows */
@@ -182,16 +166,29 @@ row_two(const struct bld *b, uint32_t r, uint32_t *c0, uint32_t *c1)
  * (RFC 6330 §5.4.2.2). When the fewest active columns of a row is r = 2,
  * the rows of degree 2 form a graph on the active columns; inactivating
  * one column of its largest component lets the whole component peel, so
- * take a column of that component (the one held by the most rows). For
- * r > 2, inactivate the active column held by the most undone rows.
+ * take a column of that component (the one held by the most rows); quick
+ * builds (ws->thorough == 0) take the busier column of one degree-2 row.
+ * For r > 2, inactivate the active column held by the most undone rows.
  */
 static uint32_t
 choose_inactive(struct bld *b)
 {
 	const struct rq_params *p = b->p;
-	uint32_t r, c, c0, c1, best = RQ_NONE, bd = 0;
+	uint32_t i, n, c, c0, c1, best = RQ_NONE, bd = 0;
 
-	if (b->bhead[2] != RQ_NONE) {
+	/* the rows of degree 2 left (compacting deg2) */
+	for (i = 0, n = 0; i < b->n2; i++) {
+		uint32_t r = b->deg2[i];
+
+		if (!b->rdone[r] && b->rdeg[r] == 2)
+			b->deg2[n++] = r;
+	}
+	b->n2 = n;
+	if (n > 0 && !b->ws->thorough) {
+		row_two(b, b->deg2[n - 1], &c0, &c1);
+		return b->cdeg[c0] >= b->cdeg[c1] ? c0 : c1;
+	}
+	if (n > 0) {
 		uint32_t root = RQ_NONE, rs = 0;
 
 		/*
@@ -200,10 +197,10 @@ choose_inactive(struct bld *b)
 		 * first found), so no second pass over the rows is needed.
 		 */
 		b->epoch++;
-		for (r = b->bhead[2]; r != RQ_NONE; r = b->bnext[r]) {
+		for (i = 0; i < n; i++) {
 			uint32_t a, z;
 
-			row_two(b, r, &c0, &c1);
+			row_two(b, b->deg2[i], &c0, &c1);
 			a = uf_find(b, c0);
 			z = uf_find(b, c1);
 			if (a != z) {
@@ -233,18 +230,26 @@ choose_inactive(struct bld *b)
 	return best;
 }
 
+/* A row of degree 1 left, or RQ_NONE. */
+static uint32_t
+take_deg1(struct bld *b)
+{
+	while (b->n1 > 0) {
+		uint32_t r = b->deg1[--b->n1];
+
+		if (!b->rdone[r] && b->rdeg[r] == 1)
+			return r;
+	}
+	return RQ_NONE;
+}
+
 void
 rq_peel(struct bld *b)
 {
 	const struct rq_params *p = b->p;
-	uint32_t L = p->L, r, c, k, d;
+	uint32_t L = p->L, r, c, k;
 
-	b->maxw = 0;
-	for (r = 0; r < b->nb; r++)
-		if (b->roff[r + 1] - b->roff[r] > b->maxw)
-			b->maxw = b->roff[r + 1] - b->roff[r];
-	for (d = 0; d <= b->maxw; d++)
-		b->bhead[d] = RQ_NONE;
+	b->n1 = b->n2 = 0;
 	for (c = 0; c < L; c++) {
 		b->colpiv[c] = RQ_NONE;
 		b->cdeg[c] = b->coff[c + 1] - b->coff[c];
@@ -262,12 +267,13 @@ rq_peel(struct bld *b)
 				b->rsq[r] += (uint64_t)c * c;
 			}
 		}
-		bucket_add(b, r);
+		deg_changed(b, r);
 	}
 	for (;;) {
 		uint32_t keep = RQ_NONE;
 
-		if (b->bhead[1] == RQ_NONE) {
+		r = take_deg1(b);
+		if (r == RQ_NONE) {
 			uint32_t best = choose_inactive(b);
 
 			if (best == RQ_NONE)
@@ -276,8 +282,6 @@ rq_peel(struct bld *b)
 			col_leave(b, best);
 			continue;
 		}
-		r = b->bhead[1];
-		bucket_del(b, r);
 		b->rdone[r] = 1;
 		for (k = b->roff[r]; k < b->roff[r + 1]; k++)
 			b->cdeg[b->rcol[k]]--;

@@ -280,7 +280,7 @@ struct rq_plan *
 rq_plan_build(const struct rq_kp *kp, const uint32_t *isi, const uint32_t *dslot,
 		uint32_t n, uint32_t nin, int *err)
 {
-	struct rq_ws ws = { NULL, 0, 0 };
+	struct rq_ws ws = { NULL, 0, 0, 1 };
 	struct rq_plan *q, *pl = NULL;
 	int rc;
 

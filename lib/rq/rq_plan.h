@@ -55,9 +55,9 @@ struct bld {
 	uint32_t *colpiv;	/* column -> pivot index */
 	uint32_t *rdeg;		/* active columns per row */
 	uint32_t *cdeg;		/* undone rows per column */
-	uint32_t *bnext, *bprev, *bhead;	/* rows bucketed by rdeg */
+	uint32_t *deg1, n1;	/* rows whose degree fell to 1 (lazy stack) */
+	uint32_t *deg2, n2;	/* rows whose degree is or fell to 2 (lazy list) */
 	uint8_t *rdone;
-	uint32_t maxw;
 	uint32_t npiv, *piv_row, *piv_col;
 	uint32_t u, *ucol, *uidx;	/* inactive columns; column -> index in ucol */
 	uint32_t *uf, *ufsz, *ufstamp, epoch;	/* union-find for the r = 2 choice */

@@ -144,6 +144,13 @@ void rq_plan_free(struct rq_plan *plan);
 struct rq_ws {
 	uint8_t *base;
 	size_t cap, used;
+	/*
+	 * Phase 1's choice at r = 2: 1 the largest-component rule (fewer
+	 * inactivations; cached plans), 0 a column of the last degree-2 row
+	 * listed (per-block decoder builds: K = 10000 builds 12 % faster for
+	 * ~7 % more inactive columns, decode +5 %, round 6).
+	 */
+	int thorough;
 };
 struct rq_plan *rq_plan_build_ws(const struct rq_kp *kp, const uint32_t *isi,
 		const uint32_t *dslot, uint32_t n, uint32_t nin, struct rq_ws *ws, int *err);
