@@ -471,10 +471,8 @@ bench_codec_main(int argc, char **argv)
 	double e = 0, d = 0;
 	int rc;
 
-	if (rq_isa_init() != 0) {
-		fprintf(stderr, "codec: %s\n", rq_isa_error());
+	if (rq_isa_init() != 0)		/* RQ_ISA refused: lib/rq said why on stderr */
 		return 2;
-	}
 	rc = parse_args(argc, argv, &c);
 	if (rc >= 0)
 		return rc;

@@ -74,10 +74,8 @@ bench_xor_main(int argc, char **argv)
 	int opt, json = 0, rep;
 	size_t i, j, o;
 
-	if (rq_isa_init() != 0) {
-		fprintf(stderr, "xor: %s\n", rq_isa_error());
+	if (rq_isa_init() != 0)		/* RQ_ISA refused: lib/rq said why on stderr */
 		return 2;
-	}
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
