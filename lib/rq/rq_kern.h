@@ -53,6 +53,16 @@ struct rq_kern {
 	 */
 	size_t stripe_min;
 	int stripe_clamp;
+	/*
+	 * Decoder paths (rq_dec.c): the generator-matrix path by default for K'
+	 * up to gen_dec_max_kp, the residual path for at most min(256,
+	 * res_e_sqrt_k * sqrt(K)) lost source symbols (0: no K-dependent
+	 * bound). Both pay dense GF(256) products (K x e and e x e per byte),
+	 * cheap with GFNI: without it the plan decoder wins from K' ~ 280 and
+	 * from e ~ 2.7 sqrt(K) (round 6, Zen 3).
+	 */
+	uint32_t gen_dec_max_kp;
+	double res_e_sqrt_k;
 };
 
 extern const struct rq_kern rq_kern_generic, rq_kern_sse, rq_kern_avx2, rq_kern_avx512,

@@ -251,6 +251,8 @@ const struct rq_kern rq_kern_avx512 = {
 	.dot_aff = NULL,
 	.stripe_min = 256,
 	.stripe_clamp = 1,
+	.gen_dec_max_kp = RQ_GEN_MAX_KP,
+	.res_e_sqrt_k = 0,
 };
 
 const struct rq_kern rq_kern_avx512_gfni = {
@@ -262,4 +264,6 @@ const struct rq_kern rq_kern_avx512_gfni = {
 	.dot_aff = dot_gfni,
 	.stripe_min = 256,
 	.stripe_clamp = 1,
+	.gen_dec_max_kp = RQ_GEN_MAX_KP,
+	.res_e_sqrt_k = 0,
 };

@@ -160,4 +160,6 @@ const struct rq_kern rq_kern_generic = {
 	.dot_aff = NULL,
 	.stripe_min = 64,
 	.stripe_clamp = 0,
+	.gen_dec_max_kp = 256,
+	.res_e_sqrt_k = 2.7,
 };

@@ -276,4 +276,6 @@ const struct rq_kern rq_kern_sse = {
 	.dot_aff = NULL,
 	.stripe_min = 128,
 	.stripe_clamp = 0,
+	.gen_dec_max_kp = 256,
+	.res_e_sqrt_k = 2.7,
 };

@@ -104,6 +104,7 @@ check_gen(uint32_t K, uint16_t T, unsigned int ntrials)
 		perm && outs, "alloc");
 	CHECKF(rq_enc_set_gen(eg, 1) == 1, "K=%u has no generator path", K);
 	CHECKF(rq_enc_set_gen(ep, 0) == 0 && rq_dec_set_gen(dp, 0) == 0, "set_gen");
+	CHECKF(rq_dec_set_gen(dg, 1) == 1, "K=%u: no generator decoder", K);
 	rqt_fill(src, len, &rng);
 	CHECKF(rq_enc_block(eg, src, len) == 0 && rq_enc_block(ep, src, len) == 0, "enc");
 	/* ESIs: 0..pool-1, then random and near 2^24-1 */
