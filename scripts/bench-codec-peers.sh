@@ -30,13 +30,15 @@ have_peer = os.access(peer, os.X_OK)
 
 
 def cpu_model():
+    info = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            k, _, v = line.partition(":")
+            info.setdefault(k.strip(), v.strip())
     except OSError:
-        pass
-    return "unknown CPU"
+        return "unknown CPU"
+    return (f"{info.get('model name', 'unknown CPU')} (family {info.get('cpu family', '?')} "
+            f"model {info.get('model', '?')})")
 
 
 def load():
