@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Encoder. Small blocks (K' <= RQ_GEN_ENC_MAX_KP): the block is copied and each
- * repair symbol is one GF(256) dot product of the K source symbols with its
- * generator row (rq_gf_dot: GFNI or ISA-L; bursts share one product). Larger
+ * Encoder. Small blocks (K' up to the tier's gen_enc_max_kp, at most
+ * RQ_GEN_ENC_MAX_KP): the block is copied and each repair symbol is one
+ * GF(256) dot product of the K source symbols with its generator row
+ * (rq_gf_dot, the tier's dense product; bursts share one product). Larger
  * blocks: replay the cached per-K' plan to get the intermediate symbols C,
  * then one multi-source XOR of C per repair symbol.
  */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "rq_priv.h"
+#include "rq_kern.h"
 #include "rq_sym.h"
 
 struct rq_enc {
@@ -59,7 +61,7 @@ rq_enc_create(uint32_t K, uint16_t T)
 	if (enc->mem == NULL || enc->tab == NULL)
 		goto fail;
 	if (kp->gm != NULL) {
-		enc->gen = kp->p.Kp <= RQ_GEN_ENC_MAX_KP;
+		enc->gen = kp->p.Kp <= rq_kern_cur->gen_enc_max_kp;
 		enc->grow = malloc((size_t)RQ_GEN_CHUNK * kp->p.Kp);
 		enc->coef = malloc((size_t)RQ_GEN_CHUNK * K);
 		enc->tbls = aligned_alloc(64, (size_t)32 * K * RQ_GEN_CHUNK);

@@ -59,10 +59,13 @@ struct rq_kern {
 	 * res_e_sqrt_k * sqrt(K)) lost source symbols (0: no K-dependent
 	 * bound). Both pay dense GF(256) products (K x e and e x e per byte),
 	 * cheap with GFNI: without it the plan decoder wins from K' ~ 280 and
-	 * from e ~ 2.7 sqrt(K) (round 6, Zen 3).
+	 * from e ~ 2.7 sqrt(K) (round 6, Zen 3); on the generic tier (bytewise
+	 * products) the generator paths win only below K ~ 40.
 	 */
 	uint32_t gen_dec_max_kp;
 	double res_e_sqrt_k;
+	/* The encoder's generator path by default up to this K' (<= RQ_GEN_ENC_MAX_KP). */
+	uint32_t gen_enc_max_kp;
 };
 
 extern const struct rq_kern rq_kern_generic, rq_kern_sse, rq_kern_avx2, rq_kern_avx512,
@@ -86,6 +89,7 @@ void rq_kern_dot_generic(size_t len, unsigned int k, unsigned int rows, const ui
 extern uint8_t rq_gf_nib[256][32];	/* c * (0..15), c * (0..15) << 4 */
 extern uint64_t rq_gf_aff[256];		/* gf2p8affineqb matrix of x -> c * x */
 extern uint64_t rq_bit_bytes[256];	/* byte i = bit i of the index */
+extern uint8_t rq_gf_mul_full[256][256];	/* c * x: the generic tier's products */
 void rq_kern_tables_init(void);
 
 #endif /* RQ_KERN_H */

@@ -253,6 +253,7 @@ const struct rq_kern rq_kern_avx512 = {
 	.stripe_clamp = 1,
 	.gen_dec_max_kp = RQ_GEN_MAX_KP,
 	.res_e_sqrt_k = 0,
+	.gen_enc_max_kp = RQ_GEN_ENC_MAX_KP,
 };
 
 const struct rq_kern rq_kern_avx512_gfni = {
@@ -266,4 +267,5 @@ const struct rq_kern rq_kern_avx512_gfni = {
 	.stripe_clamp = 1,
 	.gen_dec_max_kp = RQ_GEN_MAX_KP,
 	.res_e_sqrt_k = 0,
+	.gen_enc_max_kp = RQ_GEN_ENC_MAX_KP,
 };

@@ -122,31 +122,37 @@ rq_kern_hdpc_generic(uint8_t *const *tab, const uint32_t *xin, uint32_t zero, co
 void
 rq_kern_row_mad_generic(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
 {
-	const uint8_t *t = rq_gf_nib[c];
+	const uint8_t *t = rq_gf_mul_full[c];
 	size_t o;
 
 	for (o = 0; o < len; o++)
-		dst[o] ^= t[src[o] & 15] ^ t[16 + (src[o] >> 4)];
+		dst[o] ^= t[src[o]];
 }
 
+/*
+ * One row at a time, one source after the other, through the full
+ * multiplication table of the coefficient (one lookup per byte); the
+ * coefficient is byte 1 of its nibble table (c * 1).
+ */
 void
 rq_kern_dot_generic(size_t len, unsigned int k, unsigned int rows, const uint8_t *tbl,
 		uint8_t *const *in, uint8_t *const *out)
 {
 	unsigned int r, j;
+	size_t o;
 
 	for (r = 0; r < rows; r++) {
-		memset(out[r], 0, len);
-		for (j = 0; j < k; j++) {
-			const uint8_t *t = tbl + 32 * ((size_t)r * k + j);
-			const uint8_t *s = in[j];
-			uint8_t *d = out[r];
-			size_t o;
+		uint8_t *d = out[r];
 
-			if (t[1] == 0)	/* t[1] = c * 1: a zero coefficient */
+		memset(d, 0, len);
+		for (j = 0; j < k; j++) {
+			uint8_t c = tbl[32 * ((size_t)r * k + j) + 1];
+			const uint8_t *t = rq_gf_mul_full[c], *s = in[j];
+
+			if (c == 0)
 				continue;
 			for (o = 0; o < len; o++)
-				d[o] ^= t[s[o] & 15] ^ t[16 + (s[o] >> 4)];
+				d[o] ^= t[s[o]];
 		}
 	}
 }
@@ -160,6 +166,7 @@ const struct rq_kern rq_kern_generic = {
 	.dot_aff = NULL,
 	.stripe_min = 64,
 	.stripe_clamp = 0,
-	.gen_dec_max_kp = 256,
+	.gen_dec_max_kp = 32,
 	.res_e_sqrt_k = 2.7,
+	.gen_enc_max_kp = 32,
 };

@@ -278,4 +278,5 @@ const struct rq_kern rq_kern_sse = {
 	.stripe_clamp = 0,
 	.gen_dec_max_kp = 256,
 	.res_e_sqrt_k = 2.7,
+	.gen_enc_max_kp = RQ_GEN_ENC_MAX_KP,
 };

@@ -151,6 +151,7 @@ rq_gf_dot_any(size_t len, unsigned int k, unsigned int rows, const uint8_t *nib,
 uint8_t rq_gf_nib[256][32];
 uint64_t rq_gf_aff[256];
 uint64_t rq_bit_bytes[256];
+uint8_t rq_gf_mul_full[256][256];
 
 void
 rq_kern_tables_init(void)
@@ -174,6 +175,8 @@ rq_kern_tables_init(void)
 			a |= row << (8 * (7 - i));
 		}
 		rq_gf_aff[c] = a;
+		for (i = 0; i < 256; i++)
+			rq_gf_mul_full[c][i] = rq_gf_mul((uint8_t)c, (uint8_t)i);
 		rq_bit_bytes[c] = 0;
 		for (i = 0; i < 8; i++)
 			rq_bit_bytes[c] |= (uint64_t)((c >> i) & 1) << (8 * i);
