@@ -11,6 +11,7 @@
 #include "rq_kern.h"
 
 #define XOR_NV 8	/* 128 bytes per walk of the source list */
+#define XOR_PF 4	/* the source this far ahead is prefetched, as on AVX2 */
 
 __attribute__((target("ssse3"), always_inline))
 static inline void
@@ -25,6 +26,12 @@ xor_sse_n(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n
 		a[v] = _mm_loadu_si128((const __m128i *)(s + 16 * v));
 	for (i = 1; i < n; i++) {
 		s = tab[idx[i]] + off;
+		if (i + XOR_PF < n) {
+			const char *q = (const char *)tab[idx[i + XOR_PF]] + off;
+
+			for (v = 0; v < nv; v += 4)
+				_mm_prefetch(q + 16 * v, _MM_HINT_T0);
+		}
 		for (v = 0; v < nv; v++)
 			a[v] = _mm_xor_si128(a[v], _mm_loadu_si128((const __m128i *)(s + 16 * v)));
 	}

@@ -141,7 +141,8 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 	uint32_t i;
 
 	for (o = 0; o < T; o += len) {
-		len = T - o < sl ? T - o : sl;
+		/* a short rest (T = 1420 in 128-byte stripes leaves 12) joins the last stripe */
+		len = T - o < sl + sl / 2 ? T - o : sl;
 		run_xops(pl, pl->x1, pl->nx1, tab, o, len);
 		if (pl->hd_mt != NULL) {
 			for (i = 0; i < pl->H; i++)
