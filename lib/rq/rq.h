@@ -79,9 +79,11 @@ int rq_enc_block(struct rq_enc *enc, const void *src, size_t len);
 /*
  * The same without the copy: the encoder reads the K*T bytes at src (source
  * symbol i at src + i*T) until the next rq_enc_block / rq_enc_block_ref, so
- * they must stay valid and unchanged until then. A short block (len < K*T)
- * and a small one (K' <= 128: its aligned copy is faster to read) are
- * copied as by rq_enc_block.
+ * they must stay valid and unchanged until then. A short block (len < K*T),
+ * a small one (the generator path: its aligned copy is faster to read) and
+ * a large one whose symbols are not 64-byte aligned (a replay in column
+ * stripes: aligned stripes are faster to read) are copied as by
+ * rq_enc_block.
  */
 int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */

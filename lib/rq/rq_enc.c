@@ -154,9 +154,16 @@ rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len)
 	 * Short blocks are copied; so are small ones (generator path): its
 	 * dot products read every source symbol once per repair burst, and
 	 * from a 64-byte-aligned copy they run faster than the copy costs
-	 * (K = 47, T = 1420: 26.8 vs 20.4 Gbit/s encode).
+	 * (K = 47, T = 1420: 26.8 vs 20.4 Gbit/s encode). So are blocks
+	 * whose replay runs in column stripes (too large for the cache): at
+	 * a stride that is not a multiple of 64 each stripe of a symbol
+	 * spans one cache line more (256-byte stripes: 5 lines, not 4), and
+	 * the replay reads each source several times (K = 10000 on Zen 3:
+	 * 12-15 % slower than copy and replay).
 	 */
-	if (enc == NULL || src == NULL || len != (size_t)enc->K * enc->T || enc->gen)
+	if (enc == NULL || src == NULL || len != (size_t)enc->K * enc->T || enc->gen ||
+			(((uintptr_t)src | enc->T) % 64 != 0 &&
+			rq_plan_stripe(enc->plan, enc->T) < enc->T))
 		return rq_enc_block(enc, src, len);
 	for (i = 0; i < enc->K; i++)
 		enc->tab[i] = (uint8_t *)(uintptr_t)(s + (size_t)i * enc->T);

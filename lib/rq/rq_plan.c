@@ -79,8 +79,8 @@ even_stripes(size_t T, size_t s)
 	return (s + 63) / 64 * 64;
 }
 
-static size_t
-stripe_len(const struct rq_plan *pl, size_t T)
+size_t
+rq_plan_stripe(const struct rq_plan *pl, size_t T)
 {
 	size_t ws = (size_t)pl->nslots * T, l2 = rq_stripe_ws(), l3 = rq_cache_l3() / 8;
 	size_t smin = rq_kern_cur->stripe_min, s;
@@ -137,7 +137,7 @@ rq_plan_run(const struct rq_plan *pl, size_t T, uint8_t *const *tab)
 {
 	/* pointer workspace after the largest slot table (nin + 1 + 2L + H) */
 	uint8_t **ws = (uint8_t **)tab + pl->nin + 1 + 2 * pl->L + pl->H;
-	size_t o, len, sl = stripe_len(pl, T);
+	size_t o, len, sl = rq_plan_stripe(pl, T);
 	uint32_t i;
 
 	for (o = 0; o < T; o += len) {

@@ -159,6 +159,8 @@ void rq_ws_free(struct rq_ws *ws);
 uint32_t rq_plan_scratch(const struct rq_plan *plan);
 /* Replay on the symbols tab[0..nslots-1] (T bytes each); no allocation. */
 void rq_plan_run(const struct rq_plan *plan, size_t T, uint8_t *const *tab);
+/* Bytes of one column stripe of that replay (T: unstriped). */
+size_t rq_plan_stripe(const struct rq_plan *plan, size_t T);
 
 /* Plan statistics for tests and the design notes. */
 struct rq_plan_stats {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rq.h"
+#include "rq_bench.h"
 #include "rq_priv.h"
 #include "rq_test.h"
 
@@ -322,6 +323,53 @@ roundtrip(uint32_t K, uint16_t T, uint32_t nloss, size_t len)
 }
 
 /*
+ * The zero-copy encoder (rq_enc_block_ref) against the copying one: equal
+ * source and repair symbols with the block at an aligned and an unaligned
+ * address, the replay unstriped and (a small L2 target) in column stripes,
+ * where an unaligned block is copied; switching between the two APIs.
+ */
+static void
+check_ref_api(uint32_t K, uint16_t T)
+{
+	static const size_t ws_try[] = { 0, 600 * 1024 };
+	struct rq_enc *a = rq_enc_create(K, T), *b = rq_enc_create(K, T);
+	size_t blk = (size_t)K * T, w, off;
+	uint8_t *buf = aligned_alloc(64, blk + 128), *sa = malloc(T), *sb = malloc(T);
+	uint32_t esi, i;
+
+	REQUIRE(a && b && buf && sa && sb);
+	for (w = 0; w < sizeof(ws_try) / sizeof(ws_try[0]); w++) {
+		rq_stripe_ws_set(ws_try[w]);
+		if (ws_try[w] != 0)
+			CHECKF(rq_plan_stripe(rq_kp_get(K)->enc_plan, T) < T,
+				"K=%u T=%u: a %zu-byte L2 target stripes the replay", K, T, ws_try[w]);
+		for (off = 0; off <= 4; off += 4) {
+			rqt_fill(buf + off, blk, &rng);
+			CHECKF(rq_enc_block(a, buf + off, blk) == 0, "enc copy");
+			CHECKF(rq_enc_block_ref(b, buf + off, blk) == 0, "enc ref");
+			for (i = 0; i < K + 60; i++) {
+				esi = i < K + 40 ? i : K + (uint32_t)test_rng_below(&rng, RQ_MAX_ESI - K);
+				CHECK(rq_enc_symbol(a, esi, sa) == 0 && rq_enc_symbol(b, esi, sb) == 0);
+				CHECKF(memcmp(sa, sb, T) == 0,
+					"K=%u T=%u ws=%zu offset %zu: ESI %u differs, ref vs copy",
+					K, T, ws_try[w], off, esi);
+			}
+			/* the copying API after the zero-copy one reads its own copy */
+			CHECKF(rq_enc_block(b, buf + off, blk) == 0, "enc copy after ref");
+			memset(buf + off, 0, blk);
+			CHECK(rq_enc_symbol(a, K + 1, sa) == 0 && rq_enc_symbol(b, K + 1, sb) == 0);
+			CHECKF(memcmp(sa, sb, T) == 0, "copy after ref: K=%u offset %zu", K, off);
+		}
+	}
+	rq_stripe_ws_set(0);
+	free(buf);
+	free(sa);
+	free(sb);
+	rq_enc_free(a);
+	rq_enc_free(b);
+}
+
+/*
  * The sampled K' rows, every symbol size on a DFCP-sized block, and the
  * residual decoder. quick: fewer rows and trials (the other kernel tiers).
  */
@@ -377,6 +425,7 @@ run_suite(int quick)
 	check_res(1001, 8, 120, quick ? 6 : RQT_SCALE(30));
 	check_res(3001, 4, 256, quick ? 4 : RQT_SCALE(16));
 	check_res(1000, 1420, 110, quick ? 3 : RQT_SCALE(6));	/* striped, T = 1420 */
+	check_ref_api(500, 1420);
 	printf("%s: residual decoder: %u decodes compared with the plan decoder (%u -EDOM in both)\n",
 		rq_isa_name(), res_decodes, res_edom);
 	printf("%s: generator path: %u K' rows vs the plan path, %u decodes compared "
