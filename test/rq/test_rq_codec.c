@@ -334,7 +334,7 @@ check_ref_api(uint32_t K, uint16_t T)
 	static const size_t ws_try[] = { 0, 600 * 1024 };
 	struct rq_enc *a = rq_enc_create(K, T), *b = rq_enc_create(K, T);
 	size_t blk = (size_t)K * T, w, off;
-	uint8_t *buf = aligned_alloc(64, blk + 128), *sa = malloc(T), *sb = malloc(T);
+	uint8_t *buf = aligned_alloc(64, (blk + 127) / 64 * 64), *sa = malloc(T), *sb = malloc(T);
 	uint32_t esi, i;
 
 	REQUIRE(a && b && buf && sa && sb);
