@@ -4,13 +4,14 @@
  *
  *   dfcp-bench codec --k K --symbol-size T [--loss PCT] [--overhead N]
  *                    [--seconds S] [--peer lcrq] [--json] [--path gen|plan]
- *                    [--cpu-time]
+ *                    [--cpu-time] [--api ref|copy|both] [--stripe-ws BYTES]
  *
  * encode: load a block (intermediate symbols) and generate the repair
  * symbols the block needs at this loss (lost + overhead), Gbit/s of source
  * data. decode: reset, add the surviving source symbols and the repair
  * symbols, decode into a buffer; loss patterns cycle through 64 random
- * ones. Each figure is the median of >= 5 timed batches.
+ * ones. Each figure is the median of >= 5 timed batches. The kernel tier
+ * (RQ_ISA overrides it) is printed and is "isa" in the JSON rows.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +28,7 @@
 #endif
 
 #include "rq.h"
-#include "rq_priv.h"
+#include "rq_bench.h"	/* internal-for-bench: path overrides, stripe size, tiers */
 #include "bench.h"
 
 #define NPAT 64
@@ -41,6 +42,7 @@ struct cfg {
 	int json, peer_lcrq;
 	int path;	/* -1 default, 0 plan, 1 generator matrix (K' <= RQ_GEN_MAX_KP) */
 	int api;	/* bit 0: zero-copy API (ref), bit 1: copying API */
+	size_t stripe_ws;	/* 0: the library's default */
 };
 
 struct work {
@@ -215,9 +217,10 @@ static void
 report(const struct cfg *c, const struct work *w, const char *impl, double e, double d)
 {
 	if (c->json)
-		printf("{\"impl\": \"%s\", \"k\": %u, \"t\": %u, \"loss_pct\": %.1f, "
-			"\"repair\": %u, \"encode_gbps\": %.3f, \"decode_gbps\": %.3f}\n",
-			impl, c->K, c->T, c->loss, w->nrep, e, d);
+		printf("{\"impl\": \"%s\", \"isa\": \"%s\", \"k\": %u, \"t\": %u, "
+			"\"loss_pct\": %.1f, \"repair\": %u, \"encode_gbps\": %.3f, "
+			"\"decode_gbps\": %.3f}\n", impl, strncmp(impl, "dfcp-rq", 7) == 0 ?
+			rq_isa_name() : "", c->K, c->T, c->loss, w->nrep, e, d);
 	else
 		printf("%-12s K=%-6u T=%-5u loss=%4.1f%% repair=%-4u encode %8.3f Gbit/s"
 			"   decode %8.3f Gbit/s\n", impl, c->K, c->T, c->loss, w->nrep, e, d);
@@ -232,20 +235,26 @@ usage(FILE *f)
 		"  --loss PCT     lost source symbols, replaced by repair (default 10)\n"
 		"  --overhead N   repair symbols beyond the lost ones (default 2)\n"
 		"  --seconds S    time per measurement (default 2)\n"
-		"  --path P       gen | plan: force the small-block generator path or the\n"
-		"                 plan path (default: gen when K' <= %u, above it the\n"
-		"                 residual decoder when few source symbols are lost)\n"
+		"  --path P       gen | plan: force the small-block generator path (K' <=\n"
+		"                 %u) or the plan path (default: the kernel tier's\n"
+		"                 choice: gen for small K', above it the residual\n"
+		"                 decoder when few source symbols are lost)\n"
 		"  --cpu-time     time with the thread's CPU clock instead of wall time\n"
 		"                 (time slices lost to other processes do not count)\n"
 		"  --api A        ref: zero-copy API (rq_enc_block_ref, rq_dec_add_ref with\n"
 		"                 the received source symbols in place, as the DFCP\n"
 		"                 receiver keeps them; impl dfcp-rq); copy: rq_enc_block /\n"
-		"                 rq_dec_add (impl dfcp-rq-copy); both (default)\n",
-		RQ_GEN_MAX_KP);
+		"                 rq_dec_add (impl dfcp-rq-copy); both (default)\n"
+		"  --stripe-ws B  the plan replay's working set per column stripe (bytes;\n"
+		"                 default from the L2 size: %zu here)\n"
+		"Kernel tier: the best this CPU runs (here %s), or RQ_ISA=generic|sse|avx2|\n"
+		"avx512|avx512-gfni in the environment.\n",
+		RQ_GEN_MAX_KP, rq_stripe_ws(), rq_isa_name());
 }
 
-int
-bench_codec_main(int argc, char **argv)
+/* Options into *c: 0 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct cfg *c)
 {
 	static const struct option opts[] = {
 		{ "k", required_argument, NULL, 'k' },
@@ -258,39 +267,33 @@ bench_codec_main(int argc, char **argv)
 		{ "path", required_argument, NULL, 'P' },
 		{ "cpu-time", no_argument, NULL, 'C' },
 		{ "api", required_argument, NULL, 'A' },
+		{ "stripe-ws", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2,
-		.path = -1, .api = 3 };
-	struct work w;
-	struct ours o;
-	const char *rname = "dfcp-rq";	/* the one the lcrq ratio uses (copy if run) */
-	double e = 0, d = 0;
-	uint32_t i, p;
-	int opt, err = 0;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'k': c.K = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 't': c.T = (uint16_t)strtoul(optarg, NULL, 0); break;
-		case 'l': c.loss = strtod(optarg, NULL); break;
-		case 'o': c.overhead = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 's': c.seconds = strtod(optarg, NULL); break;
+		case 'k': c->K = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 't': c->T = (uint16_t)strtoul(optarg, NULL, 0); break;
+		case 'l': c->loss = strtod(optarg, NULL); break;
+		case 'o': c->overhead = (uint32_t)strtoul(optarg, NULL, 0); break;
+		case 's': c->seconds = strtod(optarg, NULL); break;
 		case 'p':
 			if (strcmp(optarg, "lcrq") != 0) {
 				fprintf(stderr, "codec: unknown peer '%s'\n", optarg);
 				return 2;
 			}
-			c.peer_lcrq = 1;
+			c->peer_lcrq = 1;
 			break;
-		case 'j': c.json = 1; break;
+		case 'j': c->json = 1; break;
 		case 'C': bench_clock = CLOCK_THREAD_CPUTIME_ID; break;
 		case 'A':
-			c.api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
+			c->api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
 				strcmp(optarg, "both") == 0 ? 3 : 0;
-			if (c.api == 0) {
+			if (c->api == 0) {
 				fprintf(stderr, "codec: --api ref, copy or both\n");
 				return 2;
 			}
@@ -300,118 +303,188 @@ bench_codec_main(int argc, char **argv)
 				fprintf(stderr, "codec: --path gen or plan\n");
 				return 2;
 			}
-			c.path = strcmp(optarg, "gen") == 0;
+			c->path = strcmp(optarg, "gen") == 0;
 			break;
+		case 'W': c->stripe_ws = (size_t)strtoull(optarg, NULL, 0); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
-	if (c.K == 0 || c.K > RQ_MAX_K || c.T == 0 || c.loss < 0 || c.loss >= 100 ||
-			c.seconds <= 0) {
+	if (c->K == 0 || c->K > RQ_MAX_K || c->T == 0 || c->loss < 0 || c->loss >= 100 ||
+			c->seconds <= 0 || (c->stripe_ws != 0 && c->stripe_ws < 4096)) {
 		usage(stderr);
 		return 2;
 	}
-	memset(&w, 0, sizeof(w));
-	w.K = c.K;
-	w.T = c.T;
-	w.nlost = (uint32_t)(c.K * c.loss / 100 + 0.5);
-	w.nrep = w.nlost + c.overhead;
-	w.src = malloc((size_t)c.K * c.T);
-	w.out = malloc((size_t)c.K * c.T);
-	w.rep = malloc((size_t)w.nrep * c.T + 1);
-	w.pat = malloc((size_t)NPAT * c.K * sizeof(uint32_t));
-	if (!w.src || !w.out || !w.rep || !w.pat)
-		return 1;
-	for (i = 0; i < (size_t)c.K * c.T; i++)
-		w.src[i] = (uint8_t)rnd();
-	for (p = 0; p < NPAT; p++) {
-		uint32_t *pat = w.pat + (size_t)p * c.K;
+	return -1;
+}
 
-		for (i = 0; i < c.K; i++)
+/* Source block, NPAT loss patterns, repair buffer. */
+static int
+work_setup(const struct cfg *c, struct work *w)
+{
+	uint32_t i, p;
+
+	memset(w, 0, sizeof(*w));
+	w->K = c->K;
+	w->T = c->T;
+	w->nlost = (uint32_t)(c->K * c->loss / 100 + 0.5);
+	w->nrep = w->nlost + c->overhead;
+	w->src = malloc((size_t)c->K * c->T);
+	w->out = malloc((size_t)c->K * c->T);
+	w->rep = malloc((size_t)w->nrep * c->T + 1);
+	w->pat = malloc((size_t)NPAT * c->K * sizeof(uint32_t));
+	if (!w->src || !w->out || !w->rep || !w->pat)
+		return -ENOMEM;
+	for (i = 0; i < (size_t)c->K * c->T; i++)
+		w->src[i] = (uint8_t)rnd();
+	for (p = 0; p < NPAT; p++) {
+		uint32_t *pat = w->pat + (size_t)p * c->K;
+
+		for (i = 0; i < c->K; i++)
 			pat[i] = i;
-		for (i = c.K; i > 1; i--) {
+		for (i = c->K; i > 1; i--) {
 			uint32_t j = (uint32_t)(rnd() % i), t = pat[i - 1];
 
 			pat[i - 1] = pat[j];
 			pat[j] = t;
 		}
 	}
-	o.enc = rq_enc_create(c.K, c.T);
-	o.dec = rq_dec_create(c.K, c.T, c.K + w.nrep);
+	return 0;
+}
+
+static void
+work_free(struct work *w)
+{
+	free(w->src);
+	free(w->out);
+	free(w->rep);
+	free(w->pat);
+}
+
+/*
+ * Our codec with each API asked for; *e / *d and *rname: the figures of the
+ * last one (the copying API when both run, the one the lcrq ratio uses).
+ */
+static int
+run_ours(const struct cfg *c, struct work *w, double *e, double *d, const char **rname)
+{
+	struct ours o;
+	int err = 0, rc = 0;
+
+	o.enc = rq_enc_create(c->K, c->T);
+	o.dec = rq_dec_create(c->K, c->T, c->K + w->nrep);
 	if (!o.enc || !o.dec) {
-		fprintf(stderr, "codec: cannot create the codec for K=%u T=%u\n", c.K, c.T);
-		return 1;
+		fprintf(stderr, "codec: cannot create the codec for K=%u T=%u\n", c->K, c->T);
+		rc = 1;
+		goto out;
 	}
-	if (c.path >= 0 && (rq_enc_set_gen(o.enc, c.path) != c.path ||
-			rq_dec_set_gen(o.dec, c.path) != c.path)) {
-		fprintf(stderr, "codec: no generator path for K=%u (K' > %u)\n", c.K,
+	if (c->path >= 0 && (rq_enc_set_gen(o.enc, c->path) != c->path ||
+			rq_dec_set_gen(o.dec, c->path) != c->path)) {
+		fprintf(stderr, "codec: no generator path for K=%u (K' > %u)\n", c->K,
 			RQ_GEN_MAX_KP);
-		return 1;
+		rc = 1;
+		goto out;
 	}
-	if (c.path == 0)	/* the plan decoder, not the residual one (K' > RQ_GEN_MAX_KP) */
+	if (c->path == 0)	/* the plan decoder, not the residual one (K' > RQ_GEN_MAX_KP) */
 		rq_dec_set_res(o.dec, 0);
 	for (o.ref = 1; o.ref >= 0; o.ref--) {
-		if (!(c.api & (o.ref ? 1 : 2)))
+		if (!(c->api & (o.ref ? 1 : 2)))
 			continue;
-		memcpy(w.out, w.src, (size_t)c.K * c.T);
-		e = measure(ours_encode, &o, &w, c.seconds, &err);
+		memcpy(w->out, w->src, (size_t)c->K * c->T);
+		*e = measure(ours_encode, &o, w, c->seconds, &err);
 		if (err == 0) {
-			memset(w.out, 0, (size_t)c.K * c.T);
+			memset(w->out, 0, (size_t)c->K * c->T);
 			if (o.ref)	/* in place: the received symbols are there */
-				memcpy(w.out, w.src, (size_t)c.K * c.T);
-			d = measure(ours_decode, &o, &w, c.seconds, &err);
+				memcpy(w->out, w->src, (size_t)c->K * c->T);
+			*d = measure(ours_decode, &o, w, c->seconds, &err);
 		}
 		if (err) {
 			fprintf(stderr, "codec: dfcp-rq failed: %s\n", strerror(-err));
-			return 1;
+			rc = 1;
+			break;
 		}
-		if (memcmp(w.out, w.src, (size_t)c.K * c.T) != 0) {
+		if (memcmp(w->out, w->src, (size_t)c->K * c->T) != 0) {
 			fprintf(stderr, "codec: decoded block differs from the source\n");
-			return 1;
+			rc = 1;
+			break;
 		}
-		rname = o.ref ? "dfcp-rq" : "dfcp-rq-copy";
-		report(&c, &w, rname, e, d);
+		*rname = o.ref ? "dfcp-rq" : "dfcp-rq-copy";
+		report(c, w, *rname, *e, *d);
 	}
+out:
 	rq_enc_free(o.enc);
 	rq_dec_free(o.dec);
-	if (c.peer_lcrq) {
-#ifdef HAVE_LCRQ
-		struct peer pr;
-		double le, ld;
+	return rc;
+}
 
-		pr.rq = rq_init((uint64_t)c.K * c.T, c.T);
-		pr.enc = malloc((size_t)(c.K + w.nrep) * c.T);
-		pr.esi = malloc((c.K + w.nrep) * sizeof(uint32_t));
-		if (pr.rq == NULL || rq_Z(pr.rq) != 1 || rq_K(pr.rq) != c.K) {
-			fprintf(stderr, "codec: lcrq does not make one block of K=%u at T=%u "
-				"(T must be a multiple of 4)\n", c.K, c.T);
-			return 1;
-		}
-		le = measure(lcrq_encode, &pr, &w, c.seconds, &err);
-		if (err == 0)
-			ld = measure(lcrq_decode, &pr, &w, c.seconds, &err);
-		if (err) {
-			fprintf(stderr, "codec: lcrq failed\n");
-			return 1;
-		}
-		report(&c, &w, "lcrq", le, ld);
-		if (!c.json)
-			printf("ratio    %s/lcrq: encode %.1fx, decode %.1fx\n", rname, e / le,
-				d / ld);
-		else
-			printf("{\"impl\": \"ratio\", \"k\": %u, \"t\": %u, \"encode_gbps\": %.3f, "
-				"\"decode_gbps\": %.3f}\n", c.K, c.T, e / le, d / ld);
-		rq_free(pr.rq);
-		free(pr.enc);
-		free(pr.esi);
-#else
-		fprintf(stderr, "codec: built without liblcrq\n");
+/* liblcrq in the same run, and the ratio against our figures e / d. */
+static int
+run_lcrq(const struct cfg *c, struct work *w, double e, double d, const char *rname)
+{
+#ifdef HAVE_LCRQ
+	struct peer pr;
+	double le, ld = 0;
+	int err = 0;
+
+	pr.rq = rq_init((uint64_t)c->K * c->T, c->T);
+	pr.enc = malloc((size_t)(c->K + w->nrep) * c->T);
+	pr.esi = malloc((c->K + w->nrep) * sizeof(uint32_t));
+	if (pr.rq == NULL || rq_Z(pr.rq) != 1 || rq_K(pr.rq) != c->K || !pr.enc || !pr.esi) {
+		fprintf(stderr, "codec: lcrq does not make one block of K=%u at T=%u "
+			"(T must be a multiple of 4)\n", c->K, c->T);
 		return 1;
-#endif
 	}
-	free(w.src);
-	free(w.out);
-	free(w.rep);
-	free(w.pat);
+	le = measure(lcrq_encode, &pr, w, c->seconds, &err);
+	if (err == 0)
+		ld = measure(lcrq_decode, &pr, w, c->seconds, &err);
+	if (err) {
+		fprintf(stderr, "codec: lcrq failed\n");
+		return 1;
+	}
+	report(c, w, "lcrq", le, ld);
+	if (!c->json)
+		printf("ratio    %s/lcrq: encode %.1fx, decode %.1fx\n", rname, e / le, d / ld);
+	else
+		printf("{\"impl\": \"ratio\", \"k\": %u, \"t\": %u, \"encode_gbps\": %.3f, "
+			"\"decode_gbps\": %.3f}\n", c->K, c->T, e / le, d / ld);
+	rq_free(pr.rq);
+	free(pr.enc);
+	free(pr.esi);
 	return 0;
+#else
+	(void)c;
+	(void)w;
+	(void)e;
+	(void)d;
+	(void)rname;
+	fprintf(stderr, "codec: built without liblcrq\n");
+	return 1;
+#endif
+}
+
+int
+bench_codec_main(int argc, char **argv)
+{
+	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2,
+		.path = -1, .api = 3 };
+	const char *rname = "dfcp-rq";
+	struct work w;
+	double e = 0, d = 0;
+	int rc;
+
+	if (rq_isa_init() != 0)		/* RQ_ISA refused: lib/rq said why on stderr */
+		return 2;
+	rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
+	if (c.stripe_ws)
+		rq_stripe_ws_set(c.stripe_ws);
+	if (!c.json)
+		printf("kernel tier %s, replay stripe working set %zu bytes (L2 %zu, L3 %zu)\n",
+			rq_isa_name(), rq_stripe_ws(), rq_cache_l2(), rq_cache_l3());
+	rc = work_setup(&c, &w) ? 1 : run_ours(&c, &w, &e, &d, &rname);
+	if (rc == 0 && c.peer_lcrq)
+		rc = run_lcrq(&c, &w, e, d, rname);
+	work_free(&w);
+	return rc;
 }

@@ -17,7 +17,8 @@
 #include <time.h>
 
 #include "bench.h"
-#include "rq_sym.h"
+#include "rq.h"
+#include "rq_bench.h"	/* internal-for-bench: the XOR kernel, symbol memory */
 
 static double
 cpu_s(void)
@@ -73,6 +74,8 @@ bench_xor_main(int argc, char **argv)
 	int opt, json = 0, rep;
 	size_t i, j, o;
 
+	if (rq_isa_init() != 0)		/* RQ_ISA refused: lib/rq said why on stderr */
+		return 2;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
@@ -130,12 +133,12 @@ bench_xor_main(int argc, char **argv)
 			best = t;
 	}
 	if (json)
-		printf("{\"slots\": %lu, \"t\": %lu, \"stride\": %lu, \"stripe\": %lu, \"sources\": %lu, "
-			"\"ops\": %lu, \"gbytes_per_s\": %.2f}\n", slots, T, stride, stripe, m, ops,
+		printf("{\"isa\": \"%s\", \"slots\": %lu, \"t\": %lu, \"stride\": %lu, \"stripe\": %lu, \"sources\": %lu, "
+			"\"ops\": %lu, \"gbytes_per_s\": %.2f}\n", rq_isa_name(), slots, T, stride, stripe, m, ops,
 			(double)ops * m * T / best / 1e9);
 	else
-		printf("xor: %lu slots, T %lu, stride %lu, stripe %lu, %lu sources x %lu ops: "
-			"%.1f GB/s of source reads\n", slots, T, stride, stripe, m, ops,
+		printf("xor (%s): %lu slots, T %lu, stride %lu, stripe %lu, %lu sources x %lu ops: "
+			"%.1f GB/s of source reads\n", rq_isa_name(), slots, T, stride, stripe, m, ops,
 			(double)ops * m * T / best / 1e9);
 	free(mem);
 	free(tab);

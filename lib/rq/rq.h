@@ -2,7 +2,8 @@
 /*
  * rq: RaptorQ (RFC 6330) forward error correction.
  *
- * No DPDK dependency. Symbol arithmetic goes through Intel ISA-L.
+ * No DPDK dependency. Symbol arithmetic: our SIMD kernels (one tier chosen
+ * at start-up, below) and Intel ISA-L.
  * Every function returns 0 (or a count) on success and a negative errno on
  * failure; none aborts. Instances are not shared between threads; the only
  * process-wide state is an immutable, lazily built per-K' plan cache.
@@ -31,6 +32,21 @@ extern "C" {
 #define RQ_MAX_ESI	((1u << 24) - 1)
 #define RQ_OTI_LEN	12		/* FEC Object Transmission Information */
 #define RQ_PAYLOAD_ID_LEN 4		/* FEC Payload ID: SBN 8 bits, ESI 24 */
+
+/*
+ * --- SIMD tier of the symbol kernels ---
+ * Chosen once per process (the first encoder / decoder creation, or this
+ * call) from the CPU's features: the best of generic, sse, avx2, avx512,
+ * avx512-gfni; the environment variable RQ_ISA (one of those names)
+ * overrides it. 0, or -ENOTSUP when RQ_ISA names a tier this CPU lacks and
+ * -EINVAL for an unknown name: the override is refused (message on stderr
+ * once, and from rq_isa_error()) and no encoder or decoder can be created.
+ */
+int rq_isa_init(void);
+/* The tier in use ("avx2"). */
+const char *rq_isa_name(void);
+/* Why RQ_ISA was refused ("RQ_ISA=avx512: this CPU lacks ..."), or NULL. */
+const char *rq_isa_error(void);
 
 /* --- source-block parameters (RFC 6330 §5.6 Table 2 and §5.3.3.3) --- */
 struct rq_params {
@@ -63,9 +79,11 @@ int rq_enc_block(struct rq_enc *enc, const void *src, size_t len);
 /*
  * The same without the copy: the encoder reads the K*T bytes at src (source
  * symbol i at src + i*T) until the next rq_enc_block / rq_enc_block_ref, so
- * they must stay valid and unchanged until then. A short block (len < K*T)
- * and a small one (K' <= 128: its aligned copy is faster to read) are
- * copied as by rq_enc_block.
+ * they must stay valid and unchanged until then. A short block (len < K*T),
+ * a small one (the generator path: its aligned copy is faster to read) and
+ * a large one whose symbols are not 64-byte aligned (a replay in column
+ * stripes: aligned stripes are faster to read) are copied as by
+ * rq_enc_block.
  */
 int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */

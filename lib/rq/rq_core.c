@@ -332,7 +332,7 @@ rq_kp_get(uint32_t K)
 	int i = table2_index(K);
 	struct rq_kp *kp;
 
-	if (i < 0)
+	if (i < 0 || rq_isa_init() != 0)
 		return NULL;
 	kp = __atomic_load_n(&kp_cache[i], __ATOMIC_ACQUIRE);
 	if (kp != NULL)

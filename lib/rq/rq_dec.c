@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Decoder: store received symbols; when all source symbols are there, copy.
- * Small blocks (K' <= RQ_GEN_MAX_KP): the e lost source symbols solve an
- * e x e GF(256) system built from the generator rows of the received repair
- * symbols (see gen_decode). Larger blocks with few lost source symbols:
- * replay the cached encoding plan and solve a small dense system on the
- * lost columns (res_decode). Otherwise build a plan for this loss pattern
- * (inactivation solve, matrix only), replay it, and regenerate the missing
- * source symbols.
+ * Small blocks (K' up to the tier's gen_dec_max_kp <= RQ_GEN_MAX_KP): the e
+ * lost source symbols solve an e x e GF(256) system built from the
+ * generator rows of the received repair symbols (see gen_decode). Larger
+ * blocks with few lost source symbols (the tier's bound): replay the cached
+ * encoding plan and solve a small dense system on the lost columns
+ * (res_decode). Otherwise build a plan for this loss pattern (inactivation
+ * solve, matrix only), replay it, and regenerate the missing source symbols.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rq_priv.h"
+#include "rq_kern.h"
 #include "rq_sym.h"
 
 #define NONE UINT32_MAX
+
+enum { RES_OFF, RES_AUTO, RES_FORCED };
 
 struct rq_dec {
 	uint32_t K;
@@ -42,9 +46,10 @@ struct rq_dec {
 	uint8_t *tbls;		/* 32 * K * RQ_GEN_CHUNK */
 	uint8_t **inp, **outp;	/* K each */
 	uint32_t *lost, *recv, *pc, *chosen;	/* K each */
-	/* residual path (K' > RQ_GEN_MAX_KP, e <= emax lost), sized at creation */
-	int res;
+	/* residual path (no generator path, e <= eauto lost), sized at creation */
+	int res;		/* RES_OFF, RES_AUTO (e <= eauto), RES_FORCED (e <= emax) */
 	uint32_t emax, escr;	/* most lost symbols; the encoding plan's scratch */
+	uint32_t eauto;		/* the tier's default bound on e, <= emax */
 	uint8_t **etab;		/* encoding-plan slots over the stored symbols */
 	uint8_t **utab;		/* the same over the unit replay (umem) */
 	uint8_t *umem;		/* e x e identity | zero | C and scratch, e bytes each */
@@ -101,7 +106,8 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 	if (kp->gm != NULL) {
 		size_t kk = (size_t)K * K;
 
-		dec->gen = 1;
+		/* the tier says up to which K' the generator path is the default */
+		dec->gen = kp->p.Kp <= rq_kern_cur->gen_dec_max_kp;
 		dec->grow = malloc((size_t)K * kp->p.Kp);
 		dec->bas = malloc(kk);
 		dec->aug = malloc(kk);
@@ -123,7 +129,7 @@ rq_dec_create(uint32_t K, uint16_t T, uint32_t max_symbols)
 	memset(dec->store, 0, (size_t)nsym * dec->stride);
 	for (i = 0; i < nsym; i++)
 		dec->tab[i] = dec->store + (size_t)i * dec->stride;
-	if (kp->gm == NULL && res_create(dec)) {
+	if (!dec->gen && res_create(dec)) {
 		rq_dec_free(dec);
 		return NULL;
 	}
@@ -442,7 +448,7 @@ gen_decode(struct rq_dec *dec)
 }
 
 /*
- * Residual path (K' > RQ_GEN_MAX_KP, at most emax source symbols lost): no
+ * Residual path (no generator path, at most eauto source symbols lost): no
  * plan build. C = M * D is linear in D, so
  *   - the cached encoding plan replayed with the lost source symbols set to
  *     zero gives C0 = M * D0; for a received repair symbol j (LT row l_j)
@@ -466,7 +472,7 @@ res_create(struct rq_dec *dec)
 	const struct rq_params *p = &dec->kp->p;
 	uint32_t L = p->L, Kp = p->Kp, nt, e, l;
 
-	dec->res = 1;
+	dec->res = RES_AUTO;
 	dec->escr = rq_plan_scratch(dec->kp->enc_plan);
 	e = (L + p->H - dec->escr) / 2;	/* y and output buffers in the scratch area */
 	if (e > RQ_RES_MAX_E)
@@ -474,6 +480,10 @@ res_create(struct rq_dec *dec)
 	if (e > dec->K)
 		e = dec->K;
 	dec->emax = e;
+	/* the default bound: dense products cost more without GFNI (rq_kern.h) */
+	dec->eauto = e;
+	if (rq_kern_cur->res_e_sqrt_k > 0 && rq_kern_cur->res_e_sqrt_k * sqrt(dec->K) < e)
+		dec->eauto = (uint32_t)(rq_kern_cur->res_e_sqrt_k * sqrt(dec->K));
 	nt = Kp + 1 + 2 * L + p->H + 6 * L;
 	dec->etab = calloc(nt, sizeof(uint8_t *));
 	dec->utab = calloc(nt, sizeof(uint8_t *));
@@ -570,8 +580,8 @@ res_decode(struct rq_dec *dec, uint32_t e)
 int
 rq_dec_set_res(struct rq_dec *dec, int on)
 {
-	dec->res = on && dec->etab != NULL;
-	return dec->res;
+	dec->res = on && dec->etab != NULL ? RES_FORCED : RES_OFF;
+	return dec->res != RES_OFF;
 }
 
 /* Test hook: 0 forces the plan path, 1 the generator path (when K' allows). */
@@ -604,7 +614,8 @@ rq_dec_decode(struct rq_dec *dec, void *out, size_t len)
 				return err;
 			goto done;
 		}
-		if (dec->res && dec->K - dec->nsrc <= dec->emax) {
+		if (dec->res != RES_OFF && dec->K - dec->nsrc <=
+				(dec->res == RES_FORCED ? dec->emax : dec->eauto)) {
 			err = res_decode(dec, dec->K - dec->nsrc);
 			if (err)
 				return err;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Encoder. Small blocks (K' <= RQ_GEN_ENC_MAX_KP): the block is copied and each
- * repair symbol is one GF(256) dot product of the K source symbols with its
- * generator row (rq_gf_dot: GFNI or ISA-L; bursts share one product). Larger
+ * Encoder. Small blocks (K' up to the tier's gen_enc_max_kp, at most
+ * RQ_GEN_ENC_MAX_KP): the block is copied and each repair symbol is one
+ * GF(256) dot product of the K source symbols with its generator row
+ * (rq_gf_dot, the tier's dense product; bursts share one product). Larger
  * blocks: replay the cached per-K' plan to get the intermediate symbols C,
  * then one multi-source XOR of C per repair symbol.
  */
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "rq_priv.h"
+#include "rq_kern.h"
 #include "rq_sym.h"
 
 struct rq_enc {
@@ -59,7 +61,7 @@ rq_enc_create(uint32_t K, uint16_t T)
 	if (enc->mem == NULL || enc->tab == NULL)
 		goto fail;
 	if (kp->gm != NULL) {
-		enc->gen = kp->p.Kp <= RQ_GEN_ENC_MAX_KP;
+		enc->gen = kp->p.Kp <= rq_kern_cur->gen_enc_max_kp;
 		enc->grow = malloc((size_t)RQ_GEN_CHUNK * kp->p.Kp);
 		enc->coef = malloc((size_t)RQ_GEN_CHUNK * K);
 		enc->tbls = aligned_alloc(64, (size_t)32 * K * RQ_GEN_CHUNK);
@@ -152,9 +154,16 @@ rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len)
 	 * Short blocks are copied; so are small ones (generator path): its
 	 * dot products read every source symbol once per repair burst, and
 	 * from a 64-byte-aligned copy they run faster than the copy costs
-	 * (K = 47, T = 1420: 26.8 vs 20.4 Gbit/s encode).
+	 * (K = 47, T = 1420: 26.8 vs 20.4 Gbit/s encode). So are blocks
+	 * whose replay runs in column stripes (too large for the cache): at
+	 * a stride that is not a multiple of 64 each stripe of a symbol
+	 * spans one cache line more (256-byte stripes: 5 lines, not 4), and
+	 * the replay reads each source several times (K = 10000 on Zen 3:
+	 * 12-15 % slower than copy and replay).
 	 */
-	if (enc == NULL || src == NULL || len != (size_t)enc->K * enc->T || enc->gen)
+	if (enc == NULL || src == NULL || len != (size_t)enc->K * enc->T || enc->gen ||
+			(((uintptr_t)src | enc->T) % 64 != 0 &&
+			rq_plan_stripe(enc->plan, enc->T) < enc->T))
 		return rq_enc_block(enc, src, len);
 	for (i = 0; i < enc->K; i++)
 		enc->tab[i] = (uint8_t *)(uintptr_t)(s + (size_t)i * enc->T);

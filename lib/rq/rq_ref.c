@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rq_priv.h"
+#include "rq_sym.h"
 
 static void
 sym_mad(uint8_t *dst, const uint8_t *src, uint8_t c, size_t T)
@@ -128,4 +129,47 @@ rq_ref_lt_symbol(const struct rq_params *p, size_t T, const uint8_t *c, uint32_t
 	for (j = 0; j < m; j++)
 		for (i = 0; i < T; i++)
 			out[i] ^= c[(size_t)cols[j] * T + i];
+}
+
+/* --- bytewise references of the symbol kernels (rq_sym.h) --- */
+void
+rq_xor_idx_ref(uint8_t *dst, uint8_t *const *tab, const uint32_t *idx, unsigned int n,
+		size_t len)
+{
+	size_t o;
+	unsigned int i;
+
+	for (o = 0; o < len; o++) {
+		uint8_t a = 0;
+
+		for (i = 0; i < n; i++)
+			a ^= tab[idx[i]][o];
+		dst[o] = a;
+	}
+}
+
+void
+rq_dot_ref(size_t len, unsigned int k, unsigned int rows, const uint8_t *coef,
+		uint8_t *const *in, uint8_t *const *out)
+{
+	unsigned int r, j;
+	size_t o;
+
+	for (r = 0; r < rows; r++)
+		for (o = 0; o < len; o++) {
+			uint8_t a = 0;
+
+			for (j = 0; j < k; j++)
+				a ^= rq_gf_mul(coef[(size_t)r * k + j], in[j][o]);
+			out[r][o] = a;
+		}
+}
+
+void
+rq_gf_row_mad_ref(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		dst[i] ^= rq_gf_mul(c, src[i]);
 }

@@ -17,9 +17,10 @@
 #include <lcrq.h>
 
 #include "rq.h"
+#include "rq_bench.h"
 #include "rq_test.h"
 
-static uint64_t seed = 0x1c2d3e4f5a6b7c8dull;
+static struct test_rng rng = { 0x1c2d3e4f5a6b7c8dull };
 
 static void
 one(uint32_t K, uint16_t T, unsigned int nloss)
@@ -33,35 +34,35 @@ one(uint32_t K, uint16_t T, unsigned int nloss)
 	unsigned int same = 0, checked = 0;
 	int rc;
 
-	CHECK(lq && enc && dec && src && ours && out, "setup K=%u", K);
+	CHECKF(lq && enc && dec && src && ours && out, "setup K=%u", K);
 	if (!lq || !enc || !dec)
 		return;
-	CHECK(rq_Z(lq) == 1 && rq_N(lq) == 1 && rq_K(lq) == K, "lcrq partition Z=%u N=%u K=%u",
+	CHECKF(rq_Z(lq) == 1 && rq_N(lq) == 1 && rq_K(lq) == K, "lcrq partition Z=%u N=%u K=%u",
 		rq_Z(lq), rq_N(lq), rq_K(lq));
-	rqt_fill(src, F, &seed);
-	CHECK(rq_encode(lq, src, F) == 0, "lcrq encode");
-	CHECK(rq_enc_block(enc, src, F) == 0, "our encode");
+	rqt_fill(src, F, &rng);
+	CHECKF(rq_encode(lq, src, F) == 0, "lcrq encode");
+	CHECKF(rq_enc_block(enc, src, F) == 0, "our encode");
 	lsym = malloc(T);
 	packed = malloc((size_t)(K + 8) * T);
 	esi = malloc((K + 8) * sizeof(*esi));
 	perm = malloc(K * sizeof(*perm));
 	/* byte-identical symbols: all source ESIs, the first repair ESIs, random ones */
 	for (i = 0; i < K + 40; i++) {
-		uint32_t e = i < K + 20 ? i : K + (uint32_t)(rqt_rand(&seed) % (RQ_ESI_MAX - K));
+		uint32_t e = i < K + 20 ? i : K + (uint32_t)(test_rng_next(&rng) % (RQ_ESI_MAX - K));
 		rq_pid_t pid = rq_pidsetesi(0, e);
 		uint8_t *p = rq_symbol(lq, &pid, lsym, 0);
 
-		CHECK(rq_enc_symbol(enc, e, ours) == 0, "our symbol");
+		CHECKF(rq_enc_symbol(enc, e, ours) == 0, "our symbol");
 		checked++;
 		if (memcmp(p, ours, T) == 0)
 			same++;
 		else
-			CHECK(0, "K=%u T=%u ESI %u: symbols differ", K, T, e);
+			CHECKF(0, "K=%u T=%u ESI %u: symbols differ", K, T, e);
 	}
 	/* lose nloss source symbols; repair from lcrq decodes with ours */
 	for (i = 0; i < K; i++)
 		perm[i] = i;
-	rqt_shuffle(perm, K, &seed);
+	rqt_shuffle(perm, K, &rng);
 	for (i = nloss; i < K; i++)
 		esi[n++] = perm[i];
 	for (i = 0; i < nloss + 2; i++)
@@ -71,18 +72,19 @@ one(uint32_t K, uint16_t T, unsigned int nloss)
 		uint8_t *p = rq_symbol(lq, &pid, lsym, 0);
 
 		memcpy(packed + (size_t)i * T, p, T);
-		CHECK(rq_dec_add(dec, esi[i], p) == 1, "add");
+		CHECKF(rq_dec_add(dec, esi[i], p) == 1, "add");
 	}
 	rc = rq_dec_decode(dec, out, F);
-	CHECK(rc == 0 && memcmp(out, src, F) == 0, "lcrq -> ours K=%u rc=%d", K, rc);
+	CHECKF(rc == 0 && memcmp(out, src, F) == 0, "lcrq -> ours K=%u rc=%d", K, rc);
 	/* our symbols (same ESIs) decode with lcrq */
 	for (i = 0; i < n; i++)
 		rq_enc_symbol(enc, esi[i], packed + (size_t)i * T);
 	memset(out, 0, F);
 	rc = rq_decode(lq, out, packed, esi, n);
-	CHECK(rc == 0 && memcmp(out, src, F) == 0, "ours -> lcrq K=%u rc=%d", K, rc);
-	printf("K=%u T=%u: %u/%u symbols byte-identical; cross decode with %u lost source symbols %s\n",
-		K, T, same, checked, nloss, rqt_failures ? "FAILED" : "ok");
+	CHECKF(rc == 0 && memcmp(out, src, F) == 0, "ours -> lcrq K=%u rc=%d", K, rc);
+	printf("%s: K=%u T=%u: %u/%u symbols byte-identical; cross decode with %u lost source "
+		"symbols %s\n", rq_isa_name(), K, T, same, checked, nloss,
+		test_failures ? "FAILED" : "ok");
 	free(src);
 	free(ours);
 	free(out);
@@ -95,14 +97,29 @@ one(uint32_t K, uint16_t T, unsigned int nloss)
 	rq_dec_free(dec);
 }
 
+/* Every kernel tier this CPU runs; the others are reported as not run. */
 int
 main(void)
 {
-	one(10, 1420, 3);
-	one(47, 1420, 5);
-	one(100, 64, 10);
-	one(101, 4, 10);
-	one(1000, 16, 100);
-	one(1000, 1420, 100);	/* striped plan replay */
-	return rqt_failures ? 1 : 0;
+	char lacks[64];
+	int isa, best;
+
+	REQUIRE(rq_isa_init() == 0);
+	best = (int)rq_isa_current();
+	for (isa = 0; isa < RQ_ISA_COUNT; isa++) {
+		if (rq_isa_set(isa) != 0) {
+			rq_isa_lacks(isa, lacks, sizeof(lacks));
+			printf("tier %s not run: this CPU lacks %s\n", rq_isa_tier_name(isa), lacks);
+			continue;
+		}
+		one(10, 1420, 3);
+		one(47, 1420, 5);
+		one(100, 64, 10);
+		one(101, 4, 10);
+		one(1000, 16, 100);
+		one(1000, 1420, 100);	/* striped plan replay, residual decoder */
+		one(1000, 64, 300);	/* plan decoder */
+	}
+	REQUIRE(rq_isa_set(best) == 0);
+	return test_report("rq_lcrq");
 }

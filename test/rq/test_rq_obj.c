@@ -14,7 +14,7 @@
 #include "rqfile.h"
 #include "rq_test.h"
 
-static uint64_t seed = 0x0b1ec7ull;
+static struct test_rng rng = { 0x0b1ec7ull };
 
 static void
 test_oti(void)
@@ -26,31 +26,31 @@ test_oti(void)
 	uint32_t esi;
 
 	rq_oti_write(&o, b);
-	CHECK(memcmp(b, want, 12) == 0, "OTI layout");
-	CHECK(rq_oti_parse(b, &q) == 0 && q.F == o.F && q.T == o.T && q.Z == o.Z &&
+	CHECKF(memcmp(b, want, 12) == 0, "OTI layout");
+	CHECKF(rq_oti_parse(b, &q) == 0 && q.F == o.F && q.T == o.T && q.Z == o.Z &&
 		q.N == o.N && q.Al == o.Al, "OTI parse");
 	rq_payload_id_write(0xab, 0x123456, p);
-	CHECK(p[0] == 0xab && p[1] == 0x12 && p[2] == 0x34 && p[3] == 0x56, "payload id layout");
+	CHECKF(p[0] == 0xab && p[1] == 0x12 && p[2] == 0x34 && p[3] == 0x56, "payload id layout");
 	rq_payload_id_parse(p, &sbn, &esi);
-	CHECK(sbn == 0xab && esi == 0x123456, "payload id parse");
+	CHECKF(sbn == 0xab && esi == 0x123456, "payload id parse");
 	/* impossible values */
 	b[6] = 0, b[7] = 0;	/* T = 0 */
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "T=0");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "T=0");
 	o.T = 10, o.Al = 4;	/* T not a multiple of Al */
 	rq_oti_write(&o, b);
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "T %% Al");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "T %% Al");
 	o.T = 16, o.Al = 4, o.N = 5;	/* N > T/Al */
 	rq_oti_write(&o, b);
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "N > T/Al");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "N > T/Al");
 	o.N = 1, o.F = 0;
 	rq_oti_write(&o, b);
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "F=0");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "F=0");
 	o.F = 16ull * RQ_MAX_K * 2 + 1, o.Z = 2;	/* blocks too large */
 	rq_oti_write(&o, b);
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "K > K'max");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "K > K'max");
 	o.F = 16, o.Z = 2;	/* more blocks than symbols */
 	rq_oti_write(&o, b);
-	CHECK(rq_oti_parse(b, &q) == -EINVAL, "Z > Kt");
+	CHECKF(rq_oti_parse(b, &q) == -EINVAL, "Z > Kt");
 }
 
 static void
@@ -61,25 +61,25 @@ test_partition(void)
 	uint64_t F;
 
 	rq_part_get(10, 3, &pt);
-	CHECK(pt.IL == 4 && pt.IS == 3 && pt.JL == 1 && pt.JS == 2, "Partition[10,3]");
+	CHECKF(pt.IL == 4 && pt.IS == 3 && pt.JL == 1 && pt.JS == 2, "Partition[10,3]");
 	for (F = 1; F < (1ull << 34); F = F * 7 + 3) {
 		uint64_t sum = 0, Kt;
 		uint32_t s, K;
 
-		CHECK(rq_oti_derive(F, 1420, 4, 0, &o) == 0, "derive F=%llu", (unsigned long long)F);
+		CHECKF(rq_oti_derive(F, 1420, 4, 0, &o) == 0, "derive F=%llu", (unsigned long long)F);
 		Kt = (F + 1419) / 1420;
 		for (s = 0; s < o.Z; s++) {
 			uint64_t off;
 			size_t len;
 
-			CHECK(rq_block_info(&o, s, &K, &off, &len) == 0 && K <= RQ_MAX_K, "block");
-			CHECK(off == sum * 1420, "offset");
+			CHECKF(rq_block_info(&o, s, &K, &off, &len) == 0 && K <= RQ_MAX_K, "block");
+			CHECKF(off == sum * 1420, "offset");
 			sum += K;
 		}
-		CHECK(sum == Kt, "blocks cover Kt F=%llu", (unsigned long long)F);
-		CHECK(o.N >= 1 && o.N <= 1420 / 4, "N");
+		CHECKF(sum == Kt, "blocks cover Kt F=%llu", (unsigned long long)F);
+		CHECKF(o.N >= 1 && o.N <= 1420 / 4, "N");
 	}
-	CHECK(rq_oti_derive(1ull << 39, 1420, 4, 0, &o) == -EFBIG, "too big for Z <= 255");
+	CHECKF(rq_oti_derive(1ull << 39, 1420, 4, 0, &o) == -EFBIG, "too big for Z <= 255");
 }
 
 struct pkt {
@@ -102,10 +102,10 @@ roundtrip(size_t F, uint16_t T, uint32_t Z, uint32_t N, uint8_t Al, int64_t repa
 	FILE *f = open_memstream((char **)&file, &flen);
 	int rc;
 
-	rqt_fill(obj, F, &seed);
+	rqt_fill(obj, F, &rng);
 	rc = rqf_encode(obj, F, &o, f, err, sizeof(err));
 	fclose(f);
-	CHECK(rc == 0, "encode F=%zu T=%u: %s", F, T, err);
+	CHECKF(rc == 0, "encode F=%zu T=%u: %s", F, T, err);
 	if (rc)
 		goto out;
 	np = (flen - 12) / plen;
@@ -121,21 +121,21 @@ roundtrip(size_t F, uint16_t T, uint32_t Z, uint32_t N, uint8_t Al, int64_t repa
 				cur = p[0];
 				cnt = 0;
 			}
-			if (cnt++ < drop && (rqt_rand(&seed) & 1))
+			if (cnt++ < drop && (test_rng_next(&rng) & 1))
 				continue;
 			keep[n++] = (uint32_t)i;
-			if (rqt_rand(&seed) % 10 == 0)
+			if (test_rng_next(&rng) % 10 == 0)
 				keep[n++] = (uint32_t)i;	/* duplicate */
 		}
 	}
-	rqt_shuffle(keep, (uint32_t)n, &seed);
+	rqt_shuffle(keep, (uint32_t)n, &rng);
 	img = malloc(12 + n * plen);
 	memcpy(img, file, 12);
 	for (i = 0; i < n; i++)
 		memcpy(img + 12 + i * plen, file + 12 + (size_t)keep[i] * plen, plen);
 	rc = rqf_decode(img, 12 + n * plen, &dec, &DF, err, sizeof(err));
-	CHECK(rc == 0, "decode F=%zu T=%u Z=%u N=%u: %s", F, T, Z, N, err);
-	CHECK(rc != 0 || (DF == F && memcmp(dec, obj, F) == 0), "object differs F=%zu", F);
+	CHECKF(rc == 0, "decode F=%zu T=%u Z=%u N=%u: %s", F, T, Z, N, err);
+	CHECKF(rc != 0 || (DF == F && memcmp(dec, obj, F) == 0), "object differs F=%zu", F);
 	/* now drop every packet of the last block but one: clear error */
 	if (rc == 0) {
 		struct rq_oti oti;
@@ -156,7 +156,7 @@ roundtrip(size_t F, uint16_t T, uint32_t Z, uint32_t N, uint8_t Al, int64_t repa
 		dec = NULL;
 		rc = rqf_decode(img, 12 + m * plen, &dec, &DF, err, sizeof(err));
 		if (lastK > 1)
-			CHECK(rc != 0 && strstr(err, "lacks") != NULL, "missing block not reported: %s",
+			CHECKF(rc != 0 && strstr(err, "lacks") != NULL, "missing block not reported: %s",
 				err);
 		rc = 0;
 	}
@@ -176,18 +176,18 @@ test_bad_files(void)
 	char err[512];
 	uint64_t F;
 
-	CHECK(rqf_decode(buf, 5, &obj, &F, err, sizeof(err)) < 0 && strstr(err, "truncated OTI"),
+	CHECKF(rqf_decode(buf, 5, &obj, &F, err, sizeof(err)) < 0 && strstr(err, "truncated OTI"),
 		"truncated: %s", err);
-	CHECK(rqf_decode(buf, 12, &obj, &F, err, sizeof(err)) < 0 && strstr(err, "impossible OTI"),
+	CHECKF(rqf_decode(buf, 12, &obj, &F, err, sizeof(err)) < 0 && strstr(err, "impossible OTI"),
 		"zero OTI: %s", err);
 	rq_oti_write(&o, buf);
-	CHECK(rqf_decode(buf, 12 + 13, &obj, &F, err, sizeof(err)) < 0 &&
+	CHECKF(rqf_decode(buf, 12 + 13, &obj, &F, err, sizeof(err)) < 0 &&
 		strstr(err, "wrong size"), "packet size: %s", err);
 	buf[12] = 3;	/* SBN 3 >= Z */
-	CHECK(rqf_decode(buf, 12 + 12, &obj, &F, err, sizeof(err)) < 0 &&
+	CHECKF(rqf_decode(buf, 12 + 12, &obj, &F, err, sizeof(err)) < 0 &&
 		strstr(err, "source block number"), "SBN: %s", err);
 	buf[12] = 0;
-	CHECK(rqf_decode(buf, 12 + 12, &obj, &F, err, sizeof(err)) < 0 &&
+	CHECKF(rqf_decode(buf, 12 + 12, &obj, &F, err, sizeof(err)) < 0 &&
 		strstr(err, "block 0: 1 of 2 symbols received, lacks 1"), "lacks: %s", err);
 }
 
@@ -206,6 +206,6 @@ main(void)
 	roundtrip(777777, 1000, 0, 0, 0, -1, 10);
 	roundtrip(1u << 20, 1420, 2, 5, 4, 20, 15);
 	roundtrip(RQT_SCALE(16u << 20), 8192, 4, 2, 8, 20, 15);
-	printf("objects: %d failures\n", rqt_failures);
-	return rqt_failures ? 1 : 0;
+	printf("objects: %d failures\n", test_failures);
+	return test_report("rq_obj");
 }

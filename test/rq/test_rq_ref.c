@@ -16,7 +16,7 @@
 #include "rq.h"
 #include "rq_test.h"
 
-static uint64_t seed = 0x7ef0c0deull;
+static struct test_rng rng = { 0x7ef0c0deull };
 static uint32_t decodes, edoms;
 
 static void
@@ -28,36 +28,36 @@ check_enc(uint32_t K, uint16_t T)
 	uint8_t *a = malloc(T), *b = malloc(T);
 	uint32_t i, esi;
 
-	CHECK(ec && er && src && keep && src2 && a && b, "alloc");
-	rqt_fill(src, blk, &seed);
-	rqt_fill(src2, blk, &seed);
+	CHECKF(ec && er && src && keep && src2 && a && b, "alloc");
+	rqt_fill(src, blk, &rng);
+	rqt_fill(src2, blk, &rng);
 	memcpy(keep, src, blk);
-	CHECK(rq_enc_block(ec, src, blk) == 0 && rq_enc_block_ref(er, src, blk) == 0, "load");
+	CHECKF(rq_enc_block(ec, src, blk) == 0 && rq_enc_block_ref(er, src, blk) == 0, "load");
 	for (i = 0; i < K + 60; i++) {
-		esi = i < K + 40 ? i : (uint32_t)(rqt_rand(&seed) % (RQ_MAX_ESI + 1));
-		CHECK(rq_enc_symbol(ec, esi, a) == 0 && rq_enc_symbol(er, esi, b) == 0, "sym");
-		CHECK(memcmp(a, b, T) == 0, "K=%u T=%u: ref and copy differ at ESI %u", K, T, esi);
+		esi = i < K + 40 ? i : (uint32_t)(test_rng_next(&rng) % (RQ_MAX_ESI + 1));
+		CHECKF(rq_enc_symbol(ec, esi, a) == 0 && rq_enc_symbol(er, esi, b) == 0, "sym");
+		CHECKF(memcmp(a, b, T) == 0, "K=%u T=%u: ref and copy differ at ESI %u", K, T, esi);
 	}
-	CHECK(memcmp(src, keep, blk) == 0, "K=%u: the encoder wrote into the caller's block", K);
+	CHECKF(memcmp(src, keep, blk) == 0, "K=%u: the encoder wrote into the caller's block", K);
 	/* a copying load after a zero-copy one must not read src any more */
-	CHECK(rq_enc_block(er, src2, blk) == 0 && rq_enc_block(ec, src2, blk) == 0, "load 2");
+	CHECKF(rq_enc_block(er, src2, blk) == 0 && rq_enc_block(ec, src2, blk) == 0, "load 2");
 	memset(src, 0x5a, blk);
 	memset(src2, 0xa5, blk);
 	for (i = 0; i < K + 20; i++) {
-		CHECK(rq_enc_symbol(ec, i, a) == 0 && rq_enc_symbol(er, i, b) == 0, "sym 2");
-		CHECK(memcmp(a, b, T) == 0, "K=%u: copy after ref differs at ESI %u", K, i);
+		CHECKF(rq_enc_symbol(ec, i, a) == 0 && rq_enc_symbol(er, i, b) == 0, "sym 2");
+		CHECKF(memcmp(a, b, T) == 0, "K=%u: copy after ref differs at ESI %u", K, i);
 	}
 	/* a short block through the zero-copy call is copied */
-	rqt_fill(src, blk, &seed);
-	CHECK(rq_enc_block_ref(er, src, blk - 1) == 0 && rq_enc_block(ec, src, blk - 1) == 0,
+	rqt_fill(src, blk, &rng);
+	CHECKF(rq_enc_block_ref(er, src, blk - 1) == 0 && rq_enc_block(ec, src, blk - 1) == 0,
 		"short");
 	memset(src, 0, blk);
 	for (i = K - 2; i < K + 5; i++) {
-		CHECK(rq_enc_symbol(ec, i, a) == 0 && rq_enc_symbol(er, i, b) == 0, "sym 3");
-		CHECK(memcmp(a, b, T) == 0, "K=%u: short ref block differs at ESI %u", K, i);
+		CHECKF(rq_enc_symbol(ec, i, a) == 0 && rq_enc_symbol(er, i, b) == 0, "sym 3");
+		CHECKF(memcmp(a, b, T) == 0, "K=%u: short ref block differs at ESI %u", K, i);
 	}
-	CHECK(rq_enc_block_ref(NULL, src, blk) == -EINVAL, "NULL encoder");
-	CHECK(rq_enc_block_ref(er, src, blk + 1) == -EMSGSIZE, "oversized block");
+	CHECKF(rq_enc_block_ref(NULL, src, blk) == -EINVAL, "NULL encoder");
+	CHECKF(rq_enc_block_ref(er, src, blk + 1) == -EMSGSIZE, "oversized block");
 	free(src);
 	free(keep);
 	free(src2);
@@ -82,20 +82,20 @@ check_dec(uint32_t K, uint16_t T, uint32_t lost, unsigned int ntrials)
 	uint8_t *place = malloc(blk), *oc = malloc(blk), *tmp = malloc(T);
 	uint32_t *perm = malloc(K * sizeof(*perm));
 
-	CHECK(enc && dc && dr && src && rep && rkeep && place && oc && tmp && perm, "alloc");
+	CHECKF(enc && dc && dr && src && rep && rkeep && place && oc && tmp && perm, "alloc");
 	for (t = 0; t < ntrials; t++) {
-		uint32_t e = lost ? lost : 1 + (uint32_t)(rqt_rand(&seed) % (K / 2));
+		uint32_t e = lost ? lost : 1 + (uint32_t)(test_rng_next(&rng) % (K / 2));
 		uint32_t extra = t % 3, nr = e + extra;
 		int rc, rr;
 
-		rqt_fill(src, blk, &seed);
-		CHECK(rq_enc_block(enc, src, blk) == 0, "enc");
+		rqt_fill(src, blk, &rng);
+		CHECKF(rq_enc_block(enc, src, blk) == 0, "enc");
 		for (i = 0; i < nrep; i++)
-			CHECK(rq_enc_symbol(enc, K + i, rep + (size_t)i * T) == 0, "rep");
+			CHECKF(rq_enc_symbol(enc, K + i, rep + (size_t)i * T) == 0, "rep");
 		memcpy(rkeep, rep, (size_t)nrep * T);
 		for (i = 0; i < K; i++)
 			perm[i] = i;
-		rqt_shuffle(perm, K, &seed);
+		rqt_shuffle(perm, K, &rng);
 		/* in place: received source symbols at their place, lost ones spoiled */
 		memcpy(place, src, blk);
 		for (i = 0; i < e; i++)
@@ -103,31 +103,31 @@ check_dec(uint32_t K, uint16_t T, uint32_t lost, unsigned int ntrials)
 		rq_dec_reset(dc);
 		rq_dec_reset(dr);
 		for (i = e; i < K; i++) {
-			CHECK(rq_dec_add(dc, perm[i], src + (size_t)perm[i] * T) == 1, "add");
+			CHECKF(rq_dec_add(dc, perm[i], src + (size_t)perm[i] * T) == 1, "add");
 			/* every 7th through the copying call: both kinds in one block */
-			CHECK((i % 7 ? rq_dec_add_ref(dr, perm[i], place + (size_t)perm[i] * T) :
+			CHECKF((i % 7 ? rq_dec_add_ref(dr, perm[i], place + (size_t)perm[i] * T) :
 				rq_dec_add(dr, perm[i], place + (size_t)perm[i] * T)) == 1, "add ref");
 		}
-		CHECK(rq_dec_add_ref(dr, perm[K - 1], place) == 0, "duplicate ref");
+		CHECKF(rq_dec_add_ref(dr, perm[K - 1], place) == 0, "duplicate ref");
 		for (i = 0; i < nr; i++) {
-			CHECK(rq_dec_add(dc, K + i, rep + (size_t)i * T) == 1, "add rep");
-			CHECK(rq_dec_add_ref(dr, K + i, rep + (size_t)i * T) == 1, "add rep ref");
+			CHECKF(rq_dec_add(dc, K + i, rep + (size_t)i * T) == 1, "add rep");
+			CHECKF(rq_dec_add_ref(dr, K + i, rep + (size_t)i * T) == 1, "add rep ref");
 		}
 		memset(oc, 0x33, blk);
 		rc = rq_dec_decode(dc, oc, blk);
 		rr = rq_dec_decode(dr, place, blk);
-		CHECK(rc == rr, "K=%u e=%u trial %u: copy rc %d, ref rc %d", K, e, t, rc, rr);
+		CHECKF(rc == rr, "K=%u e=%u trial %u: copy rc %d, ref rc %d", K, e, t, rc, rr);
 		decodes++;
 		edoms += rc == -EDOM;
-		CHECK(memcmp(rep, rkeep, (size_t)nrep * T) == 0,
+		CHECKF(memcmp(rep, rkeep, (size_t)nrep * T) == 0,
 			"K=%u: the decoder wrote into a referenced repair symbol", K);
 		if (rc == 0) {
-			CHECK(memcmp(oc, src, blk) == 0, "K=%u trial %u: copy data", K, t);
-			CHECK(memcmp(place, src, blk) == 0, "K=%u trial %u: in-place data", K, t);
+			CHECKF(memcmp(oc, src, blk) == 0, "K=%u trial %u: copy data", K, t);
+			CHECKF(memcmp(place, src, blk) == 0, "K=%u trial %u: in-place data", K, t);
 		} else {
 			/* a failed decode writes nothing: the spoiled symbols stay */
 			for (i = e; i < K; i++)
-				CHECK(memcmp(place + (size_t)perm[i] * T, src + (size_t)perm[i] * T,
+				CHECKF(memcmp(place + (size_t)perm[i] * T, src + (size_t)perm[i] * T,
 					T) == 0, "K=%u: a failed decode changed a received symbol", K);
 		}
 	}
@@ -135,24 +135,24 @@ check_dec(uint32_t K, uint16_t T, uint32_t lost, unsigned int ntrials)
 	rq_dec_reset(dr);
 	for (i = 1; i < K; i++) {
 		memcpy(tmp, src + (size_t)i * T, T);
-		CHECK(rq_dec_add(dr, i, tmp) == 1, "add after reset");
+		CHECKF(rq_dec_add(dr, i, tmp) == 1, "add after reset");
 		memset(tmp, 0, T);
 	}
 	memcpy(tmp, rkeep, T);
-	CHECK(rq_dec_add(dr, K, tmp) == 1, "rep after reset");
+	CHECKF(rq_dec_add(dr, K, tmp) == 1, "rep after reset");
 	memset(tmp, 0, T);
 	memset(place, 0x77, blk);
 	memset(rep, 0x77, (size_t)nrep * T);
 	{
 		int rc = rq_dec_decode(dr, oc, blk);
 
-		CHECK(rc == 0 || rc == -EDOM, "decode after reset: %d", rc);
+		CHECKF(rc == 0 || rc == -EDOM, "decode after reset: %d", rc);
 		if (rc == 0)
-			CHECK(memcmp(oc, src, blk) == 0, "K=%u: decode after reset", K);
+			CHECKF(memcmp(oc, src, blk) == 0, "K=%u: decode after reset", K);
 	}
-	CHECK(rq_dec_add_ref(dr, 0, NULL) == -EINVAL, "NULL symbol");
-	CHECK(rq_dec_add_ref(NULL, 0, tmp) == -EINVAL, "NULL decoder");
-	CHECK(rq_dec_add_ref(dr, RQ_MAX_ESI + 1, tmp) == -ERANGE, "ESI range");
+	CHECKF(rq_dec_add_ref(dr, 0, NULL) == -EINVAL, "NULL symbol");
+	CHECKF(rq_dec_add_ref(NULL, 0, tmp) == -EINVAL, "NULL decoder");
+	CHECKF(rq_dec_add_ref(dr, RQ_MAX_ESI + 1, tmp) == -ERANGE, "ESI range");
 	free(src);
 	free(rep);
 	free(rkeep);
@@ -177,6 +177,6 @@ main(void)
 	check_dec(700, 64, 30, RQT_SCALE(12));	/* residual decoder */
 	check_dec(1001, 32, 0, RQT_SCALE(8));	/* plan decoder (many lost), padding */
 	printf("zero-copy API: %u decodes compared with the copying API (%u -EDOM in both), "
-		"%d failures\n", decodes, edoms, rqt_failures);
-	return rqt_failures ? 1 : 0;
+		"%d failures\n", decodes, edoms, test_failures);
+	return test_report("rq_ref");
 }

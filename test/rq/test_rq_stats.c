@@ -16,7 +16,7 @@
 size_t rq_dec_ws_cap(const struct rq_dec *dec);
 int rq_dec_set_res(struct rq_dec *dec, int on);
 
-static uint64_t seed = 0xfa11fa11beefull;
+static struct test_rng rng = { 0xfa11fa11beefull };
 
 /*
  * Returns the number of trials that needed more than K+extra symbols. lost:
@@ -35,10 +35,10 @@ trials_x(uint32_t K, uint16_t T, uint32_t extra, uint32_t n, uint32_t lost, int 
 
 	size_t ws0;
 
-	CHECK(esi && sym && src && out && enc && dec, "alloc");
+	CHECKF(esi && sym && src && out && enc && dec, "alloc");
 	rq_dec_set_res(dec, res);
 	ws0 = rq_dec_ws_cap(dec);
-	rqt_fill(src, (size_t)K * T, &seed);
+	rqt_fill(src, (size_t)K * T, &rng);
 	rq_enc_block(enc, src, (size_t)K * T);
 	for (i = 0; i < pool; i++)
 		rq_enc_symbol(enc, i, sym + (size_t)i * T);
@@ -48,13 +48,13 @@ trials_x(uint32_t K, uint16_t T, uint32_t extra, uint32_t n, uint32_t lost, int 
 
 		for (i = 0; i < pool; i++)
 			esi[i] = i;
-		rqt_shuffle(esi, pool, &seed);
+		rqt_shuffle(esi, pool, &rng);
 		if (lost) {	/* K - lost source symbols first, then repair only */
 			for (i = 0; i < pool; i++)
 				esi[i] = i;
-			rqt_shuffle(esi, K, &seed);
+			rqt_shuffle(esi, K, &rng);
 			memmove(esi + K - lost, esi + K, (pool - K) * sizeof(*esi));
-			rqt_shuffle(esi + K - lost, pool - K, &seed);
+			rqt_shuffle(esi + K - lost, pool - K, &rng);
 		}
 		rq_dec_reset(dec);
 		for (have = 0; have < K + extra && have < pool - lost; have++)
@@ -69,11 +69,11 @@ trials_x(uint32_t K, uint16_t T, uint32_t extra, uint32_t n, uint32_t lost, int 
 				rc = rq_dec_decode(dec, out, (size_t)K * T);
 			}
 		}
-		CHECK(rc == 0, "K=%u trial %u rc=%d", K, t, rc);
-		CHECK(rc != 0 || memcmp(out, src, (size_t)K * T) == 0, "K=%u trial %u wrong data", K, t);
+		CHECKF(rc == 0, "K=%u trial %u rc=%d", K, t, rc);
+		CHECKF(rc != 0 || memcmp(out, src, (size_t)K * T) == 0, "K=%u trial %u wrong data", K, t);
 	}
 	/* the plan workspace sized at creation was enough: no allocation */
-	CHECK(rq_dec_ws_cap(dec) == ws0, "K=%u decoder workspace grew %zu -> %zu", K, ws0,
+	CHECKF(rq_dec_ws_cap(dec) == ws0, "K=%u decoder workspace grew %zu -> %zu", K, ws0,
 		rq_dec_ws_cap(dec));
 	free(esi);
 	free(sym);
@@ -100,31 +100,31 @@ main(void)
 	f0 = trials(47, 8, 0, n);
 	printf("K=47, %u trials each: failures with K+2: %u, K+1: %u, K: %u\n", n, f2, f1, f0);
 	/* K+2: bound 1e-6 -> expect none; K+1: 1e-4 -> a handful at most; K: 1e-2 */
-	CHECK(f2 == 0, "K+2 failures %u", f2);
-	CHECK(f1 <= 1 + n / 2000, "K+1 failures %u of %u", f1, n);
-	CHECK(f0 <= n / 100 + n / 200 + 3, "K failures %u of %u (bound 1%% + margin)", f0, n);
+	CHECKF(f2 == 0, "K+2 failures %u", f2);
+	CHECKF(f1 <= 1 + n / 2000, "K+1 failures %u of %u", f1, n);
+	CHECKF(f0 <= n / 100 + n / 200 + 3, "K failures %u of %u (bound 1%% + margin)", f0, n);
 	/* a larger block, fewer trials */
 	f2 = trials(1000, 4, 2, RQT_SCALE(200));
 	f0 = trials(1000, 4, 0, RQT_SCALE(200));
 	printf("K=1000, %u trials each: failures with K+2: %u, K: %u\n", RQT_SCALE(200), f2, f0);
-	CHECK(f2 == 0, "K=1000 K+2 failures %u", f2);
-	CHECK(f0 <= 2 + RQT_SCALE(200) / 100 * 2, "K=1000 K failures %u", f0);
+	CHECKF(f2 == 0, "K=1000 K+2 failures %u", f2);
+	CHECKF(f0 <= 2 + RQT_SCALE(200) / 100 * 2, "K=1000 K failures %u", f0);
 	/*
 	 * 10 % loss made up by repair symbols: the residual decoder (encoding
 	 * plan replay + dense system on the lost columns) and the plan decoder
 	 * see the same symbol sets (same seed) and must fail on the same ones.
 	 */
 	{
-		uint64_t s0 = seed;
+		struct test_rng s0 = rng;
 		uint32_t fr, fp, nt = RQT_SCALE(300);
 
 		fr = trials_x(1000, 4, 0, nt, 100, 1);
-		seed = s0;
+		rng = s0;
 		fp = trials_x(1000, 4, 0, nt, 100, 0);
 		printf("K=1000, 100 lost, %u trials at K: failures residual %u, plan %u\n", nt, fr,
 			fp);
-		CHECK(fr == fp, "K=1000 residual failures %u != plan failures %u", fr, fp);
-		CHECK(fr <= 3 + nt / 50, "K=1000 residual failures %u of %u", fr, nt);
+		CHECKF(fr == fp, "K=1000 residual failures %u != plan failures %u", fr, fp);
+		CHECKF(fr <= 3 + nt / 50, "K=1000 residual failures %u of %u", fr, nt);
 	}
-	return rqt_failures ? 1 : 0;
+	return test_report("rq_stats");
 }

@@ -39,30 +39,30 @@ main(int argc, char **argv)
 		printf("SKIP: %s not found\n", path);
 		return 77;
 	}
-	CHECK(fgets(line, sizeof(line), f) && strncmp(line, "K_prime\tJ\tS\tH\tW", 15) == 0,
+	CHECKF(fgets(line, sizeof(line), f) && strncmp(line, "K_prime\tJ\tS\tH\tW", 15) == 0,
 		"header");
 	for (i = 0; i < RQ_TABLE2_ROWS; i++) {
 		unsigned int kp, jj, s, h, w;
 
 		if (fscanf(f, "%u\t%u\t%u\t%u\t%u", &kp, &jj, &s, &h, &w) != 5) {
-			CHECK(0, "row %u unreadable", i);
+			CHECKF(0, "row %u unreadable", i);
 			break;
 		}
-		CHECK(rq_table2[i].Kp == kp && rq_table2[i].J == jj && rq_table2[i].S == s &&
+		CHECKF(rq_table2[i].Kp == kp && rq_table2[i].J == jj && rq_table2[i].S == s &&
 			rq_table2[i].H == h && rq_table2[i].W == w, "Table 2 row %u", i);
 	}
-	CHECK(fscanf(f, "%u", &j) != 1, "more than %d rows in the file", RQ_TABLE2_ROWS);
+	CHECKF(fscanf(f, "%u", &j) != 1, "more than %d rows in the file", RQ_TABLE2_ROWS);
 	fclose(f);
 	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/V%u.txt", dir, i);
 		f = fopen(path, "r");
-		CHECK(f != NULL, "%s", path);
+		CHECKF(f != NULL, "%s", path);
 		if (f == NULL)
 			continue;
 		for (j = 0; j < 256; j++) {
 			unsigned long x;
 
-			CHECK(fscanf(f, "%lu", &x) == 1 && x == v[i][j], "V%u[%u]", i, j);
+			CHECKF(fscanf(f, "%lu", &x) == 1 && x == v[i][j], "V%u[%u]", i, j);
 		}
 		fclose(f);
 	}
@@ -72,28 +72,28 @@ main(int argc, char **argv)
 
 		if (nx & 0x100)
 			nx ^= 0x11d;
-		CHECK(rq_gf_exp[i + 1] == nx, "exp[%u]", i + 1);
-		CHECK(rq_gf_log[rq_gf_exp[i]] == i, "log(exp[%u])", i);
+		CHECKF(rq_gf_exp[i + 1] == nx, "exp[%u]", i + 1);
+		CHECKF(rq_gf_log[rq_gf_exp[i]] == i, "log(exp[%u])", i);
 	}
 	/* K' selection, derived parameters */
 	for (i = 1; i <= RQ_MAX_K; i += (i < 2000 ? 1 : 97)) {
 		struct rq_params p;
 
-		CHECK(rq_params_get(i, &p) == 0, "params %u", i);
-		CHECK(p.Kp >= i && p.L == p.Kp + p.S + p.H && p.P == p.L - p.W &&
+		CHECKF(rq_params_get(i, &p) == 0, "params %u", i);
+		CHECKF(p.Kp >= i && p.L == p.Kp + p.S + p.H && p.P == p.L - p.W &&
 			p.P1 >= p.P && is_prime(p.P1) && p.B == p.W - p.S, "params K=%u", i);
 		for (j = p.P; j < p.P1; j++)
-			CHECK(!is_prime(j), "P1 not the smallest prime >= P (K=%u)", i);
+			CHECKF(!is_prime(j), "P1 not the smallest prime >= P (K=%u)", i);
 	}
 	{
 		struct rq_params p;
 
-		CHECK(rq_params_get(0, &p) < 0 && rq_params_get(RQ_MAX_K + 1, &p) < 0, "bad K");
+		CHECKF(rq_params_get(0, &p) < 0 && rq_params_get(RQ_MAX_K + 1, &p) < 0, "bad K");
 		rq_params_get(RQ_MAX_K, &p);
-		CHECK(p.Kp == 56403 && p.S == 907 && p.H == 16 && p.W == 56951, "last row");
+		CHECKF(p.Kp == 56403 && p.S == 907 && p.H == 16 && p.W == 56951, "last row");
 		rq_params_get(47, &p);
-		CHECK(p.Kp == 48 && p.J == 589 && p.L == 71 && p.P1 == 11, "K=47");
+		CHECKF(p.Kp == 48 && p.J == 589 && p.L == 71 && p.P1 == 11, "K=47");
 	}
-	printf("tables: %s\n", rqt_failures ? "MISMATCH" : "match");
-	return rqt_failures ? 1 : 0;
+	printf("tables: %s\n", test_failures ? "MISMATCH" : "match");
+	return test_report("rq_tables");
 }
