@@ -48,6 +48,27 @@ buf_size(const struct dfcp_pool *p)
 	return ((size_t)p->conf.K * p->conf.T + 63) / 64 * 64;
 }
 
+/*
+ * A coder's size, should the heap not tell (a sanitizer's or another
+ * allocator): its symbol storage and tables, on the large side. lib/rq
+ * keeps up to K + max(K/4, 64) received symbols, the intermediate ones and
+ * 32 x K x 64 bytes of product tables.
+ */
+static uint64_t
+coder_estimate(const struct dfcp_pool *p, int dec)
+{
+	uint64_t K = p->conf.K, T = (p->conf.T + 63u) / 64u * 64u;
+	uint64_t keep = dec ? K + (K / 4 > 64 ? K / 4 : 64) : 0;
+
+	return (keep + K + 64) * T + 32 * K * 64;
+}
+
+static uint64_t
+measured(uint64_t used, uint64_t estimate)
+{
+	return used * 4 < estimate ? estimate : used;
+}
+
 static int
 make_buf(struct dfcp_pool *p)
 {
@@ -69,7 +90,7 @@ make_dec(struct dfcp_pool *p)
 
 	if (p->n_dec >= p->conf.rx_slots || (d = rq_dec_create(p->conf.K, p->conf.T, 0)) == NULL)
 		return -ENOMEM;
-	used = heap_bytes() - before;
+	used = measured(heap_bytes() - before, coder_estimate(p, 1));
 	if (p->rx_slot_bytes == 0)
 		p->rx_slot_bytes = used + buf_size(p);
 	p->bytes += p->rx_slot_bytes - buf_size(p);
@@ -87,7 +108,7 @@ make_enc(struct dfcp_pool *p)
 	if (p->n_enc >= p->conf.tx_slots || (e = rq_enc_create(p->conf.K, p->conf.T)) == NULL)
 		return -ENOMEM;
 	if (p->tx_slot_bytes == 0)
-		p->tx_slot_bytes = heap_bytes() - before;
+		p->tx_slot_bytes = measured(heap_bytes() - before, coder_estimate(p, 0));
 	p->bytes += p->tx_slot_bytes;
 	p->encs[p->n_enc++] = e;
 	p->enc_free[p->f_enc++] = e;
