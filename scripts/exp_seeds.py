@@ -22,8 +22,10 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
            our TCPW-C (or Reno) next to the kernel's Reno (namespaces)
   seed002  3-6 CUBIC flows, 20 Mbit/s bottleneck (300 packets), 100 ms added delay:
            aggregate throughput and Jain's index with cap_policy off / old / coordinated
-  kernel-vs-ours  our reno/cubic vs the kernel's on the thesis scenarios 1 (loss) and
-           2 (delay) of scripts/experiments.py at a few points: goodput within +-20 %
+  kernel-vs-ours  our reno/cubic (with Linux's loss recovery: SACK + RACK-TLP + PRR) vs
+           the kernel's on the thesis scenarios 1 (loss 1, 5 %) and 2 (delay 10, 50 ms) of
+           scripts/experiments.py: goodput within +-20 % at every point (6 s runs; at
+           5 % loss, where the kernel's figure is bimodal, the medians of 3 runs each)
 DFCP (one flow pair, redundancy auto) runs on the same links as an extra line; the
 kernel's congestion controls (/proc/sys/net/ipv4/tcp_available_congestion_control)
 run through the same router with iperf3 in network namespaces (experiments.py's
@@ -36,6 +38,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -64,12 +67,15 @@ S003_TICKS = [(500, 500), (500, 100)]
 # spread
 REPORT_ONLY = ("seed003 RTO", "seed001 friendliness", "seed003 two RTTs (tahoe)",
                "seed003 two RTTs (vegas)")
-# kernel vs ours at 5 % loss: the kernel's own goodput varies 2x between identical runs on
-# the loaded 2-vCPU machine (reno 14-30, cubic 10-19 Mbit/s; ours 24-25 / 13-22), so the
-# ratio is the kernel's noise (doc/results-tcp.md, "Kernel vs ours"); 1 % and the delay
-# points are enforced
-REPORT_ONLY += ("kernel vs ours loss 5 ",)
 KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
+# kernel vs ours: runs per point. At 5 % loss the kernel's goodput is bimodal between
+# identical runs (reno 14-33, cubic 14-21 Mbit/s here: at a sub-millisecond RTT its window
+# of 2-5 segments depends on the host's scheduling latency, which drifts between ~0.5 and
+# ~1.7 ms), and ours (CUBIC: 14.5-18.6) varies with the timing of its busy-polling lcore:
+# the point compares the median of 3 runs of each (doc/results-tcp.md, "Kernel vs ours")
+KVO_RUNS = {("loss", 5): 3}
+KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
+KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
 
 def kernel_ccs():
@@ -399,7 +405,7 @@ class Seeds:
     # ---------------------------------------------------------- kernel vs ours
     def kernel_vs_ours(self):
         a = self.a
-        d = int(a.duration or (4 if a.quick else 8))
+        d = int(a.duration or (4 if a.quick else KVO_DURATION))
         pts = [("delay", 10)] if a.quick else KVO_POINTS
         ccs = [c for c in ("reno", "cubic") if c in self.kcc]
         if a.quick:
@@ -422,23 +428,70 @@ class Seeds:
                 ini.add("task rx", {"kind": "tcp", "port": "sinks", "role": "receiver",
                                     "local": "10.0.1.1:5201"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
-                js, snd, tr = self.ours(f"kvo-{scen}-{x}-{cc}", ini, d)
-                ours = snd[0]["avg_mbps"]
+                nrun = KVO_RUNS.get((scen, x), 1)
+                oruns, snd = [], None
+                for i in range(nrun):
+                    tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
+                    js, s0, tr = self.ours(tag, ex.Ini(ini.text()), d)
+                    oruns.append((s0[0]["avg_mbps"], s0[0]))
+                ours, snd = sorted(oruns, key=lambda o: o[0])[len(oruns) // 2]
+                if nrun > 1:
+                    self.log(f"  ours {cc} {scen} {x}: median of {nrun} runs "
+                             f"({', '.join(f'{g:.2f}' for g, _ in oruns)} Mbit/s)")
                 if not self.r.need_net():
                     self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                             goodput_mbps=ours, link_mbps=link)
+                             goodput_mbps=ours, ours_runs=[g for g, _ in oruns],
+                             link_mbps=link)
                     continue
-                n0 = len(self.r.rows)
-                try:
-                    self.r.single(scen, x, cc, d)  # experiments.py's kernel run of the point
-                except RuntimeError as e:
-                    self.log(f"error: kernel {cc} {scen} {x}: {e}")
-                kr = self.r.rows[n0:]
-                k = kr[0]["goodput_mbps"] if kr else None
+                runs = []
+                for i in range(nrun):
+                    n0 = len(self.r.rows)
+                    try:
+                        self.r.single(scen, x, cc, d)  # experiments.py's kernel run
+                    except RuntimeError as e:
+                        self.log(f"error: kernel {cc} {scen} {x}: {e}")
+                    kr = self.r.rows[n0:]
+                    if kr and kr[0].get("goodput_mbps"):
+                        runs.append(self.iperf_goodput(f"{scen}-{x}-{cc}", i,
+                                                       kr[0]["goodput_mbps"]))
+                k = sorted(runs)[len(runs) // 2] if runs else None
+                if len(runs) > 1:
+                    self.log(f"  kernel {cc} {scen} {x}: median of {len(runs)} runs "
+                             f"({', '.join(f'{g:.2f}' for g in runs)} Mbit/s)")
                 ratio = ours / k if k else None
                 self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                         goodput_mbps=ours, kernel_mbps=k, ratio=ratio, link_mbps=link,
-                         retrans=snd[0]["retrans_pkts"], timeouts=snd[0]["timeouts"])
+                         goodput_mbps=ours, ours_runs=[g for g, _ in oruns], kernel_mbps=k,
+                         kernel_runs=runs, ratio=ratio, link_mbps=link,
+                         retrans=snd["retrans_pkts"], timeouts=snd["timeouts"])
+
+    def iperf_goodput(self, tag, i, rx_mbps):
+        """The kernel's goodput of run i of experiments.py's run `tag` (its log keeps the
+        tail of iperf3's JSON; a copy per run is kept as TAG-kI.log): iperf3's receiver
+        figure, unless the receiver's interval outlasts the sender's by more than 0.5 s —
+        its timer stops when the client's TEST_END arrives over the same lossy link, and a
+        lost control segment stretched it by up to 1.8 s with every byte already there
+        (1 % loss, 6 s: 36.3 Mbit/s of 47.1 sent). Then: the received bytes over the
+        sending time."""
+        logp = os.path.join(self.r.runs, tag + ".log")
+        try:
+            with open(logp) as f:
+                text = f.read()
+        except OSError:
+            return rx_mbps
+        with open(os.path.join(self.r.runs, f"{tag}-k{i}.log"), "w") as f:
+            f.write(text)
+        tx = re.search(r'"sum_sent":\s*\{[^}]*?"seconds":\s*([\d.]+)', text)
+        rx = re.search(r'"sum_received":\s*\{[^}]*?"seconds":\s*([\d.]+)[^}]*?'
+                       r'"bytes":\s*(\d+)', text)
+        if not tx or not rx:
+            return rx_mbps
+        tx_s, rx_s, rx_b = float(tx.group(1)), float(rx.group(1)), int(rx.group(2))
+        if rx_s > tx_s + 0.5 and tx_s > 0:
+            g = rx_b * 8 / tx_s / 1e6
+            self.log(f"  kernel {tag} run {i}: iperf3's receiver interval {rx_s:.2f} s for "
+                     f"{tx_s:.2f} s of sending ({rx_mbps:.2f} Mbit/s): {g:.2f} Mbit/s taken")
+            return g
+        return rx_mbps
 
     def go(self):
         scen = self.a.scenario
@@ -586,9 +639,14 @@ def checks(rows):
                         f"{c['jain']:.3f}, cap triggers {c.get('cap_triggers')}"))
     for r in sel("kvo"):
         if r.get("ratio") is not None:
+            def med(runs):
+                return (f" (median of {len(runs)}: " + ", ".join(f"{g:.2f}" for g in runs)
+                        + ")" if len(runs) > 1 else "")
             out.append((f"kernel vs ours {r['x']} {r['variant']}: within +-20 %",
-                        0.8 <= r["ratio"] <= 1.2, f"ours {r['goodput_mbps']:.2f}, kernel "
-                        f"{r['kernel_mbps']:.2f} Mbit/s (x{r['ratio']:.2f})"))
+                        1 - KVO_TOL <= r["ratio"] <= 1 + KVO_TOL,
+                        f"ours {r['goodput_mbps']:.2f}{med(r.get('ours_runs') or [])}, "
+                        f"kernel {r['kernel_mbps']:.2f}{med(r.get('kernel_runs') or [])} "
+                        f"Mbit/s (x{r['ratio']:.2f})"))
     return out
 
 
@@ -712,7 +770,7 @@ def plots(out, rows):
 COLS = ["scenario", "x", "variant", "flow", "goodput_mbps", "jain", "engine_goodput_mbps",
         "retrans", "timeouts", "recoveries", "rtt_min_ms", "rtt_avg_ms", "bw_est_mbps",
         "redundancy", "cap_triggers", "cap_capped", "cap_last", "per_flow", "kernel_mbps",
-        "ratio", "link_mbps", "trace"]
+        "ours_runs", "kernel_runs", "ratio", "link_mbps", "trace"]
 
 
 def write(out, rows, ck, meta):
@@ -783,13 +841,17 @@ def tables(out):
         return "–" if v is None else f"{v:.2f}"
 
     print("### kernel vs ours (Mbit/s)\n")
-    print("| point | cc | ours | kernel | ours/kernel |\n|---|---|---:|---:|---:|")
+    print("| point | cc | ours | kernel | runs (ours; kernel) | ours/kernel | ours retrans / RTOs |"
+          "\n|---|---|---:|---:|---|---:|---|")
     for r in rows:
         if r["scenario"] == "kvo":
             k = r.get("kernel_mbps")
+            kr, orr = r.get("kernel_runs") or [], r.get("ours_runs") or []
+            both = (", ".join(f"{g:.2f}" for g in orr) + "; " + ", ".join(f"{g:.2f}" for g in kr)
+                    if len(kr) > 1 or len(orr) > 1 else "")
             print(f"| {r['x']} | {r['variant']} | {r['goodput_mbps']:.2f} | "
-                  f"{'–' if k is None else f'{k:.2f}'} | "
-                  f"{fmt(r.get('ratio'))} |")
+                  f"{'–' if k is None else f'{k:.2f}'} | {both} | "
+                  f"{fmt(r.get('ratio'))} | {r.get('retrans', '')} / {r.get('timeouts', '')} |")
     print("\n### checks\n")
     for c in res["checks"]:
         print(f"- {'ok' if c['ok'] else '**FAIL**'} {c['name']}: {c['detail']}")

@@ -4,6 +4,7 @@
  *
  *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
  *                             [--summary-json FILE] [--timeseries FILE]
+ *   dfcp-engine --counters
  *
  * Without EAL args the [eal] section of the config supplies them. Exit codes:
  * see enum eng_exit in eng.h and doc/config.md.
@@ -21,9 +22,13 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "eng.h"
-#include "flow.h"
-#include "obs.h"
+#include "config/config.h"
+#include "core/lcore.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/task.h"
+#include "obs/obs.h"
+#include "obs/stats.h"
 
 #define ENG_MAX_EAL_ARGS 64
 
@@ -48,6 +53,7 @@ usage(const char *prog)
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
 			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
+			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
 			"exit codes: 0 ok, 1 config/usage error, 2 EAL error, 3 set-up error,\n"
 			"            4 runtime error\n",
 			prog);
@@ -70,6 +76,7 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"stats-period", required_argument, NULL, 's'},
 		{"summary-json", required_argument, NULL, 'j'},
 		{"timeseries", required_argument, NULL, 't'},
+		{"counters", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -94,6 +101,9 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		case 't':
 			o->timeseries = optarg;
 			break;
+		case 'C':
+			eng_counters_print(stdout);
+			exit(ENG_EXIT_OK);
 		case 'h':
 			usage(argv[0]);
 			exit(ENG_EXIT_OK);
@@ -136,48 +146,14 @@ apply_overrides(struct eng_config *cfg, const struct app_opts *o)
 	return 0;
 }
 
-static int
-tasks_setup(struct eng_runtime *rt)
-{
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-		int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
-
-		t->rt = rt;
-		rc = t->ops->setup(t, rt, socket);
-		if (rc < 0) {
-			ENG_LOG(ERR, task, "task %s (%s): set-up failed: %s", t->name, t->ops->name,
-					strerror(-rc));
-			return rc;
-		}
-	}
-	return 0;
-}
-
-static void
-tasks_teardown(struct eng_runtime *rt)
-{
-	unsigned int i;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
-
-		if (t->priv != NULL)
-			t->ops->teardown(t);
-	}
-}
-
 /* Housekeeping on the main lcore until the run ends. */
 static void
 run(struct eng_runtime *rt)
 {
 	const struct eng_config *cfg = rt->cfg;
-	uint64_t hz = rt->hz, now, next_check, next_stats = UINT64_MAX, drain_end = 0;
-	uint64_t dur = (uint64_t)((unsigned __int128)cfg->duration_ns * hz / 1000000000u);
-	uint64_t period = (uint64_t)((unsigned __int128)cfg->stats_period_ns * hz / 1000000000u);
+	uint64_t hz = rt->clock.hz, now, next_check, next_stats = UINT64_MAX, drain_end = 0;
+	uint64_t dur = eng_clock_ns_cycles(&rt->clock, cfg->duration_ns);
+	uint64_t period = eng_clock_ns_cycles(&rt->clock, cfg->stats_period_ns);
 	int main_tasks = eng_lcore_main_has_tasks(rt);
 
 	if (period == 0 && cfg->timeseries[0] != '\0')
@@ -199,13 +175,12 @@ run(struct eng_runtime *rt)
 		eng_capture_poll(rt);
 		if (rt->phase == ENG_PHASE_RUN &&
 				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur) ||
-				 eng_flows_done(rt) || eng_tcp_done(rt))) { /* every flow finished */
+				 eng_tasks_done(rt) == ENG_GOAL_REACHED)) { /* every goal reached */
 			if (eng_signal != 0)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
 			rt->stop_tsc = now;
 			rt->phase = ENG_PHASE_DRAIN;
-			drain_end = now + (uint64_t)((unsigned __int128)cfg->drain_ns * hz /
-							  1000000000u);
+			drain_end = now + eng_clock_ns_cycles(&rt->clock, cfg->drain_ns);
 		}
 		if (rt->phase == ENG_PHASE_DRAIN && now >= drain_end) {
 			rt->phase = ENG_PHASE_STOP;
@@ -221,16 +196,94 @@ run(struct eng_runtime *rt)
 	}
 }
 
+/* EAL arguments: before "--" on the command line, else [eal] args. Then rte_eal_init. */
+static int
+eal_init(char **argv, int dashdash, struct eng_config *cfg)
+{
+	char *eal_argv[ENG_MAX_EAL_ARGS + 2];
+	int i, rc, eal_argc = 1;
+
+	eal_argv[0] = argv[0];
+	if (dashdash > 1) {
+		for (i = 1; i < dashdash && eal_argc <= ENG_MAX_EAL_ARGS; i++)
+			eal_argv[eal_argc++] = argv[i];
+	} else if (cfg->has_eal) {
+		rc = cfg_split_words(cfg->eal_args, &eal_argv[1], ENG_MAX_EAL_ARGS);
+		if (rc < 0) {
+			fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: more than %d "
+					"arguments\n",
+					cfg->file, ENG_MAX_EAL_ARGS);
+			return ENG_EXIT_CONFIG;
+		}
+		eal_argc += rc;
+	}
+	eal_argv[eal_argc] = NULL;
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
+				rte_strerror(rte_errno));
+		return ENG_EXIT_EAL;
+	}
+	return ENG_EXIT_OK;
+}
+
+/* Set up, run, stop, report (doc/architecture.md, "Start-up order"). */
+static int
+engine_run(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	int exit_code;
+
+	eng_clock_init(&rt->clock, rte_get_tsc_hz(), rte_rdtsc());
+	if (eng_ports_probe(rt) < 0 || eng_lcores_check(rt) < 0 || eng_pools_create(rt) < 0 ||
+			eng_ports_start(rt) < 0 || eng_tasks_setup(rt) < 0 ||
+			eng_capture_setup(rt) < 0 || eng_timeseries_open(rt) < 0)
+		return ENG_EXIT_SETUP;
+	eng_telemetry_register(rt);
+	ENG_LOG(INFO, main, "running %u tasks on %u lcores, %u ports; duration %s", cfg->nb_tasks,
+			cfg->nb_lcores, cfg->nb_ports, cfg->duration_ns ? "set" : "until SIGINT/SIGTERM");
+	eng_stats_start(rt);
+	rt->start_tsc = rte_rdtsc();
+	rt->phase = ENG_PHASE_RUN;
+	if (eng_lcores_launch(rt) < 0) {
+		rt->phase = ENG_PHASE_STOP;
+		eng_lcores_wait(rt);
+		return ENG_EXIT_SETUP;
+	}
+	run(rt);
+	exit_code = eng_lcores_wait(rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
+	eng_tasks_quiesce(rt); /* lcores stopped: mbufs back, final counters */
+	eng_capture_close(rt); /* callbacks off, files complete */
+	eng_stats_summary(rt);
+	eng_timeseries_close(rt);
+	if (cfg->summary_json[0] != '\0' && eng_stats_json(rt, cfg->summary_json) < 0)
+		exit_code = ENG_EXIT_RUNTIME;
+	return exit_code;
+}
+
+static void
+engine_teardown(struct eng_runtime *rt)
+{
+	eng_telemetry_stop();
+	rt->phase = ENG_PHASE_STOP;
+	eng_capture_close(rt);
+	eng_capture_free(rt);
+	eng_timeseries_close(rt);
+	eng_tasks_teardown(rt);
+	eng_lat_free(rt);
+	eng_live_free(rt);
+	eng_ports_close(rt);
+	eng_pools_free(rt);
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct eng_config cfg; /* large: not on the stack */
 	static struct eng_runtime rt;
-	char *eal_argv[ENG_MAX_EAL_ARGS + 2];
 	char err[ENG_ERR_LEN];
 	struct app_opts opts = {0};
 	struct sigaction sa;
-	int i, dashdash = -1, eal_argc, rc, exit_code = ENG_EXIT_OK;
+	int i, dashdash = -1, exit_code;
 	char **app_argv;
 	int app_argc;
 
@@ -254,72 +307,16 @@ main(int argc, char **argv)
 	}
 	if (apply_overrides(&cfg, &opts) < 0)
 		return ENG_EXIT_CONFIG;
-
-	eal_argv[0] = argv[0];
-	eal_argc = 1;
-	if (dashdash > 1) {
-		for (i = 1; i < dashdash && eal_argc <= ENG_MAX_EAL_ARGS; i++)
-			eal_argv[eal_argc++] = argv[i];
-	} else if (cfg.has_eal) {
-		rc = cfg_split_words(cfg.eal_args, &eal_argv[1], ENG_MAX_EAL_ARGS);
-		if (rc < 0) {
-			fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: more than %d "
-					"arguments\n",
-					cfg.file, ENG_MAX_EAL_ARGS);
-			return ENG_EXIT_CONFIG;
-		}
-		eal_argc += rc;
-	}
-	eal_argv[eal_argc] = NULL;
-	rc = rte_eal_init(eal_argc, eal_argv);
-	if (rc < 0) {
-		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
-				rte_strerror(rte_errno));
-		return ENG_EXIT_EAL;
-	}
-
+	exit_code = eal_init(argv, dashdash, &cfg);
+	if (exit_code != ENG_EXIT_OK)
+		return exit_code;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-
 	rt.cfg = &cfg;
-	rt.hz = rte_get_tsc_hz();
-	exit_code = ENG_EXIT_SETUP;
-	if (eng_ports_probe(&rt) < 0 || eng_lcores_check(&rt) < 0 || eng_pools_create(&rt) < 0 ||
-			eng_ports_start(&rt) < 0 || tasks_setup(&rt) < 0 ||
-			eng_capture_setup(&rt) < 0 || eng_timeseries_open(&rt) < 0)
-		goto teardown;
-	eng_telemetry_register(&rt);
-
-	ENG_LOG(INFO, main, "running %u tasks on %u lcores, %u ports; duration %s", cfg.nb_tasks,
-			cfg.nb_lcores, cfg.nb_ports, cfg.duration_ns ? "set" : "until SIGINT/SIGTERM");
-	eng_stats_start(&rt);
-	rt.start_tsc = rte_rdtsc();
-	rt.phase = ENG_PHASE_RUN;
-	if (eng_lcores_launch(&rt) < 0) {
-		rt.phase = ENG_PHASE_STOP;
-		eng_lcores_wait(&rt);
-		goto teardown;
-	}
-	run(&rt);
-	exit_code = eng_lcores_wait(&rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
-
-	eng_capture_close(&rt); /* lcores stopped: callbacks off, files complete */
-	eng_stats_summary(&rt);
-	eng_timeseries_close(&rt);
-	if (cfg.summary_json[0] != '\0' && eng_stats_json(&rt, cfg.summary_json) < 0)
-		exit_code = ENG_EXIT_RUNTIME;
-teardown:
-	eng_telemetry_stop();
-	rt.phase = ENG_PHASE_STOP;
-	eng_capture_close(&rt);
-	eng_capture_free();
-	eng_timeseries_close(&rt);
-	tasks_teardown(&rt);
-	eng_lat_free();
-	eng_ports_close(&rt);
-	eng_pools_free(&rt);
+	exit_code = engine_run(&rt);
+	engine_teardown(&rt);
 	eng_config_free(&cfg);
 	rte_eal_cleanup();
 	return exit_code;

@@ -252,12 +252,16 @@ uint32_t tcp_cc_reno_ssthresh(struct tcp_cc *cc, uint64_t now);	/* flight/2 */
 extern uint32_t tcp_vegas_alpha;	/* 2 segments */
 extern uint32_t tcp_vegas_beta;		/* 4 segments */
 extern uint32_t tcp_vegas_gamma;	/* 1 segment */
+extern uint32_t tcp_cubic_hz;		/* CUBIC's jiffy clock: 250 (Linux CONFIG_HZ) */
+extern uint32_t tcp_cubic_hystart;	/* HyStart in CUBIC's slow start: 1 */
 
 /* Introspection for tests and stats (module state is private). */
 struct tcp_cubic_info {
 	uint32_t w_max;		/* segments */
 	uint64_t k_ms;		/* K in ms */
-	uint64_t epoch_ns;	/* start of the current epoch, 0 = none */
+	uint64_t epoch_ns;	/* start of the current epoch (jiffy), 0 = none */
+	uint8_t hystart_found;	/* HyStart ended slow start */
+	uint64_t delay_min_ns;	/* CUBIC's minimum RTT */
 };
 void tcp_cubic_info(const struct tcp_cc *cc, struct tcp_cubic_info *ci);
 /* TCPW-C: add an ACK pair sample directly (tests). */
@@ -418,6 +422,8 @@ struct tcp_stats {
 	uint64_t zero_window_probes;
 	uint64_t rack_marked;			/* segments RACK deemed lost */
 	uint64_t tlp_probes, tlp_recoveries;	/* probes sent; losses they repaired */
+	uint64_t dsack_rx, dsack_tx;		/* D-SACK blocks (RFC 2883) */
+	uint64_t undos;				/* spurious reductions undone */
 	uint8_t rack;				/* RACK-TLP in use on this connection */
 	uint64_t bytes_acked;			/* sender goodput */
 	uint64_t bytes_delivered;		/* receiver goodput (to the sink) */

@@ -83,6 +83,8 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 	if (conf->source != NULL)
 		c->sndbuf = malloc(c->sndbuf_size);
 	c->rcvbuf = malloc(c->rcvbuf_size);
+	c->ooo_cap = tcp_max32(OOO_MIN, tcp_min32(c->rcvbuf_size / OOO_PER_BYTES, OOO_MAX));
+	c->ooo = calloc(c->ooo_cap, sizeof(*c->ooo));
 	/* RACK's segment records: one per 256 bytes of send buffer (a smaller
 	 * segment size limits the flight to that many segments) */
 	if (conf->source != NULL && conf->rack != 0 && conf->sack &&
@@ -90,10 +92,12 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 		free(c->rcvbuf);
 		c->rcvbuf = NULL;
 	}
-	if ((conf->source != NULL && c->sndbuf == NULL) || c->rcvbuf == NULL) {
+	if ((conf->source != NULL && c->sndbuf == NULL) || c->rcvbuf == NULL ||
+			c->ooo == NULL) {
 		tcp_rack_fini(&c->rk);
 		free(c->sndbuf);
 		free(c->rcvbuf);
+		free(c->ooo);
 		free(c);
 		return NULL;
 	}
@@ -211,6 +215,7 @@ tcp_conn_free(struct tcp_conn *c)
 	tcp_rack_fini(&c->rk);
 	free(c->sndbuf);
 	free(c->rcvbuf);
+	free(c->ooo);
 	free(c);
 }
 
@@ -401,6 +406,8 @@ tcp_conn_rx(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 				TCP_SEQ_GEQ(s->seq, c->rcv_nxt - c->rcvbuf_size)) {
 			c->st.dup_data_pkts++;
 			c->ack_now = 1;	/* old duplicate: re-ACK, drop */
+			if (slen)
+				tcp_rcv_dsack(c, s->seq, s->seq + s->len);
 			return 0;
 		} else {
 			if (tcp_challenge_ok(c, now))
@@ -583,4 +590,7 @@ tcp_conn_stats(const struct tcp_conn *c, struct tcp_stats *st)
 	st->bw_est_bps = c->ops->bw_bps != NULL ? c->ops->bw_bps(&c->cc) : 0;
 	st->rack = c->rack_on;
 	st->rack_marked = c->rk.marked;
+	st->dsack_rx = c->st.dsack_rx;
+	st->dsack_tx = c->st.dsack_tx;
+	st->undos = c->st.undos;
 }

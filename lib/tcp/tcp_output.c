@@ -45,13 +45,21 @@ seg_init(const struct tcp_conn *c, struct tcp_seg *s, uint64_t now)
 	}
 }
 
-/* SACK blocks: the block holding the latest arrival first, then the
- * others from the highest down (RFC 2018 section 4). */
+/* SACK blocks: a D-SACK first (RFC 2883), then the block holding the
+ * latest arrival, then the others from the highest down (RFC 2018 section
+ * 4). */
 static void
-seg_sack(const struct tcp_conn *c, struct tcp_seg *s)
+seg_sack(struct tcp_conn *c, struct tcp_seg *s)
 {
-	uint32_t max = c->ts_ok ? 3 : 4, first = OOO_MAX;
+	uint32_t max = c->ts_ok ? 3 : 4, first = UINT32_MAX;
 
+	if (c->sack_ok && c->dsack_pending) {
+		/* RFC 2883: the duplicate first, once */
+		s->opts |= TCP_O_SACK;
+		s->sack[s->nsack++] = c->dsack;
+		c->dsack_pending = 0;
+		c->st.dsack_tx++;
+	}
 	if (!c->sack_ok || c->nooo == 0)
 		return;
 	for (uint32_t i = 0; i < c->nooo; i++)
@@ -59,7 +67,7 @@ seg_sack(const struct tcp_conn *c, struct tcp_seg *s)
 				TCP_SEQ_LT(c->last_ooo, c->ooo[i].end))
 			first = i;
 	s->opts |= TCP_O_SACK;
-	if (first != OOO_MAX)
+	if (first != UINT32_MAX)
 		s->sack[s->nsack++] = c->ooo[first];
 	for (int i = (int)c->nooo - 1; i >= 0 && s->nsack < max; i--)
 		if ((uint32_t)i != first)
@@ -210,6 +218,8 @@ emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
 	if (TCP_SEQ_LT(seq, c->snd_max)) {
 		c->st.retrans_pkts++;
 		c->st.retrans_bytes += len;
+		if (len)
+			tcp_undo_rtx(c, now);
 		/* Karn: a retransmission invalidates the timed segment */
 		if (c->rtt_timing && TCP_SEQ_LEQ(seq, c->rtt_seq))
 			c->rtt_timing = 0;

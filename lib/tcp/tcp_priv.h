@@ -69,7 +69,11 @@ struct tcp_rack {
 	uint64_t min_rtt;	/* from delivered segments, SACKed ones too */
 	uint32_t end_seq, fack;
 	uint8_t advanced, reord_seen;
+	uint8_t lost_rtx;	/* the last detection found a lost retransmission */
 	uint64_t reo_at;	/* reorder timer, 0: off */
+	/* reo_wnd in steps of min_RTT/4, raised by D-SACKs (RFC 8985 6.2 step 4) */
+	uint8_t reo_steps, reo_persist;
+	uint64_t reo_step_at;	/* last raise */
 	/* TLP */
 	uint64_t tlp_at;	/* probe timer, 0: off */
 	uint32_t tlp_high;	/* snd_max after the probe */
@@ -84,15 +88,21 @@ int tcp_rack_full(const struct tcp_rack *r);
 uint32_t tcp_rack_pipe(const struct tcp_rack *r);
 /* [seq, seq+len) sent at now: a new record, or a retransmission */
 void tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now);
-/* cumulative ACK una and the sender's scoreboard (sorted blocks) */
-void tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
+/* cumulative ACK una and the ACK's SACK blocks; newly SACKed bytes */
+uint32_t tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 		uint32_t nsb, uint64_t now, uint64_t min_rtt);
+/* the record at the cumulative ACK is SACKed: the receiver reneged */
+int tcp_rack_reneged(const struct tcp_rack *r);
 void tcp_rack_clear_sacked(struct tcp_rack *r);
 uint64_t tcp_rack_reo_wnd(const struct tcp_rack *r, int recovering,
 		uint32_t dupthresh_bytes, uint64_t min_rtt, uint64_t srtt);
+/* a D-SACK arrived / a recovery ended: the reorder window's steps */
+void tcp_rack_dsack(struct tcp_rack *r, uint64_t now, uint64_t srtt);
+void tcp_rack_recovered(struct tcp_rack *r);
 /* mark lost what RACK deems lost; returns newly lost bytes, arms reo_at */
 uint32_t tcp_rack_detect(struct tcp_rack *r, uint64_t now, uint64_t reo_wnd);
 void tcp_rack_mark_all_lost(struct tcp_rack *r);	/* RTO */
+void tcp_rack_unmark_lost(struct tcp_rack *r);		/* spurious RTO */
 /* first lost record without a retransmission in flight */
 int tcp_rack_next_lost(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 /* highest record not SACKed (the TLP retransmission) */
@@ -101,8 +111,13 @@ int tcp_rack_last(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 uint64_t tcp_rack_pto(uint64_t srtt, uint32_t flight, uint32_t smss);
 
 /* The connection (tcp_conn.c, tcp_input.c, tcp_output.c, tcp_timer.c). */
-#define SB_MAX		32	/* sender scoreboard blocks */
-#define OOO_MAX		32	/* receiver out-of-order blocks */
+#define SB_MAX		32	/* sender scoreboard blocks (classic SACK recovery) */
+/* receiver out-of-order blocks: one per KiB of receive buffer (a window of
+ * alternately lost and received full segments needs rcvbuf / (2 MSS)), as
+ * Linux keeps every out-of-order segment the buffer holds */
+#define OOO_PER_BYTES	1024u
+#define OOO_MIN		32u
+#define OOO_MAX		8192u
 #define NS_PER_US	1000ull
 
 struct tcp_conn {
@@ -131,6 +146,14 @@ struct tcp_conn {
 	uint8_t in_rec, rtx_pending, ever_rec, probe;
 	uint32_t nsb;
 	struct tcp_sack_blk sb[SB_MAX];
+	/* undo of a spurious reduction (RACK: Linux's undo_marker / undo_retrans,
+	 * RFC 2883 D-SACK, RFC 3522 / 4015 Eifel with timestamps) */
+	uint8_t undo_on, undo_loss;
+	int32_t undo_retrans;		/* retransmitted segments not D-SACKed */
+	uint32_t undo_rtx;		/* retransmitted segments this episode */
+	uint32_t undo_marker;		/* snd_una at the episode's start */
+	uint32_t retrans_stamp;		/* TSval of its first retransmission */
+	uint32_t prior_cwnd, prior_ssthresh;
 	/* RFC 6937 proportional rate reduction (SACK recovery) */
 	uint32_t prr_delivered, prr_out, recover_fs;
 	int64_t prr_sndcnt;
@@ -139,6 +162,9 @@ struct tcp_conn {
 	uint8_t rack_on, lt_on;
 	/* RTT and timer */
 	uint64_t srtt, rttvar, rto;
+	/* Linux's estimator (with RACK): 4 mdev, its maximum this window, RTTVAR */
+	uint64_t lx_mdev, lx_mdev_max, lx_rttvar;
+	uint32_t lx_rtt_seq;
 	uint64_t rtt_sum;
 	uint8_t rtt_timing;
 	uint32_t rtt_seq;
@@ -152,9 +178,11 @@ struct tcp_conn {
 	uint8_t *rcvbuf;
 	uint32_t rcvbuf_size;
 	uint64_t rcv_off;		/* stream offset of rcv_nxt */
-	uint32_t nooo;
-	struct tcp_sack_blk ooo[OOO_MAX];
+	uint32_t nooo, ooo_cap;
+	struct tcp_sack_blk *ooo;	/* sorted, ooo_cap entries */
 	uint32_t last_ooo;		/* start of the most recent OOO arrival */
+	struct tcp_sack_blk dsack;	/* RFC 2883: a duplicate to report once */
+	uint8_t dsack_pending;
 	uint8_t fin_rcvd, rfin_pending;
 	uint32_t rfin_seq;
 	uint32_t ts_recent, last_ack_sent;
@@ -191,18 +219,41 @@ int tcp_challenge_ok(struct tcp_conn *c, uint64_t now);
 void tcp_closed(struct tcp_conn *c, enum tcp_close_reason r, uint64_t now);
 void tcp_time_wait(struct tcp_conn *c, uint64_t now);
 int tcp_fin_acked(const struct tcp_conn *c);
-/* tcp_input.c: ACKs, scoreboard, recovery, data */
+/* tcp_input.c: ACKs and data */
 int tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
 void tcp_process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now);
-void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
+/* tcp_sack.c: sender scoreboard, receiver out-of-order blocks */
+void tcp_sb_trim(struct tcp_conn *c);
+uint32_t tcp_sb_add(struct tcp_conn *c, uint32_t s, uint32_t e);
+uint32_t tcp_sb_lost_edge(const struct tcp_conn *c);
+uint32_t tcp_sb_pipe(const struct tcp_conn *c);
 int tcp_sb_next_lost(const struct tcp_conn *c, uint32_t *seq, uint32_t *len);
+int tcp_ooo_add(struct tcp_conn *c, uint32_t s, uint32_t e);
+void tcp_rcv_dsack(struct tcp_conn *c, uint32_t s, uint32_t e);
+/* tcp_recov.c: recovery, PRR, RACK-TLP hooks */
+void tcp_apply_cap(struct tcp_conn *c);
+void tcp_enter_recovery(struct tcp_conn *c, uint64_t now);
+void tcp_exit_recovery(struct tcp_conn *c, uint64_t now);
+void tcp_prr_update(struct tcp_conn *c, uint32_t delivered, int safe);
+uint32_t tcp_rack_mark(struct tcp_conn *c, uint32_t una, uint64_t now);
+void tcp_rack_recover(struct tcp_conn *c, uint64_t now, uint32_t delivered);
+void tcp_rack_timer(struct tcp_conn *c, uint64_t now);
+void tcp_tlp_ack(struct tcp_conn *c, uint32_t ack, uint32_t acked, uint32_t sacked,
+		const struct tcp_sack_blk *dsack, uint64_t now);
+/* undo: an episode starts (before its reduction), a retransmission, an ACK */
+void tcp_undo_start(struct tcp_conn *c, int loss);
+void tcp_undo_rtx(struct tcp_conn *c, uint64_t now);
+void tcp_undo_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t acked,
+		const struct tcp_sack_blk *dsack, uint64_t now);
 /* tcp_output.c: segments out */
 int tcp_can_send_data(const struct tcp_conn *c);
 void tcp_tlp_arm(struct tcp_conn *c, uint64_t now);
 int tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t *flen);
 /* tcp_timer.c: RTO, timers */
 void tcp_arm_rto(struct tcp_conn *c, uint64_t now);
+
 void tcp_rtt_sample(struct tcp_conn *c, uint64_t r);
+void tcp_rto_update(struct tcp_conn *c);
 void tcp_run_timers(struct tcp_conn *c, uint64_t now);
 
 /* Module table entries (one file each). */

@@ -88,6 +88,24 @@ tcp_rack_pipe(const struct tcp_rack *r)
 	return r->out_b - r->sacked_b - r->lost_b + r->rtx_b;
 }
 
+/* Index of the first record ending after seq (records are in sequence
+ * order); r->n if none. */
+static uint32_t
+find(const struct tcp_rack *r, uint32_t seq)
+{
+	uint32_t lo = 0, hi = r->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (TCP_SEQ_GT(rend(rec(r, mid)), seq))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* Remove bytes of a record from the counters its flags put them in. */
 static void
 uncount(struct tcp_rack *r, const struct tcp_rseg *g, uint32_t len)
@@ -124,7 +142,7 @@ tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now)
 		return;
 	}
 	/* a retransmission: every record it overlaps */
-	for (uint32_t i = 0; i < r->n; i++) {
+	for (uint32_t i = find(r, seq); i < r->n; i++) {
 		struct tcp_rseg *g = rec(r, i);
 
 		if (!TCP_SEQ_GT(end, g->seq))
@@ -165,11 +183,34 @@ delivered(struct tcp_rack *r, const struct tcp_rseg *g, uint64_t now, uint64_t m
 	}
 }
 
-void
+/* Mark the records inside [s, e) SACKed; newly SACKed bytes. */
+static uint32_t
+sack_block(struct tcp_rack *r, uint32_t s, uint32_t e, uint64_t now, uint64_t min_rtt)
+{
+	uint32_t newly = 0;
+
+	for (uint32_t i = find(r, s); i < r->n; i++) {
+		struct tcp_rseg *g = rec(r, i);
+
+		if (!TCP_SEQ_LT(g->seq, e))
+			break;
+		if (TCP_SEQ_LT(g->seq, s) || TCP_SEQ_GT(rend(g), e) || (g->fl & TCP_RS_SACKED))
+			continue;
+		delivered(r, g, now, min_rtt);
+		uncount(r, g, g->len);
+		g->fl = (uint8_t)((g->fl & TCP_RS_EVER_RTX) | TCP_RS_SACKED);
+		r->out_b += g->len;
+		r->sacked_b += g->len;
+		newly += g->len;
+	}
+	return newly;
+}
+
+uint32_t
 tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 		uint32_t nsb, uint64_t now, uint64_t min_rtt)
 {
-	uint32_t i, j;
+	uint32_t newly = 0;
 
 	/* cumulatively acknowledged records leave the ring */
 	while (r->n) {
@@ -193,24 +234,16 @@ tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 	}
 	if (r->n == 0 && TCP_SEQ_GT(una, r->end))
 		r->end = una;
-	/* SACKed records: both lists are sorted */
-	for (i = 0, j = 0; i < r->n && j < nsb;) {
-		struct tcp_rseg *g = rec(r, i);
+	/* the SACK marks persist in the records: any number of holes */
+	for (uint32_t j = 0; j < nsb; j++)
+		newly += sack_block(r, sb[j].start, sb[j].end, now, min_rtt);
+	return newly;
+}
 
-		if (TCP_SEQ_LEQ(sb[j].end, g->seq)) {
-			j++;
-			continue;
-		}
-		if (TCP_SEQ_GEQ(g->seq, sb[j].start) && TCP_SEQ_LEQ(rend(g), sb[j].end) &&
-				!(g->fl & TCP_RS_SACKED)) {
-			delivered(r, g, now, min_rtt);
-			uncount(r, g, g->len);
-			g->fl = (uint8_t)((g->fl & TCP_RS_EVER_RTX) | TCP_RS_SACKED);
-			r->out_b += g->len;
-			r->sacked_b += g->len;
-		}
-		i++;
-	}
+int
+tcp_rack_reneged(const struct tcp_rack *r)
+{
+	return r->n && (rec(r, 0)->fl & TCP_RS_SACKED);
 }
 
 void
@@ -230,11 +263,52 @@ uint64_t
 tcp_rack_reo_wnd(const struct tcp_rack *r, int recovering, uint32_t dupthresh_bytes,
 		uint64_t min_rtt, uint64_t srtt)
 {
+	uint64_t w;
+
 	if (!r->reord_seen && (recovering || r->sacked_b >= dupthresh_bytes))
 		return 0;
 	if (r->min_rtt && (min_rtt == 0 || r->min_rtt < min_rtt))
 		min_rtt = r->min_rtt;
-	return srtt ? tcp_min64(min_rtt / 4, srtt) : min_rtt / 4;
+	w = min_rtt / 4 * (r->reo_steps ? r->reo_steps : 1);
+	return srtt ? tcp_min64(w, srtt) : w;
+}
+
+/* RFC 8985 6.2 step 4 (Linux's tcp_rack_update_reo_wnd): a D-SACK, at most
+ * once per round trip, widens reo_wnd by min_RTT/4 for the next 16
+ * recoveries. */
+void
+tcp_rack_dsack(struct tcp_rack *r, uint64_t now, uint64_t srtt)
+{
+	if (r->reo_step_at && now - r->reo_step_at < srtt)
+		return;
+	if (r->reo_steps < 255)
+		r->reo_steps = (uint8_t)((r->reo_steps ? r->reo_steps : 1) + 1);
+	r->reo_persist = 16;
+	r->reo_step_at = now;
+}
+
+void
+tcp_rack_recovered(struct tcp_rack *r)
+{
+	if (r->reo_persist)
+		r->reo_persist--;
+	else
+		r->reo_steps = 1;
+}
+
+/* A spurious RTO: the segments it marked lost (and not resent since) are
+ * in flight after all. */
+void
+tcp_rack_unmark_lost(struct tcp_rack *r)
+{
+	for (uint32_t i = 0; i < r->n; i++) {
+		struct tcp_rseg *g = rec(r, i);
+
+		if ((g->fl & (TCP_RS_LOST | TCP_RS_RETRANS)) == TCP_RS_LOST) {
+			g->fl &= (uint8_t)~TCP_RS_LOST;
+			r->lost_b -= g->len;
+		}
+	}
 }
 
 static void
@@ -243,6 +317,7 @@ mark_lost(struct tcp_rack *r, struct tcp_rseg *g)
 	if (g->fl & TCP_RS_RETRANS) {
 		g->fl &= (uint8_t)~TCP_RS_RETRANS;
 		r->rtx_b -= g->len;
+		r->lost_rtx = 1;
 	}
 	if (!(g->fl & TCP_RS_LOST)) {
 		g->fl |= TCP_RS_LOST;
@@ -259,6 +334,7 @@ tcp_rack_detect(struct tcp_rack *r, uint64_t now, uint64_t reo_wnd)
 
 	r->advanced = 0;
 	r->reo_at = 0;
+	r->lost_rtx = 0;
 	if (r->xmit_ts == 0)
 		return 0;
 	for (uint32_t i = 0; i < r->n; i++) {
@@ -300,6 +376,7 @@ tcp_rack_mark_all_lost(struct tcp_rack *r)
 
 			mark_lost(r, g);
 			r->marked = m;	/* counted as timeouts, not RACK marks */
+			r->lost_rtx = 0;
 		}
 	}
 	r->reo_at = 0;

@@ -32,15 +32,81 @@ tcp_arm_rto(struct tcp_conn *c, uint64_t now)
 		c->rto_at = now + 1;
 }
 
-/* RFC 6298 (2.2)-(2.4) with clock granularity G = tick. */
+/* The RTO from the estimator's state: RFC 6298's SRTT + max(G, 4 RTTVAR)
+ * floored at rto_min, or (RACK, Linux) SRTT + max(4 mdev, rto_min). */
+void
+tcp_rto_update(struct tcp_conn *c)
+{
+	uint64_t rto;
+
+	if (c->srtt == 0)
+		return;
+	if (c->rack_on)
+		rto = c->srtt + c->lx_rttvar;
+	else
+		rto = tcp_max64(c->srtt + tcp_max64(c->conf.tick_ns, 4 * c->rttvar),
+				c->conf.rto_min_ns);
+	c->rto = tcp_min64(rto, c->conf.rto_max_ns);
+}
+
+/*
+ * Linux's tcp_rtt_estimator: SRTT as RFC 6298; the mean deviation (kept as
+ * 4 mdev) takes 1/4 of each error, of an error below SRTT only 1/32; its
+ * maximum over one
+ * window of data, never below rto_min, is RTTVAR (decaying by 1/4 per
+ * window towards the window's maximum). RTO = SRTT + RTTVAR: at least
+ * SRTT + rto_min (200 ms), where RFC 6298's floor applies to the sum.
+ */
+static void
+rtt_linux(struct tcp_conn *c, uint64_t r)
+{
+	uint64_t floor = c->conf.rto_min_ns;
+
+	if (c->srtt == 0) {
+		c->srtt = r;
+		c->lx_mdev = 2 * r;	/* RTO = 3 RTT */
+		c->lx_rttvar = tcp_max64(c->lx_mdev, floor);
+		c->lx_mdev_max = c->lx_rttvar;
+		c->lx_rtt_seq = c->snd_max;
+	} else {
+		int64_t m = (int64_t)r - (int64_t)c->srtt;
+
+		c->srtt = (uint64_t)((int64_t)c->srtt + m / 8);
+		if (m < 0) {
+			m = -m - (int64_t)(c->lx_mdev / 4);
+			if (m > 0)
+				m /= 8;
+		} else {
+			m -= (int64_t)(c->lx_mdev / 4);
+		}
+		c->lx_mdev = (uint64_t)((int64_t)c->lx_mdev + m);	/* 3/4 mdev + 1/4 |err| */
+		if (c->lx_mdev > c->lx_mdev_max) {
+			c->lx_mdev_max = c->lx_mdev;
+			if (c->lx_mdev_max > c->lx_rttvar)
+				c->lx_rttvar = c->lx_mdev_max;
+		}
+		if (TCP_SEQ_GT(c->snd_una, c->lx_rtt_seq)) {
+			if (c->lx_mdev_max < c->lx_rttvar)
+				c->lx_rttvar -= (c->lx_rttvar - c->lx_mdev_max) / 4;
+			c->lx_rtt_seq = c->snd_max;
+			c->lx_mdev_max = floor;
+		}
+	}
+	if (c->srtt == 0)
+		c->srtt = 1;
+	c->rttvar = c->lx_mdev / 4;	/* the mean deviation, for the stats */
+}
+
+/* One RTT sample: RFC 6298 (2.2)-(2.4) with clock granularity G = tick, or
+ * with RACK Linux's estimator. */
 void
 tcp_rtt_sample(struct tcp_conn *c, uint64_t r)
 {
-	uint64_t g = c->conf.tick_ns, var;
-
 	if (r == 0)
 		r = 1;
-	if (c->srtt == 0) {
+	if (c->rack_on) {
+		rtt_linux(c, r);
+	} else if (c->srtt == 0) {
 		c->srtt = r;
 		c->rttvar = r / 2;
 	} else {
@@ -49,12 +115,7 @@ tcp_rtt_sample(struct tcp_conn *c, uint64_t r)
 		c->rttvar = (3 * c->rttvar + d) / 4;
 		c->srtt = (7 * c->srtt + r) / 8;
 	}
-	var = tcp_max64(g, 4 * c->rttvar);
-	c->rto = c->srtt + var;
-	if (c->rto < c->conf.rto_min_ns)
-		c->rto = c->conf.rto_min_ns;
-	if (c->rto > c->conf.rto_max_ns)
-		c->rto = c->conf.rto_max_ns;
+	tcp_rto_update(c);
 	if (r < c->st.rtt_min_ns)
 		c->st.rtt_min_ns = r;
 	c->rtt_sum += r;
@@ -93,8 +154,17 @@ on_rto(struct tcp_conn *c, uint64_t now)
 		c->reason = TCP_CR_TIMEOUT;
 		return;
 	}
-	tcp_cc_sync(c, flight);
-	c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
+	/* Linux's tcp_enter_loss: with RACK a new reduction only for a new
+	 * episode (not inside a recovery, nor on a repeated RTO without any
+	 * progress since the last one); undo can restore it */
+	if (!c->rack_on || !TCP_SEQ_LT(c->snd_una, c->recover) ||
+			(!c->in_rec && c->backoffs == 1)) {
+		tcp_undo_start(c, 1);
+		tcp_cc_sync(c, c->rack_on ? tcp_min32(flight, c->cc.cwnd) : flight);
+		c->cc.ssthresh = c->ops->ssthresh(&c->cc, now);
+	} else {
+		c->undo_loss = c->undo_on;
+	}
 	c->cc.cwnd = c->smss;
 	c->cc.ca_acc = 0;
 	if (c->ops->on_timeout != NULL)
@@ -114,7 +184,13 @@ on_rto(struct tcp_conn *c, uint64_t now)
 	c->rto = tcp_min64(c->rto * 2, c->conf.rto_max_ns);
 	if (c->rack_on) {
 		/* everything not SACKed is lost and resent from the records;
-		 * new data (and a lost FIN) continue after them */
+		 * new data (and a lost FIN) continue after them. A SACKed
+		 * segment at the cumulative ACK means the receiver reneged:
+		 * then no SACK mark can be trusted (RFC 2018 section 8) */
+		if (tcp_rack_reneged(&c->rk)) {
+			tcp_rack_clear_sacked(&c->rk);
+			c->nsb = 0;
+		}
 		tcp_rack_mark_all_lost(&c->rk);
 		c->snd_nxt = TCP_SEQ_LT(c->rk.end, c->snd_max) ? c->rk.end : c->snd_max;
 		c->rk.tlp_at = 0;

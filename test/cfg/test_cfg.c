@@ -6,17 +6,7 @@
 #include <string.h>
 
 #include "cfg.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-					#cond);                                     \
-			failures++;                                                 \
-		}                                                                   \
-	} while (0)
+#include "test_harness.h"
 
 static char err[CFG_ERR_LEN];
 
@@ -26,7 +16,7 @@ ok_u64(int rc, uint64_t got, uint64_t want, const char *in)
 	if (rc != 0 || got != want) {
 		fprintf(stderr, "\"%s\": rc %d got %" PRIu64 " want %" PRIu64 " (%s)\n", in, rc, got,
 				want, rc ? err : "");
-		failures++;
+		test_failures++;
 	}
 }
 
@@ -35,7 +25,7 @@ bad(int rc, const char *in, const char *needle)
 {
 	if (rc == 0 || strstr(err, needle) == NULL) {
 		fprintf(stderr, "\"%s\": rc %d, error \"%s\" lacks \"%s\"\n", in, rc, err, needle);
-		failures++;
+		test_failures++;
 	}
 }
 
@@ -47,14 +37,11 @@ bad(int rc, const char *in, const char *needle)
 #define SIZE_OK(s, v) do { uint64_t o = 0; OK_U64(cfg_parse_size(s, 0, UINT64_MAX, &o, err, sizeof(err)), o, v, s); } while (0)
 #define SIZE_BAD(s, n) do { uint64_t o; bad(cfg_parse_size(s, 0, 1ull << 40, &o, err, sizeof(err)), s, n); } while (0)
 
-int
-main(void)
+static void
+test_numbers(void)
 {
 	uint64_t u = 0;
 	int64_t i;
-	uint32_t r, a;
-	uint8_t len, mac[6];
-	uint16_t lo, hi;
 	int b;
 
 	/* integers */
@@ -81,6 +68,12 @@ main(void)
 	CHECK(cfg_parse_bool("TRUE", &b, err, sizeof(err)) == 0 && b == 1);
 	CHECK(cfg_parse_bool("0", &b, err, sizeof(err)) == 0 && b == 0);
 	bad(cfg_parse_bool("maybe", &b, err, sizeof(err)), "maybe", "expected a boolean");
+}
+
+static void
+test_units(void)
+{
+	uint32_t r;
 
 	/* rates */
 	RATE_OK("1Gbit", 1000000000ull);
@@ -140,6 +133,14 @@ main(void)
 	bad(cfg_parse_ratio("1.5", 0, CFG_RATIO_ONE, &r, err, sizeof(err)), "1.5", "between");
 	bad(cfg_parse_ratio("5 percent", 0, CFG_RATIO_ONE, &r, err, sizeof(err)), "5 percent",
 			"unknown unit");
+}
+
+static void
+test_addresses(void)
+{
+	uint32_t a;
+	uint8_t len, mac[6];
+	uint16_t lo, hi;
 
 	/* IPv4 */
 	CHECK(cfg_parse_ipv4("10.0.0.1", &a, err, sizeof(err)) == 0 && a == 0x0a000001);
@@ -167,7 +168,11 @@ main(void)
 	CHECK(cfg_parse_port_range("9", &lo, &hi, err, sizeof(err)) == 0 && lo == 9 && hi == 9);
 	bad(cfg_parse_port_range("2000-1000", &lo, &hi, err, sizeof(err)), "reversed", "LO <= HI");
 	bad(cfg_parse_port_range("70000", &lo, &hi, err, sizeof(err)), "70000", "0..65535");
+}
 
+static void
+test_lists(void)
+{
 	/* names and lists */
 	CHECK(cfg_check_name("tx0", 32, err, sizeof(err)) == 0);
 	bad(cfg_check_name("tx 0", 32, err, sizeof(err)), "space", "contains ' '");
@@ -195,10 +200,14 @@ main(void)
 
 		CHECK(cfg_split_words(s, argv, 4) == 3 && strcmp(argv[2], "--no-huge") == 0);
 	}
+}
 
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("test_cfg: all checks passed\n");
-	return failures ? 1 : 0;
+int
+main(void)
+{
+	test_numbers();
+	test_units();
+	test_addresses();
+	test_lists();
+	return test_report("test_cfg");
 }

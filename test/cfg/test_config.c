@@ -3,11 +3,14 @@
  * Engine config loader tests: good files load, each bad input fails with a
  * message naming file, section and key. Uses rte_cfgfile, never the EAL.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
 #define TEST_CONFIG_PATH "/tmp/dfcp-cfg-test-XXXXXX"
 #include "test_config_util.h"
+#include "config/flow.h"
+#include "kinds/tcp/tcp_task.h"
 
 static const char *good_base =
 	"[eal]\n"
@@ -39,18 +42,205 @@ edit(const char *from, const char *to)
 	return config_edit(good_base, from, to);
 }
 
+/* The flow model: DFCP and TCP [flow]s, a tcp task written with the deprecated keys. */
+static const char *flow_base =
+	"[port a]\ndevice = ring:w\n[port b]\ndevice = ring:w\n"
+	"[port c]\ndevice = ring:v\n[port d]\ndevice = ring:v\n"
+	"[flow f1]\nrole = sender\nlocal = 10.0.0.1:5001\nremote = 10.0.0.2:6001\nbytes = 1MiB\n"
+	"[flow r1]\nrole = receiver\nlocal = 10.0.0.2:6001\nsink = verify\n"
+	"[flow ts]\nproto = tcp\nrole = sender\nlocal = 10.0.1.1:40000\n"
+	"remote = 10.0.1.2:5201\ncc = cubic\nmss = 1200\nsack = off\nbytes = 2MiB\n"
+	"[flow tr]\nproto = tcp\nrole = receiver\nlocal = 10.0.1.2:5201\nsink = verify\n"
+	"[task d0]\nkind = dfcp\nport = a\nflows = f1\n"
+	"[task d1]\nkind = dfcp\nport = b\nflows = r1\n"
+	"[task t0]\nkind = tcp\nport = c\nflows = ts\n"
+	"[task t1]\nkind = tcp\nport = d\nflows = tr\n"
+	"[lcore 1]\ntasks = d0, d1, t0, t1\n";
+
+static char *
+fedit(const char *from, const char *to)
+{
+	return config_edit(flow_base, from, to);
+}
+
+static void
+test_flows(void)
+{
+	char err[ENG_ERR_LEN];
+	const struct eng_flow_conf *ts, *f1;
+
+	if (load(flow_base, err, sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL flows good: %s\n", err);
+		test_failures++;
+	} else {
+		f1 = &cfg.flows[eng_flow_index(&cfg, "f1")];
+		ts = &cfg.flows[eng_flow_index(&cfg, "ts")];
+		CHECK(cfg.nb_flows == 4 && strcmp(f1->proto->name, "dfcp") == 0 &&
+				strcmp(ts->proto->name, "tcp") == 0 && ts->bytes == 2u << 20);
+		CHECK(strcmp(eng_tcp_fc(ts)->k.cc, "cubic") == 0 && eng_tcp_fc(ts)->k.mss == 1200 &&
+				eng_tcp_fc(ts)->p.sack == 0);
+		CHECK(cfg.tasks[2].nb_flows == 1 && ts->task_idx == 2 && ts->task_pos == 0);
+		CHECK(cfg.flows[eng_flow_index(&cfg, "tr")].verify == 1);
+		eng_config_free(&cfg);
+	}
+	expect_err("flow unknown proto", fedit("proto = tcp\nrole = sender", "proto = sctp\nrole = sender"),
+			"[flow ts] proto:", "unknown protocol \"sctp\" (expected dfcp or tcp)");
+	expect_err("flow proto vs task kind", fedit("flows = f1", "flows = f1, ts"), "[task d0] flows:",
+			"flow \"ts\" has proto = tcp, the task is of kind dfcp");
+	expect_err("tcp flow bad cc", fedit("cc = cubic", "cc = reno, cubic"), "[flow ts] cc:",
+			"unknown congestion control");
+	expect_err("tcp flow dfcp key", fedit("cc = cubic", "redundancy = 60"),
+			"[flow ts] redundancy: unknown key", NULL);
+	expect_err("dfcp flow tcp key", fedit("sink = verify\n[flow ts]", "sink = verify\ncc = reno\n[flow ts]"),
+			"[flow r1] cc: unknown key", NULL);
+	expect_err("tcp flow sink file", fedit("local = 10.0.1.2:5201\nsink = verify",
+			"local = 10.0.1.2:5201\nsink = file /tmp/x"), "[flow tr] sink:", "not supported");
+	expect_err("tcp flow not listed", fedit("flows = ts", "flows = tr"), "[task t1] flows:",
+			"flow \"tr\" is already run by task t0");
+	expect_err("tcp cap without senders", fedit("flows = tr\n", "flows = tr\ncap_policy = old\n"),
+			"[task t1] cap_policy:", "sender flows only");
+	expect_err("tcp senders share a port", fedit("[task t0]\nkind = tcp\nport = c\nflows = ts\n",
+			"[flow ts2]\nproto = tcp\nrole = sender\nlocal = 10.0.1.1:40000\n"
+			"remote = 10.0.1.2:5201\n[task t0]\nkind = tcp\nport = c\nflows = ts, ts2\n"),
+			"[flow ts2] local:", "senders need their own ports");
+}
+
+/* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
+static void
+test_flows_deprecated(void)
+{
+	char err[ENG_ERR_LEN], *no_ts;
+	int rc, i0, i2;
+
+	no_ts = strdup(fedit("[flow ts]\nproto = tcp\nrole = sender\nlocal = 10.0.1.1:40000\n"
+			"remote = 10.0.1.2:5201\ncc = cubic\nmss = 1200\nsack = off\nbytes = 2MiB\n", ""));
+	REQUIRE(no_ts != NULL);
+	rc = load(config_edit(no_ts, "flows = ts\n", "role = sender\nlocal = 10.0.1.1:40000\n"
+			"remote = 10.0.1.2:5201\nflows = 3\ncc = reno, cubic\n"), err, sizeof(err));
+	free(no_ts);
+	CHECKF(rc == 0, "deprecated keys: %s", err);
+	if (rc != 0)
+		return;
+	i0 = eng_flow_index(&cfg, "t0.0");
+	i2 = eng_flow_index(&cfg, "t0.2");
+	CHECKF(i0 >= 0 && i2 >= 0 && cfg.tasks[2].nb_flows == 3, "alias flows %d %d", i0, i2);
+	if (i0 >= 0 && i2 >= 0)
+		CHECK(cfg.flows[i2].local_port == 40002 &&
+				strcmp(eng_tcp_fc(&cfg.flows[i0])->k.cc, "reno") == 0 &&
+				strcmp(eng_tcp_fc(&cfg.flows[i2])->k.cc, "cubic") == 0 &&
+				cfg.flows[i2].task_idx == 2);
+	eng_config_free(&cfg);
+}
+
+/* Every .ini file of the repository's configs/ (argv[1]) loads. */
+static void
+test_repo_configs(const char *dir)
+{
+	char file[PATH_MAX], err[ENG_ERR_LEN];
+	struct dirent *de;
+	unsigned int n = 0;
+	DIR *d = opendir(dir);
+
+	REQUIRE(d != NULL);
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 4 || strcmp(de->d_name + len - 4, ".ini") != 0)
+			continue;
+		snprintf(file, sizeof(file), "%s/%s", dir, de->d_name);
+		if (eng_config_load(&cfg, file, err, sizeof(err)) != 0) {
+			fprintf(stderr, "FAIL %s: %s\n", file, err);
+			test_failures++;
+			continue;
+		}
+		eng_config_free(&cfg);
+		n++;
+	}
+	closedir(d);
+	CHECKF(n >= 10, "only %u configs in %s", n, dir);
+	printf("ok %u repository configs load\n", n);
+}
+
+/* Raw bytes (NUL, control characters) into the config file, then load. */
+static int
+load_raw(const char *bytes, size_t n, char *err, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	REQUIRE(f != NULL);
+	REQUIRE(fwrite(bytes, 1, n, f) == n);
+	fclose(f);
+	err[0] = '\0';
+	return eng_config_load(&cfg, path, err, len);
+}
+
+static void
+expect_raw_err(const char *name, const char *bytes, size_t n, const char *what)
+{
+	char err[ENG_ERR_LEN];
+
+	if (load_raw(bytes, n, err, sizeof(err)) == 0) {
+		eng_config_free(&cfg);
+		fprintf(stderr, "FAIL %s: loaded\n", name);
+		test_failures++;
+		return;
+	}
+	CHECKF(strstr(err, path) != NULL && strstr(err, what) != NULL,
+			"%s: message \"%s\" lacks \"%s\"", name, err, what);
+	printf("ok %s: %s\n", name, err);
+}
+
+/* Files that are no config: NUL bytes, control characters, nothing, a directory, a device. */
+static void
+test_not_text(void)
+{
+	static const char nul[] = "[engine]\nduration = 1s\n[port p0]\ndev\0ice = ring:w\n";
+	static const char ctl[] = "[engine]\nduration = 1\x1b[2Js\n";
+	char err[ENG_ERR_LEN];
+	int rc;
+
+	expect_raw_err("NUL byte", nul, sizeof(nul) - 1, ":4: NUL byte at column 4");
+	expect_raw_err("text after NUL", "[engine]\0[bogus]\n", 18, ":1: NUL byte");
+	expect_raw_err("control character", ctl, sizeof(ctl) - 1, ":2: control character 0x1b");
+	expect_raw_err("empty file", "", 0, "empty file: no [section]");
+	expect_raw_err("comments only", "# a\n\n   # b\n", 12, "only comments and blank lines");
+	expect_err("CRLF and tabs are text", "\t# x\r\n[enginex]\r\n", "[enginex]",
+			"unknown section kind");
+	rc = eng_config_load(&cfg, "/tmp", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/tmp: is a directory") != NULL, "directory: %s", err);
+	rc = eng_config_load(&cfg, "/dev/zero", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/dev/zero: not a regular file") != NULL, "/dev/zero: %s", err);
+	rc = eng_config_load(&cfg, "/nonexistent/x.ini", err, sizeof(err));
+	CHECKF(rc < 0 && strstr(err, "/nonexistent/x.ini: cannot open") != NULL, "missing: %s",
+			err);
+}
+
+/* Cross-references name FILE:LINE of the key. */
+static void
+test_cross_refs(void)
+{
+	expect_err("egress to no task", edit("rate = 1Gbit", "rate = 1Gbit\negress = ghost"),
+			":18: [task tx0] egress: no task named \"ghost\"", "kind = sched");
+	expect_err("egress to a non-sched task", edit("rate = 1Gbit", "rate = 1Gbit\negress = rx0"),
+			":18: [task tx0] egress: not a sched task: \"rx0\"", NULL);
+	expect_err("three ports on a wire line", edit("[task tx0]", "[port p2]\ndevice = ring:w\n[task tx0]"),
+			":6: [port p0] device", NULL);
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
 	char err[ENG_ERR_LEN];
 
 	if (config_file_create() != 0)
 		return 1;
+	if (argc > 1)
+		test_repo_configs(argv[1]);
 
 	/* good file: values */
 	if (load(good_base, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL good: %s\n", err);
-		failures++;
+		test_failures++;
 	} else {
 		if (!cfg.has_eal || strcmp(cfg.eal_args, "-l 0-1 --no-huge") != 0 ||
 				cfg.duration_ns != 2500000000ull || cfg.stats_period_ns != 500000000ull ||
@@ -62,7 +252,7 @@ main(void)
 				cfg.lcores[0].lcore_id != 1 || cfg.lcores[0].nb_tasks != 2 ||
 				cfg.tasks[1].lcore_id != 1) {
 			fprintf(stderr, "FAIL good: values not as written\n");
-			failures++;
+			test_failures++;
 		}
 		eng_config_free(&cfg);
 	}
@@ -119,5 +309,9 @@ main(void)
 	expect_err("bad lcore id", edit("[lcore 1]", "[lcore x]"), "[lcore x]", "lcore id");
 	expect_err("key outside section", "x = 1\n", "key outside of any [section]", NULL);
 
+	test_flows();
+	test_flows_deprecated();
+	test_not_text();
+	test_cross_refs();
 	return config_file_finish("test_config");
 }

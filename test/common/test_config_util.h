@@ -6,7 +6,8 @@
  * strings, and edit a good base config. No EAL.
  *
  * Define TEST_CONFIG_PATH (a mkstemp() template) before including; the file
- * path, the loaded config and the failure count live here, one set per test.
+ * path and the loaded config live here, one set per test; failures are counted
+ * by test_harness.h.
  */
 #ifndef TEST_CONFIG_UTIL_H
 #define TEST_CONFIG_UTIL_H
@@ -16,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "eng.h"
+#include "config/config.h"
+#include "test_harness.h"
 
 #ifndef TEST_CONFIG_PATH
 #error "define TEST_CONFIG_PATH (a mkstemp template) before including test_config_util.h"
 #endif
 
-static int failures;
 static char path[] = TEST_CONFIG_PATH;
 static struct eng_config cfg;
 
@@ -45,11 +46,7 @@ static inline int
 config_file_finish(const char *test)
 {
 	unlink(path);
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("%s: all checks passed\n", test);
-	return failures ? 1 : 0;
+	return test_report(test);
 }
 
 /* Write text to the config file and load it into cfg. */
@@ -75,7 +72,7 @@ expect_ok(const char *name, const char *text)
 
 	if (load(text, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL %s: expected success, got: %s\n", name, err);
-		failures++;
+		test_failures++;
 		return;
 	}
 	eng_config_free(&cfg);
@@ -90,14 +87,14 @@ expect_err(const char *name, const char *text, const char *n1, const char *n2)
 	if (load(text, err, sizeof(err)) == 0) {
 		fprintf(stderr, "FAIL %s: loaded, expected an error with \"%s\"\n", name, n1);
 		eng_config_free(&cfg);
-		failures++;
+		test_failures++;
 		return;
 	}
 	if (strstr(err, path) == NULL || strstr(err, n1) == NULL ||
 			(n2 != NULL && strstr(err, n2) == NULL)) {
 		fprintf(stderr, "FAIL %s: message \"%s\" lacks \"%s\"/\"%s\"\n", name, err, n1,
 				n2 ? n2 : "");
-		failures++;
+		test_failures++;
 		return;
 	}
 	printf("ok %s: %s\n", name, err);

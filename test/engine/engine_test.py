@@ -3,10 +3,14 @@
 """Whole-engine tests: engine_test.py CASE ENGINE SOURCE_ROOT.
 
 Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
-bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped).
+bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped),
+mixed-stop (a DFCP and a TCP transfer of very different lengths in one run: the
+run ends when both have finished, neither earlier nor later), drop (the example
+kind: txonly -> drop with a packet goal that ends the run).
 No timing assertions: counts and exit codes only.
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -160,9 +164,195 @@ def case_af_packet(engine, src, tmp):
         netns_del(ns)
 
 
+MIXED = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = 60s
+stats_period = {period}
+[port a0]
+device = ring:wa
+preset = net_ring
+[port a1]
+device = ring:wa
+preset = net_ring
+[port b0]
+device = ring:wb
+preset = net_ring
+[port b1]
+device = ring:wb
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+remote_mac = 02:00:00:00:00:02
+bytes = {dfcp_bytes}
+window = 128
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+window = 128
+sink = verify
+[task d0]
+kind = dfcp
+port = a0
+flows = s1
+[task d1]
+kind = dfcp
+port = a1
+flows = r1
+{tcp}
+[lcore 0]
+tasks = d0, t0
+[lcore 1]
+tasks = d1, t1
+"""
+
+# the TCP transfer with the deprecated task keys (flows t0.0, t1.0) ...
+MIXED_TCP_ALIAS = """[task t0]
+kind = tcp
+port = b0
+role = sender
+local = 10.0.1.1:40000
+remote = 10.0.1.2:5201
+remote_mac = 02:00:00:00:00:02
+cc = cubic
+bytes = {tcp_bytes}
+[task t1]
+kind = tcp
+port = b1
+role = receiver
+local = 10.0.1.2:5201
+verify = on
+"""
+
+# ... and as [flow] sections with proto = tcp (flows ts, tr)
+MIXED_TCP_FLOWS = """[flow ts]
+proto = tcp
+role = sender
+local = 10.0.1.1:40000
+remote = 10.0.1.2:5201
+cc = cubic
+bytes = {tcp_bytes}
+[flow tr]
+proto = tcp
+role = receiver
+local = 10.0.1.2:5201
+sink = verify
+[task t0]
+kind = tcp
+port = b0
+flows = ts
+[task t1]
+kind = tcp
+port = b1
+flows = tr
+"""
+
+
+def mixed_run(engine, tmp, dfcp_bytes, tcp_bytes, flows):
+    """One run; returns the summary, the TCP sender and receiver entries, the output."""
+    tcp = (MIXED_TCP_FLOWS if flows else MIXED_TCP_ALIAS).format(tcp_bytes=tcp_bytes)
+    ini = enginetest.write(os.path.join(tmp, "mixed.ini"),
+                           MIXED.format(dfcp_bytes=dfcp_bytes, tcp=tcp,
+                                        period="0.01s" if flows else "0"))
+    out, ts = os.path.join(tmp, "mixed.json"), os.path.join(tmp, "mixed.csv")
+    p = run(engine, ["--", "--config", ini, "--summary-json", out, "--timeseries", ts],
+            timeout=120)
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    if (not flows) != ("deprecated" in p.stderr):
+        fail("the deprecation note is missing or printed for [flow] sections")
+    js = load_summary(out)
+    tc = {c["name"]: c for c in js.get("tcp", [])}
+    names = ("ts", "tr") if flows else ("t0.0", "t1.0")
+    with open(ts) as f:
+        rows = [ln.split(",") for ln in f.read().splitlines()[1:]]
+    return js, tc.get(names[0]), tc.get(names[1]), p.stdout, rows, names
+
+
+def case_mixed_stop(engine, src, tmp):
+    """Both orders, both TCP forms: the shorter transfer must not end the run, the
+    longer must not be cut; with [flow] sections the live view, the time series and
+    the RTT histograms cover the TCP flows."""
+    for flows in (False, True):
+        for dfcp_bytes, tcp_bytes in ((256 << 10, 48 << 20), (48 << 20, 256 << 10)):
+            js, tx, rx, text, rows, names = mixed_run(engine, tmp, dfcp_bytes, tcp_bytes,
+                                                      flows)
+            fl = {f["name"]: f for f in js["flows"]}
+            s1, r1 = fl["s1"], fl["r1"]
+            print(f"dfcp {dfcp_bytes} B: s1 done={s1['done']} r1 {r1['sink_bytes']} B; "
+                  f"tcp {tcp_bytes} B: tx done={tx and tx['done']} rx "
+                  f"{rx and rx['bytes_delivered']} B; run {js['duration_s']:.2f} s")
+            if not (s1["done"] and r1["done"]) or r1["sink_bytes"] != dfcp_bytes or \
+                    r1["bad_bytes"]:
+                fail(f"the DFCP transfer of {dfcp_bytes} B did not complete")
+            if tx is None or rx is None or not tx["done"] or rx["bytes_delivered"] != \
+                    tcp_bytes or rx["bad_bytes"] or rx["order_errors"]:
+                fail(f"the TCP transfer of {tcp_bytes} B did not complete")
+            if js["duration_s"] >= 50:
+                fail(f"the run lasted {js['duration_s']:.1f} s: it did not stop at completion")
+            if tx.get("rtt_ns") is None or tx["rtt_ns"]["count"] == 0:
+                fail(f"no RTT histogram for {names[0]}: {tx.get('rtt_ns')}")
+            if {r[1] for r in rows} != {"s1", "r1", names[0], names[1]}:
+                fail(f"time series rows for {sorted({r[1] for r in rows})}")
+            # the live view prints once per stats period (10 ms here): a run shorter
+            # than two periods may end before the first frame
+            if flows and js["duration_s"] >= 0.02 and (
+                    "tcp senders" not in text or
+                    not re.search(r"^\s+flow ts\s+sender\s", text, re.M)):
+                fail("the live view has no TCP flows")
+
+
+DROP = """[eal]
+args = -l 0-1 --no-huge -m 512 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = 60s
+stats_period = 0
+[port p0]
+device = ring:w
+preset = net_ring
+[port p1]
+device = ring:w
+preset = net_ring
+[task tx0]
+kind = txonly
+port = p0
+rate = 50Mbit
+count = 5000
+[task sink]
+kind = drop
+port = p1
+count = 5000
+[lcore 1]
+tasks = tx0, sink
+"""
+
+
+def case_drop(engine, src, tmp):
+    """The example kind: it counts what it receives and its goal ends the run."""
+    ini = enginetest.write(os.path.join(tmp, "drop.ini"), DROP)
+    out = os.path.join(tmp, "drop.json")
+    p = run(engine, ["--", "--config", ini, "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    js = load_summary(out)
+    d = {x["task"]: x for x in js.get("drop", [])}
+    print(f"drop: {d}, run {js['duration_s']:.2f} s")
+    if d.get("sink", {}).get("packets") != 5000 or task(js, "sink")["rx_packets"] != 5000:
+        fail("the drop task did not count the 5000 packets")
+    if d["sink"]["bytes"] != 5000 * 60 or d["sink"]["bursts"] == 0:
+        fail(f"drop counters: {d['sink']}")
+    if js["duration_s"] >= 30:
+        fail("its goal did not end the run")
+    if not re.search(r"^\s+drop sink packets 5000 bytes 300000", p.stdout, re.M):
+        fail("no drop line in the summary")
+
+
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
-             "sigint": case_sigint, "af_packet": case_af_packet}
+             "sigint": case_sigint, "af_packet": case_af_packet,
+             "mixed-stop": case_mixed_stop, "drop": case_drop}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 
 

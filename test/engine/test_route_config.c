@@ -9,7 +9,7 @@
 
 #define TEST_CONFIG_PATH "/tmp/dfcp-route-cfg-test-XXXXXX"
 #include "test_config_util.h"
-#include "route.h"
+#include "kinds/route/route.h"
 
 static const char *good_base =
 	"[port ga]\ndevice = ring:a\ntx_queues = 2\n[port ra]\ndevice = ring:a\n"
@@ -44,10 +44,10 @@ check_good(void)
 
 	if (load(good_base, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL good: %s\n", err);
-		failures++;
+		test_failures++;
 		return;
 	}
-	r = cfg.route;
+	r = eng_route_conf(&cfg);
 	rc = cfg.tasks[2].conf;
 	if (r == NULL || r->nb_pipes != 3 || r->nb_queues != 3 ||
 			r->pipes[0].bw_bps != 1000000000ull || r->pipes[0].delay_ns != 10000000ull ||
@@ -65,7 +65,7 @@ check_good(void)
 			rc->pipe_idx[0] != 0 || rc->pipe_idx[1] != 2 ||
 			cfg.tasks[1].ports[0].txq != UINT16_MAX || cfg.tasks[0].ports[0].txq != 1) {
 		fprintf(stderr, "FAIL good: values not as written\n");
-		failures++;
+		test_failures++;
 	} else {
 		printf("ok good config: values as written\n");
 	}
@@ -83,7 +83,7 @@ main(void)
 	if (load(edit("b_to_a = back\n", ""), err, sizeof(err)) != 0 ||
 			((struct eng_router_conf *)cfg.tasks[2].conf)->pipe_idx[1] != ENG_ROUTE_PASS) {
 		fprintf(stderr, "FAIL router b_to_a default pass: %s\n", err);
-		failures++;
+		test_failures++;
 	} else {
 		eng_config_free(&cfg);
 	}

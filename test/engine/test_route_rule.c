@@ -8,11 +8,10 @@
 #include <string.h>
 
 #include "pipe.h"
+#include "test_harness.h"
 
 int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
 void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
-
-static int failures;
 
 #define IP(a, b, c, d) (((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
 
@@ -25,7 +24,7 @@ ok(const char *s, uint32_t src, uint8_t sl, uint32_t dst, uint8_t dl, uint8_t pr
 
 	if (eng_rule_parse(s, &r, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL \"%s\": %s\n", s, err);
-		failures++;
+		test_failures++;
 		return;
 	}
 	if (r.src != src || r.src_len != sl || r.dst != dst || r.dst_len != dl ||
@@ -34,7 +33,7 @@ ok(const char *s, uint32_t src, uint8_t sl, uint32_t dst, uint8_t dl, uint8_t pr
 		fprintf(stderr, "FAIL \"%s\": fields %08x/%u %08x/%u p%u %u-%u %u-%u\n", s, r.src,
 				r.src_len, r.dst, r.dst_len, r.proto, r.sport_lo, r.sport_hi,
 				r.dport_lo, r.dport_hi);
-		failures++;
+		test_failures++;
 		return;
 	}
 	/* the formatted rule parses back to the same rule */
@@ -46,7 +45,7 @@ ok(const char *s, uint32_t src, uint8_t sl, uint32_t dst, uint8_t dl, uint8_t pr
 				memcmp(&r, &r2, sizeof(r)) != 0) {
 			fprintf(stderr, "FAIL \"%s\": formatted as \"%s\" which does not parse back\n",
 					s, back);
-			failures++;
+			test_failures++;
 			return;
 		}
 	}
@@ -61,12 +60,12 @@ bad(const char *s, const char *needle)
 
 	if (eng_rule_parse(s, &r, err, sizeof(err)) == 0) {
 		fprintf(stderr, "FAIL \"%s\": accepted\n", s);
-		failures++;
+		test_failures++;
 		return;
 	}
 	if (strstr(err, needle) == NULL) {
 		fprintf(stderr, "FAIL \"%s\": message \"%s\" lacks \"%s\"\n", s, err, needle);
-		failures++;
+		test_failures++;
 		return;
 	}
 	printf("ok rejected \"%s\": %s\n", s, err);
@@ -97,12 +96,12 @@ classify(void)
 	if (pipe_classify(p, &f1) != (uint32_t)q1 || pipe_classify(p, &f2) != (uint32_t)q2 ||
 			pipe_classify(p, &f3) != (uint32_t)q2 || pipe_classify(p, &f4) != (uint32_t)q2) {
 		fprintf(stderr, "FAIL classify: first match not as written\n");
-		failures++;
+		test_failures++;
 	}
 	f1.src = IP(192, 168, 0, 1);
 	if (pipe_classify(p, &f1) != PIPE_NO_QUEUE) {
 		fprintf(stderr, "FAIL classify: unmatched not passed\n");
-		failures++;
+		test_failures++;
 	}
 	pipe_free(p);
 }
@@ -135,9 +134,5 @@ main(void)
 	bad("from any from any", "given twice");
 	bad("udp proto tcp", "protocol given twice");
 	classify();
-	if (failures)
-		fprintf(stderr, "%d failures\n", failures);
-	else
-		printf("test_route_rule: all checks passed\n");
-	return failures ? 1 : 0;
+	return test_report("test_route_rule");
 }

@@ -10,29 +10,9 @@
 #include <string.h>
 
 #include "net.h"
+#include "test_harness.h"
 
-static int failures;
-
-#define CHECK(c, ...) do { \
-	if (!(c)) { \
-		failures++; \
-		fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #c); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-	} \
-} while (0)
-
-static uint64_t rng_state = 4242;
-
-static uint64_t
-rnd(void)
-{
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
+static struct test_rng rng;
 
 static void
 test_csum(void)
@@ -48,27 +28,27 @@ test_csum(void)
 
 	c = net_csum16(ip, sizeof(ip), 0);
 	memcpy(ip + 10, &c, 2);
-	CHECK(ip[10] == 0xb8 && ip[11] == 0x61, "ip csum %02x%02x", ip[10], ip[11]);
-	CHECK(net_csum16(ip, sizeof(ip), 0) == 0, "header with its checksum must sum to 0");
-	CHECK(net_csum16_ref(ip, sizeof(ip), 0) == 0, "reference");
+	CHECKF(ip[10] == 0xb8 && ip[11] == 0x61, "ip csum %02x%02x", ip[10], ip[11]);
+	CHECKF(net_csum16(ip, sizeof(ip), 0) == 0, "header with its checksum must sum to 0");
+	CHECKF(net_csum16_ref(ip, sizeof(ip), 0) == 0, "reference");
 	/* empty buffer: complement of the seed */
-	CHECK(net_csum16(buf, 0, 0) == 0xffff, "empty");
-	CHECK(net_csum16(buf, 0, 0x1234) == (uint16_t)~0x1234, "empty seeded");
+	CHECKF(net_csum16(buf, 0, 0) == 0xffff, "empty");
+	CHECKF(net_csum16(buf, 0, 0x1234) == (uint16_t)~0x1234, "empty seeded");
 	/* optimized == reference: all lengths, odd offsets, random seeds */
 	for (i = 0; i < sizeof(buf); i++)
-		buf[i] = (uint8_t)rnd();
+		buf[i] = (uint8_t)test_rng_next(&rng);
 	for (i = 0; i < 4000; i++) {
-		size_t off = rnd() % 8, len = i < 200 ? i : rnd() % (sizeof(buf) - 8);
-		uint32_t seed = i & 1 ? (uint32_t)(rnd() & 0xffff) : 0;
+		size_t off = test_rng_next(&rng) % 8, len = i < 200 ? i : test_rng_next(&rng) % (sizeof(buf) - 8);
+		uint32_t seed = i & 1 ? (uint32_t)(test_rng_next(&rng) & 0xffff) : 0;
 
 		c = net_csum16(buf + off, len, seed);
-		CHECK(c == net_csum16_ref(buf + off, len, seed), "len %zu off %zu seed %u",
+		CHECKF(c == net_csum16_ref(buf + off, len, seed), "len %zu off %zu seed %u",
 				len, off, seed);
-		CHECK((uint16_t)~net_csum_add(buf + off, len, seed) == c, "partial len %zu", len);
+		CHECKF((uint16_t)~net_csum_add(buf + off, len, seed) == c, "partial len %zu", len);
 	}
 	/* all-ones worst case: no overflow of the accumulator */
 	memset(buf, 0xff, sizeof(buf));
-	CHECK(net_csum16(buf, sizeof(buf), 0xffff) == net_csum16_ref(buf, sizeof(buf), 0xffff),
+	CHECKF(net_csum16(buf, sizeof(buf), 0xffff) == net_csum16_ref(buf, sizeof(buf), 0xffff),
 			"all ones");
 }
 
@@ -78,11 +58,11 @@ test_be(void)
 	uint8_t b[8];
 
 	net_wr16(b, 0x1234);
-	CHECK(b[0] == 0x12 && b[1] == 0x34 && net_rd16(b) == 0x1234, "16");
+	CHECKF(b[0] == 0x12 && b[1] == 0x34 && net_rd16(b) == 0x1234, "16");
 	net_wr32(b, 0x89abcdefu);
-	CHECK(b[0] == 0x89 && b[3] == 0xef && net_rd32(b) == 0x89abcdefu, "32");
+	CHECKF(b[0] == 0x89 && b[3] == 0xef && net_rd32(b) == 0x89abcdefu, "32");
 	net_wr64(b, 0x0102030405060708ull);
-	CHECK(b[0] == 1 && b[7] == 8 && net_rd64(b) == 0x0102030405060708ull, "64");
+	CHECKF(b[0] == 1 && b[7] == 8 && net_rd64(b) == 0x0102030405060708ull, "64");
 }
 
 static void
@@ -103,11 +83,11 @@ test_hdr(void)
 
 	memset(f, 0xee, sizeof(f));
 	net_eth_build(f, m2, m1, NET_ETHERTYPE_IPV4);
-	CHECK(memcmp(f, eth, sizeof(eth)) == 0, "ethernet");
+	CHECKF(memcmp(f, eth, sizeof(eth)) == 0, "ethernet");
 	net_ipv4_build(f + NET_ETH_LEN, 0x30, 64, NET_PROTO_UDP, 0x0a000001u, 0x0a000002u);
-	CHECK(memcmp(f + NET_ETH_LEN, ip, sizeof(ip)) == 0, "ipv4");
+	CHECKF(memcmp(f + NET_ETH_LEN, ip, sizeof(ip)) == 0, "ipv4");
 	net_udp_build(f + NET_ETH_LEN + NET_IP_LEN, 1024, 9, 28);
-	CHECK(memcmp(f + NET_ETH_LEN + NET_IP_LEN, udp, sizeof(udp)) == 0, "udp");
+	CHECKF(memcmp(f + NET_ETH_LEN + NET_IP_LEN, udp, sizeof(udp)) == 0, "udp");
 	/* the UDP checksum over the pseudo header verifies */
 	{
 		uint8_t *u = f + NET_ETH_LEN + NET_IP_LEN;
@@ -116,15 +96,15 @@ test_hdr(void)
 		memset(u + NET_UDP_LEN, 0x5a, 20);
 		c = net_csum16(u, 28, net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_UDP, 28));
 		memcpy(u + 6, &c, 2);
-		CHECK(net_csum16(u, 28, net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_UDP, 28)) == 0,
+		CHECKF(net_csum16(u, 28, net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_UDP, 28)) == 0,
 				"udp checksum");
-		CHECK(net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_UDP, 28) !=
+		CHECKF(net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_UDP, 28) !=
 				net_pseudo_sum(f + NET_ETH_LEN, NET_PROTO_TCP, 28), "protocol counts");
 	}
 	memset(f, 0xee, sizeof(f));
 	net_tcp_build(f, 12345, 80, 0x01020304u, 0xa0b0c0d0u, 32, 0x5, 0x12, 0xfffe);
-	CHECK(memcmp(f, th, sizeof(th)) == 0, "tcp");
-	CHECK(f[20] == 0xee, "tcp header writes 20 bytes only");
+	CHECKF(memcmp(f, th, sizeof(th)) == 0, "tcp");
+	CHECKF(f[20] == 0xee, "tcp header writes 20 bytes only");
 }
 
 static void
@@ -142,43 +122,43 @@ test_arp(void)
 	memset(a.tha, 0x77, 6);		/* ignored in a request */
 	a.spa = 0x0a000001u;
 	a.tpa = 0x0a000002u;
-	CHECK(net_arp_build(f, NET_MIN_FRAME - 1, &a) == -EMSGSIZE, "cap");
+	CHECKF(net_arp_build(f, NET_MIN_FRAME - 1, &a) == -EMSGSIZE, "cap");
 	memset(f, 0xee, sizeof(f));
-	CHECK(net_arp_build(f, sizeof(f), &a) == NET_MIN_FRAME, "build");
+	CHECKF(net_arp_build(f, sizeof(f), &a) == NET_MIN_FRAME, "build");
 	for (i = 0; i < 6; i++)
-		CHECK(f[i] == 0xff && f[NET_ETH_LEN + 18 + i] == 0, "broadcast, tha zero at %u", i);
-	CHECK(net_rd16(f + 12) == NET_ETHERTYPE_ARP, "ethertype");
+		CHECKF(f[i] == 0xff && f[NET_ETH_LEN + 18 + i] == 0, "broadcast, tha zero at %u", i);
+	CHECKF(net_rd16(f + 12) == NET_ETHERTYPE_ARP, "ethertype");
 	for (i = NET_ARP_LEN; i < NET_MIN_FRAME; i++)
-		CHECK(f[i] == 0, "padding at %u", i);
-	CHECK(net_arp_parse(f, NET_MIN_FRAME, &b) == 0, "parse");
-	CHECK(b.op == NET_ARP_REQUEST && b.spa == a.spa && b.tpa == a.tpa &&
+		CHECKF(f[i] == 0, "padding at %u", i);
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == 0, "parse");
+	CHECKF(b.op == NET_ARP_REQUEST && b.spa == a.spa && b.tpa == a.tpa &&
 			memcmp(b.sha, mac, 6) == 0, "fields");
 	/* refusals */
-	CHECK(net_arp_parse(f, NET_ETH_LEN - 1, &b) == -NET_ARP_E_TRUNC_ETH, "short eth");
-	CHECK(net_arp_parse(f, NET_ARP_LEN - 1, &b) == -NET_ARP_E_ARP, "short arp");
+	CHECKF(net_arp_parse(f, NET_ETH_LEN - 1, &b) == -NET_ARP_E_TRUNC_ETH, "short eth");
+	CHECKF(net_arp_parse(f, NET_ARP_LEN - 1, &b) == -NET_ARP_E_ARP, "short arp");
 	f[12] = 0x08, f[13] = 0x00;
-	CHECK(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ETHERTYPE, "ethertype");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ETHERTYPE, "ethertype");
 	f[13] = 0x06;
 	f[NET_ETH_LEN + 5] = 16;
-	CHECK(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "plen");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "plen");
 	f[NET_ETH_LEN + 5] = 4;
 	f[NET_ETH_LEN + 7] = 3;
-	CHECK(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "op");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "op");
 	f[NET_ETH_LEN + 7] = 1;
 	/* answer: a request for 10.0.0.2 from peer */
 	memcpy(f + 6, peer, 6);
 	memcpy(f + NET_ETH_LEN + 8, peer, 6);
-	CHECK(net_arp_answer(f, NET_MIN_FRAME, mac, 0x0a000003u, out, sizeof(out)) == 0,
+	CHECKF(net_arp_answer(f, NET_MIN_FRAME, mac, 0x0a000003u, out, sizeof(out)) == 0,
 			"not for us");
 	rc = net_arp_answer(f, NET_MIN_FRAME, mac, 0x0a000002u, out, sizeof(out));
-	CHECK(rc == NET_MIN_FRAME, "answer %d", rc);
-	CHECK(memcmp(out, peer, 6) == 0 && memcmp(out + 6, mac, 6) == 0, "reply addresses");
-	CHECK(net_arp_parse(out, (size_t)rc, &b) == 0 && b.op == NET_ARP_REPLY &&
+	CHECKF(rc == NET_MIN_FRAME, "answer %d", rc);
+	CHECKF(memcmp(out, peer, 6) == 0 && memcmp(out + 6, mac, 6) == 0, "reply addresses");
+	CHECKF(net_arp_parse(out, (size_t)rc, &b) == 0 && b.op == NET_ARP_REPLY &&
 			b.spa == 0x0a000002u && b.tpa == 0x0a000001u &&
 			memcmp(b.tha, peer, 6) == 0 && memcmp(b.sha, mac, 6) == 0, "reply fields");
-	CHECK(net_arp_answer(out, (size_t)rc, peer, 0x0a000001u, f, sizeof(f)) == 0,
+	CHECKF(net_arp_answer(out, (size_t)rc, peer, 0x0a000001u, f, sizeof(f)) == 0,
 			"a reply is not answered");
-	CHECK(net_arp_answer(out, 10, mac, 0x0a000002u, f, sizeof(f)) == -NET_ARP_E_TRUNC_ETH,
+	CHECKF(net_arp_answer(out, 10, mac, 0x0a000002u, f, sizeof(f)) == -NET_ARP_E_TRUNC_ETH,
 			"malformed");
 }
 
@@ -197,6 +177,8 @@ main(int argc, char **argv)
 	unsigned int i;
 	int ran = 0;
 
+	test_rng_seed(&rng, 4242);
+
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		if (argc > 1 && strcmp(argv[1], tests[i].name) != 0)
 			continue;
@@ -207,7 +189,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [csum|be|hdr|arp]\n", argv[0]);
 		return 2;
 	}
-	if (failures)
-		fprintf(stderr, "%d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return test_report("test_net");
 }

@@ -13,26 +13,11 @@
 #include <string.h>
 
 #include "hist.h"
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
+#include "test_harness.h"
 
 #define NSAMP	20000
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
+static struct test_rng rng;
 
 /* Reference bucket index: shift until the value fits in s + 1 bits. */
 static uint32_t
@@ -94,7 +79,7 @@ test_buckets(unsigned int s)
 	CHECK(prev_end == 0);
 	CHECK(hist_bucket(h, n, NULL, NULL, NULL) == -ERANGE);
 	for (int i = 0; i < 100000; i++) {
-		uint64_t v = rnd() >> (rnd() % 64);
+		uint64_t v = test_rng_next(&rng) >> (test_rng_next(&rng) % 64);
 
 		CHECK(hist_bucket_index(h, v) == ref_index(s, v));
 	}
@@ -108,19 +93,19 @@ draw(int dist)
 {
 	switch (dist) {
 	case 0:
-		return rnd() % 1000;				/* small uniform */
+		return test_rng_next(&rng) % 1000;				/* small uniform */
 	case 1:
-		return rnd() >> 24;				/* uniform < 2^40 */
+		return test_rng_next(&rng) >> 24;				/* uniform < 2^40 */
 	case 2:
-		return rnd() >> (rnd() % 64);			/* log-uniform */
+		return test_rng_next(&rng) >> (test_rng_next(&rng) % 64);			/* log-uniform */
 	case 3:
 		return 12345;					/* constant */
 	case 4:						/* bimodal latency */
-		return rnd() % 10 ? 10000 + rnd() % 200 : 5000000 + rnd() % 100000;
+		return test_rng_next(&rng) % 10 ? 10000 + test_rng_next(&rng) % 200 : 5000000 + test_rng_next(&rng) % 100000;
 	case 5:						/* heavy tail */
-		return (uint64_t)(1000.0 / pow((double)(rnd() % 1000000 + 1) / 1e6, 1.5));
+		return (uint64_t)(1000.0 / pow((double)(test_rng_next(&rng) % 1000000 + 1) / 1e6, 1.5));
 	default:
-		return rnd();					/* full range */
+		return test_rng_next(&rng);					/* full range */
 	}
 }
 #define NDIST	7
@@ -360,12 +345,12 @@ test_concurrent(void)
 int
 main(void)
 {
+	test_rng_seed(&rng, 0x9e3779b97f4a7c15ull);
 	for (unsigned int s = HIST_MIN_SIG_BITS; s <= HIST_MAX_SIG_BITS; s++)
 		test_buckets(s);
 	for (unsigned int s = HIST_MIN_SIG_BITS; s <= HIST_MAX_SIG_BITS; s++)
 		test_random(s);
 	test_edges();
 	test_concurrent();
-	printf("hist: ok\n");
-	return 0;
+	return test_report("hist");
 }

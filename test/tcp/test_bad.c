@@ -20,15 +20,12 @@
 static const struct tcp_addr addr_a = { { 2, 0, 0, 0, 0, 1 }, 0x0a000001, 40000 };
 static const struct tcp_addr addr_b = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 5001 };
 
-static uint64_t rng = 88172645463325252ull;
+static struct test_rng rng = { 88172645463325252ull };
 
 static uint32_t
 rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 11);
+	return (uint32_t)test_rng_next(&rng);
 }
 
 static void
@@ -179,6 +176,7 @@ hostile_run(const char *cc, uint32_t rate_ppm, int rst_storm, uint64_t seed)
 	struct run r;
 	struct tnet v;
 	const uint64_t bytes = 500000;
+	int ok;
 
 	memset(&r, 0, sizeof(r));
 	tcp_sink_count_init(&r.sink, 9, 1);
@@ -208,12 +206,12 @@ hostile_run(const char *cc, uint32_t rate_ppm, int rst_storm, uint64_t seed)
 	h.rst_storm = rst_storm;
 	v.filter = hostile_filter;
 	v.filter_ctx = &h;
-	if (!tn_run(&v, 300000000000ull, done, &r)) {
+	ok = tn_run(&v, 300000000000ull, done, &r);
+	if (!ok)
 		fprintf(stderr, "%s hostile: not done: snd %s rcv %s\n", cc,
 			tcp_state_str(tcp_conn_state(r.snd)),
 			r.rcv ? tcp_state_str(tcp_conn_state(r.rcv)) : "-");
-		exit(1);
-	}
+	REQUIRE(ok);
 	tcp_conn_stats(r.snd, &ss);
 	tcp_conn_stats(r.rcv, &rs);
 	tcp_ep_stats(a, &es);
@@ -249,6 +247,5 @@ main(void)
 	hostile_run("cubic", 300000, 0, 3);
 	hostile_run("tcpw-c", 300000, 0, 4);
 	hostile_run("sack", 0, 1, 5);
-	printf("tcp-bad: ok\n");
-	return 0;
+	return test_report("tcp-bad");
 }

@@ -3,7 +3,8 @@
  * Congestion-control modules against their defining rules, driven
  * directly through struct tcp_cc_ops on a virtual clock: Reno's
  * FlightSize/2, Vegas holding between alpha and beta, BIC's binary search,
- * CUBIC following W(t) = C (t - K)^3 + W_max, Westwood's ssthresh =
+ * CUBIC following W(t) = C (t - K)^3 + W_max on Linux's update clock,
+ * HyStart's two slow-start exits, Westwood's ssthresh =
  * BWE * RTTmin, TCPW-C choosing the minimum delay-sum ACK pair.
  */
 #include <math.h>
@@ -204,16 +205,132 @@ test_cubic(void)
 			fprintf(stderr, "t=%.2f cwnd %.1f W %.1f\n", t, got, w);
 		if (fabs(got - w) > worst)
 			worst = fabs(got - w);
-		if (fabs(got - w) > 3 + 0.04 * w) {
-			fprintf(stderr, "cubic t=%.2f cwnd %.1f expected %.1f\n", t, got, w);
-			exit(1);
-		}
+		CHECKF(fabs(got - w) <= 3 + 0.04 * w, "cubic t=%.2f cwnd %.1f expected %.1f", t,
+			got, w);
 		now = round_trip(now, 100 * MS);
 	}
 	printf("cubic: max |cwnd - W(t)| = %.2f segments over 8 s\n", worst);
 	(void)rtt_s;
 	/* plateau: near W_max the window grows slowly */
 	CHECK(cc.cwnd > 100 * MSS);
+}
+
+/*
+ * Linux's update clock at a short RTT: after a loss at W_max = 10 segments
+ * (cwnd 7), ACKs every 0.25 ms (RTT 1 ms). CUBIC's per-ACK increment is
+ * recomputed at most every HZ/32 jiffies while cwnd does not change (HZ 250:
+ * 7 jiffies, 28 ms): cwnd reaches the curve's target (9) at once and then
+ * stays there for more than 24 ms (up to 8 jiffies from the last update)
+ * although the Reno-friendly estimate grew
+ * meanwhile (Linux's CUBIC at a millisecond RTT); the next update applies it.
+ */
+static void
+test_cubic_clock(void)
+{
+	uint64_t now = 2000 * MS, flat_from = 0, longest = 0;
+	uint32_t last = 0, grew_after = 0;
+
+	CHECK(tcp_cubic_hz == 250);
+	tcp_cc_init(&cc, get("cubic"), MSS, 10, 0);
+	seq = 0;
+	cc.cwnd = 10 * MSS;
+	cc.ssthresh = cc.ops->ssthresh(&cc, now);
+	CHECK(cc.ssthresh == 7 * MSS);
+	cc.cwnd = cc.ssthresh;
+	for (int i = 0; i < 160; i++) {	/* 40 ms */
+		ack(now, MS, 1);
+		if (cc.cwnd != last) {
+			if (last && now - flat_from > longest)
+				longest = now - flat_from;
+			if (longest > 24 * MS && !grew_after)
+				grew_after = cc.cwnd / MSS;
+			flat_from = now;
+			last = cc.cwnd;
+		}
+		now += MS / 4;
+	}
+	CHECKF(longest > 24 * MS && longest <= 36 * MS, "longest flat %llu us",
+		(unsigned long long)(longest / 1000));
+	CHECKF(grew_after >= 10, "after the update cwnd %u", grew_after);
+	CHECK(cc.cwnd >= 14 * MSS);	/* the friendliness credit, applied at once */
+}
+
+/* One slow-start round of cwnd ACKs, spacing apart, each with RTT rtt. */
+static uint64_t
+ss_round(uint64_t now, uint64_t rtt, uint64_t spacing)
+{
+	uint32_t n = cc.cwnd / MSS;
+
+	cc.snd_nxt = seq + cc.cwnd;
+	for (uint32_t i = 0; i < n && cc.cwnd < cc.ssthresh; i++)
+		ack(now + i * spacing, rtt, 1);
+	return now + rtt;
+}
+
+/*
+ * HyStart (Linux's hystart = 1): slow start ends (ssthresh = cwnd) when the
+ * round's minimum RTT over 8 samples rises by clamp(delay_min / 8, 4, 16 ms)
+ * or its ACK train spans more than (delay_min + 1 ms) / 2; not below 16
+ * segments; off with tcp_cubic_hystart = 0; again after an RTO.
+ */
+static void
+test_hystart(void)
+{
+	struct tcp_cubic_info ci;
+	uint64_t now = 1000 * MS;
+
+	/* delay: RTT 100 ms, ACKs 2.5 ms apart (no train); at cwnd 40 the RTT
+	 * rises to 120 ms (> 100 + 12.5): out after the 8th sample of the round */
+	tcp_cc_init(&cc, get("cubic"), MSS, 10, 0);
+	seq = 0;
+	now = ss_round(now, 100 * MS, 2500000);
+	now = ss_round(now, 100 * MS, 2500000);
+	CHECK(cc.cwnd == 40 * MSS && cc.ssthresh > 1000 * MSS);
+	now = ss_round(now, 120 * MS, 2500000);
+	tcp_cubic_info(&cc, &ci);
+	CHECK(ci.hystart_found && ci.delay_min_ns == 100 * MS);
+	CHECKF(cc.ssthresh == cc.cwnd && cc.cwnd >= 48 * MSS && cc.cwnd <= 50 * MSS,
+		"exit at %u", cc.cwnd / MSS);
+	/* ... and not without the rise */
+	tcp_cc_init(&cc, get("cubic"), MSS, 10, 0);
+	for (int r = 0; r < 4; r++)
+		now = ss_round(now, 100 * MS, 2500000);
+	CHECK(cc.cwnd == 160 * MSS && cc.ssthresh > 1000 * MSS);
+	/* ACK train: RTT 10 ms, ACKs 0.2 ms apart: a round of 16 spans 3 ms
+	 * (< 5.5 ms), of 32 it passes 5.5 ms at the 28th ACK: cwnd 32 + 28 */
+	tcp_cc_init(&cc, get("cubic"), MSS, 16, 0);
+	now = ss_round(now, 10 * MS, 200000);
+	CHECK(cc.cwnd == 32 * MSS && cc.ssthresh > 1000 * MSS);
+	now = ss_round(now, 10 * MS, 200000);
+	CHECKF(cc.ssthresh == cc.cwnd && cc.cwnd == 60 * MSS, "train exit at %u",
+		cc.cwnd / MSS);
+	/* below 16 segments: no exit, even with a train of 8 over 7 ms */
+	tcp_cc_init(&cc, get("cubic"), MSS, 8, 0);
+	now = ss_round(now, 10 * MS, 1000000);
+	CHECK(cc.cwnd == 16 * MSS && cc.ssthresh > 1000 * MSS);
+	/* off */
+	tcp_cubic_hystart = 0;
+	tcp_cc_init(&cc, get("cubic"), MSS, 16, 0);
+	now = ss_round(now, 10 * MS, 200000);
+	now = ss_round(now, 10 * MS, 200000);
+	CHECK(cc.cwnd == 64 * MSS && cc.ssthresh > 1000 * MSS);
+	tcp_cubic_hystart = 1;
+	/* an RTO starts a new slow start in which HyStart acts again */
+	tcp_cc_init(&cc, get("cubic"), MSS, 16, 0);
+	now = ss_round(now, 10 * MS, 200000);
+	now = ss_round(now, 10 * MS, 200000);
+	CHECK(cc.ssthresh == 60 * MSS);
+	cc.ssthresh = cc.ops->ssthresh(&cc, now);
+	cc.cwnd = MSS;
+	cc.snd_nxt = seq;	/* everything outstanding is resent */
+	cc.ops->on_timeout(&cc, now);
+	tcp_cubic_info(&cc, &ci);
+	CHECK(!ci.hystart_found && ci.w_max == 0);
+	cc.cwnd = 32 * MSS;
+	cc.ssthresh = 1u << 30;
+	now += 2000 * MS;
+	now = ss_round(now, 10 * MS, 200000);
+	CHECK(cc.ssthresh == cc.cwnd && cc.cwnd == 60 * MSS);
 }
 
 static void
@@ -344,9 +461,10 @@ main(void)
 	test_vegas();
 	test_bic();
 	test_cubic();
+	test_cubic_clock();
+	test_hystart();
 	test_westwood();
 	test_tcpwc();
 	test_cap_rules();
-	printf("tcp-cc: ok\n");
-	return 0;
+	return test_report("tcp-cc");
 }

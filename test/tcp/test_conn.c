@@ -278,7 +278,7 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	ec.listen = 1;
 	ec.accept_conf = *tmpl;
 	ep = tcp_ep_create(&ec);
-	CHECK(ep != NULL);
+	REQUIRE(ep != NULL);
 	tn_seg_init(&s, &peer, &me, peer_seq, 0, TCP_FL_SYN);
 	s.opts = TCP_O_MSS | TCP_O_SACKOK | TCP_O_TS;
 	s.mss = MSS;
@@ -388,6 +388,96 @@ test_delack_pairs(void)
 	tcp_ep_free(ep);
 }
 
+/*
+ * The receiver keeps every out-of-order segment its buffer holds (as Linux):
+ * 300 separate blocks (every other segment of 600 lost, then the holes
+ * filled from the top down) are all delivered once the first hole fills, and
+ * every ACK meanwhile reports the block of the latest arrival first. Before
+ * issue #20 the receiver forgot blocks beyond 32 (it reneged on SACKed data).
+ */
+static void
+test_ooo_capacity(void)
+{
+	const uint32_t dlen = MSS - 12, nseg = 600;
+	struct tcp_conf t;
+	struct tcp_conn *c;
+	struct tcp_ep *ep;
+	struct tcp_stats st;
+	uint32_t iss, seq0 = peer_seq + 1;
+	uint64_t now = 10 * MS;
+	unsigned int bad = 0;
+
+	tcp_conf_default(&t);
+	ep = receiver(&t, &c, &iss);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, seq0, iss + 1, 0) == 0);
+	for (uint32_t i = 1; i < nseg; i += 2) {
+		CHECK(feed_ts(c, now, TCP_FL_ACK, seq0 + i * dlen, iss + 1, dlen) == 0);
+		if (tp_pull(c, now) != 1 || out[0].ack != seq0 || out[0].nsack == 0 ||
+				out[0].sack[0].start != seq0 + i * dlen)
+			bad++;
+	}
+	for (uint32_t i = nseg - 2; i >= 2 && i < nseg; i -= 2) {
+		CHECK(feed_ts(c, now, TCP_FL_ACK, seq0 + i * dlen, iss + 1, dlen) == 0);
+		if (tp_pull(c, now) != 1 || out[0].ack != seq0)
+			bad++;
+	}
+	CHECK(bad == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.bytes_delivered == 0);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, seq0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == seq0 + nseg * dlen && out[0].nsack == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.bytes_delivered == (uint64_t)nseg * dlen);
+	tcp_ep_free(ep);
+}
+
+/*
+ * D-SACK (RFC 2883), as Linux's receiver sends it: a segment that arrives
+ * again is reported once in the first SACK block of the next ACK - below the
+ * cumulative ACK for old data, inside the next block for a repeated
+ * out-of-order segment, the overlap for a partial duplicate.
+ */
+static void
+test_dsack(void)
+{
+	const uint32_t dlen = MSS - 12;
+	struct tcp_conf t;
+	struct tcp_conn *c;
+	struct tcp_ep *ep;
+	struct tcp_stats st;
+	uint32_t iss, s0 = peer_seq + 1;
+	uint64_t now = 10 * MS;
+
+	tcp_conf_default(&t);
+	t.delack_count = 1;
+	ep = receiver(&t, &c, &iss);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, 0) == 0);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 0);
+	/* the same segment again: D-SACK below the ACK */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == s0 + dlen && out[0].nsack == 1);
+	CHECK(out[0].sack[0].start == s0 && out[0].sack[0].end == s0 + dlen);
+	/* segment 2 (1 missing), then 2 again: D-SACK, then its block */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 2 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 1 &&
+		out[0].sack[0].start == s0 + 2 * dlen);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 2 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 2);
+	CHECK(out[0].sack[0].start == s0 + 2 * dlen && out[0].sack[0].end == s0 + 3 * dlen);
+	CHECK(out[0].sack[1].start == s0 + 2 * dlen && out[0].sack[1].end == s0 + 3 * dlen);
+	/* reported once: the hole filled by a segment overlapping the first
+	 * one (its first half): the overlap is reported, the fill acked */
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + dlen / 2, iss + 1, dlen + dlen / 2) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].ack == s0 + 3 * dlen && out[0].nsack == 1);
+	CHECK(out[0].sack[0].start == s0 + dlen / 2 && out[0].sack[0].end == s0 + dlen);
+	CHECK(feed_ts(c, now, TCP_FL_ACK, s0 + 3 * dlen, iss + 1, dlen) == 0);
+	CHECK(tp_pull(c, now) == 1 && out[0].nsack == 0);
+	tcp_conn_stats(c, &st);
+	CHECK(st.dsack_tx == 3 && st.bytes_delivered == 4u * dlen);
+	tcp_ep_free(ep);
+}
+
 static void
 test_rst_syn(void)
 {
@@ -462,8 +552,9 @@ main(void)
 	test_sack();
 	test_rto();
 	test_delack_pairs();
+	test_ooo_capacity();
+	test_dsack();
 	test_rst_syn();
 	test_syn_retries();
-	printf("tcp-conn: ok\n");
-	return 0;
+	return test_report("tcp-conn");
 }

@@ -13,97 +13,7 @@
 #include <string.h>
 
 #include "tcp.h"
-#include "tpeer.h"
-static const uint32_t peer_seq = 555000;
-static uint32_t iss;
-static struct tcp_src_bulk src;
-
-/* the peer's transmissions of each segment index seen by pull() */
-static unsigned int sent_n[64];
-static uint32_t hi;	/* segments below this index were sent */
-
-static unsigned int
-pull(struct tcp_conn *c, uint64_t now)
-{
-	unsigned int k = tp_pull(c, now);
-
-	for (unsigned int i = 0; i < k; i++) {
-		uint32_t idx;
-
-		idx = (out[i].seq - iss - 1) / MSS;
-		if (out[i].len && idx < 64)
-			sent_n[idx]++;
-		if (out[i].len && idx + 1 > hi)
-			hi = idx + 1;
-	}
-	return k;
-}
-
-static uint32_t
-seg(uint32_t i)
-{
-	return iss + 1 + i * MSS;
-}
-
-/* ACK from the peer; SACK block [seg(s0), seg(s1)) when s1 > s0. */
-static void
-ack(struct tcp_conn *c, uint64_t now, uint32_t a, uint32_t s0, uint32_t s1)
-{
-	struct tcp_seg s;
-
-	tn_seg_init(&s, &peer, &me, peer_seq + 1, a, TCP_FL_ACK);
-	if (s1 > s0) {
-		s.opts = TCP_O_SACK;
-		s.nsack = 1;
-		s.sack[0].start = seg(s0);
-		s.sack[0].end = seg(s1);
-	}
-	CHECK(tp_deliver(c, &s, now) == 0);
-}
-
-/*
- * A sender with 10 segments of 1000 B out at t = 10 ms (no timestamps: the
- * first segment is timed, Karn), SACK negotiated; total bytes of source
- * data, no FIN.
- */
-static struct tcp_conn *
-sender(const char *cc, int rack, int lt, uint64_t total)
-{
-	struct tcp_conf cf;
-	struct tcp_conn *c;
-	struct tcp_seg s;
-
-	memset(sent_n, 0, sizeof(sent_n));
-	hi = 0;
-	tcp_conf_default(&cf);
-	cf.local = me;
-	cf.remote = peer;
-	cf.cc = cc;
-	cf.mss = MSS;
-	cf.timestamps = 0;
-	cf.init_cwnd = 10;
-	cf.rack = rack;
-	cf.limited_transmit = lt;
-	cf.close_on_eof = 0;
-	tcp_src_bulk_init(&src, 1, total, 0);
-	cf.source = tcp_src_bulk_read;
-	cf.source_ctx = &src;
-	c = tcp_conn_connect(&cf, 0);
-	CHECK(c != NULL);
-	CHECK(pull(c, 0) == 1);
-	iss = out[0].seq;
-	tn_seg_init(&s, &peer, &me, peer_seq, iss + 1, TCP_FL_SYN | TCP_FL_ACK);
-	s.opts = TCP_O_MSS | TCP_O_WS | TCP_O_SACKOK;
-	s.mss = MSS;
-	s.wscale = 4;
-	CHECK(tp_deliver(c, &s, 10 * MS) == 0);
-	ack(c, 10 * MS, iss + 1, 0, 0);	/* the scaled window */
-	memset(sent_n, 0, sizeof(sent_n));
-	CHECK(pull(c, 10 * MS) == 10);
-	for (unsigned int i = 0; i < 10; i++)
-		CHECK(sent_n[i] == 1);
-	return c;
-}
+#include "tsender.h"
 
 /*
  * Segment 0 is lost, and so is its first retransmission. With RACK the
@@ -269,6 +179,138 @@ test_limited_transmit(int lt)
 	tcp_conn_free(c);
 }
 
+/*
+ * PRR sizing with RACK, as Linux's tcp_cwnd_reduction (RFC 9937): below
+ * ssthresh the slow start reduction bound (+1 MSS) only on a "safe" ACK
+ * (snd_una advances, no new loss), else only what was delivered. 10
+ * segments out, 0..5 lost, 6, 7, 8 SACKed (10 and 11 sent meanwhile): the
+ * third SACK marks 0..5 lost, ssthresh = cwnd / 2 = 5 (Linux's Reno; RFC
+ * 5681's FlightSize / 2 would be 6), pipe 3: one retransmission (RFC 6937's
+ * SSRB: two); the next SACK one more; the ACK of the first retransmission
+ * (safe: delivered 1 + 1 MSS) two.
+ */
+static void
+test_prr_linux(void)
+{
+	struct tcp_conn *c = sender_iw("reno", 1, 0, 1000000, 10);
+	uint64_t now = 30 * MS;
+
+	ack(c, now, seg(0), 6, 7);
+	pull(c, now);
+	ack(c, now, seg(0), 6, 8);
+	pull(c, now);
+	CHECK(sent_n[10] == 1 && sent_n[11] == 1 && hi == 12);
+	ack(c, now, seg(0), 6, 9);
+	pull(c, now);
+	CHECK(tcp_conn_cc(c)->in_recovery && tcp_conn_cc(c)->ssthresh == 5 * MSS);
+	CHECK(sent_n[0] == 2 && sent_n[1] == 1);
+	ack(c, now, seg(0), 6, 10);
+	pull(c, now);
+	CHECK(sent_n[1] == 2 && sent_n[2] == 1);
+	now += 20 * MS;
+	ack(c, now, seg(1), 6, 10);
+	pull(c, now);
+	CHECKF(sent_n[2] == 2 && sent_n[3] == 2 && sent_n[4] == 1 && hi == 12,
+		"after the safe ACK: %u %u %u, hi %u", sent_n[2], sent_n[3], sent_n[4], hi);
+	tcp_conn_free(c);
+}
+
+/*
+ * The RTO with RACK follows Linux (tcp_rtt_estimator): SRTT + max(4 mdev,
+ * rto_min) where RFC 6298 floors the sum at rto_min. A steady 300 ms RTT:
+ * both start at 3 RTT (900 ms); after 30 windows RFC 6298's RTTVAR has
+ * decayed to ~0 (RTO ~300 ms) while Linux keeps SRTT + 200 ms. A steady
+ * 20 ms RTT: 220 ms against RFC 6298's 200 ms floor.
+ */
+static void
+test_rto_linux(int rack)
+{
+	struct tcp_conn *c = sender("reno", rack, -1, 100000000);
+	struct tcp_stats st;
+	uint64_t now = 10 * MS;
+
+	for (int r = 0; r < 30; r++) {
+		now += 300 * MS;
+		ack(c, now, seg(hi), 0, 0);
+		if (r == 0) {
+			tcp_conn_stats(c, &st);
+			CHECKF(st.rto_ns == 900 * MS, "first RTO %llu ms",
+				(unsigned long long)(st.rto_ns / MS));
+		}
+		pull(c, now);
+	}
+	tcp_conn_stats(c, &st);
+	CHECK(st.srtt_ns == 300 * MS);
+	if (rack)
+		CHECKF(st.rto_ns >= 499 * MS && st.rto_ns <= 510 * MS, "rack: RTO %llu ms",
+			(unsigned long long)(st.rto_ns / MS));
+	else
+		CHECKF(st.rto_ns >= 300 * MS && st.rto_ns <= 310 * MS, "RFC 6298: RTO %llu ms",
+			(unsigned long long)(st.rto_ns / MS));
+	tcp_conn_free(c);
+	c = sender("reno", rack, -1, 100000000);
+	now = 10 * MS;
+	for (int r = 0; r < 30; r++) {
+		now += 20 * MS;
+		ack(c, now, seg(hi), 0, 0);
+		pull(c, now);
+	}
+	tcp_conn_stats(c, &st);
+	CHECKF(st.rto_ns == (rack ? 220 : 200) * MS, "rack=%d: RTO %llu ms at 20 ms", rack,
+		(unsigned long long)(st.rto_ns / MS));
+	tcp_conn_free(c);
+}
+
+/*
+ * A reneging receiver (RFC 2018 section 8) with more holes than a fixed
+ * scoreboard holds: 80 segments out, the peer SACKs 69, 67, ..., 1 (35
+ * blocks, highest first), then acknowledges up to 65 and no further: it
+ * dropped 65, 67 and 69 after SACKing them. The segment at the cumulative
+ * ACK being SACKed is the sign; as Linux, the RTO comes after max(SRTT / 2,
+ * 10 ms), forgets every SACK mark and resends from 65 (before issue #20 the
+ * marks were kept, 65 was never resent and the flow stalled).
+ */
+static void
+test_reneging(void)
+{
+	struct tcp_conn *c = sender_iw("reno", 1, -1, 1000000, 80);
+	struct tcp_stats st;
+	uint64_t now = 30 * MS;
+
+	for (uint32_t k = 69; k >= 1 && k <= 69; k -= 2)
+		ack(c, now, seg(0), k, k + 1);
+	pull(c, now);
+	tcp_conn_stats(c, &st);
+	CHECK(st.timeouts == 0);
+	/* everything below 65 arrives (the retransmissions of 0, 2, ...) */
+	now = 50 * MS;
+	ack(c, now, seg(65), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[65] == 1);
+	tcp_conn_stats(c, &st);
+	CHECKF(st.srtt_ns == 40 * MS, "srtt %llu", (unsigned long long)st.srtt_ns);
+	/* the RTO after SRTT / 2 = 20 ms (not SRTT + 4 RTTVAR) */
+	CHECK(tcp_conn_next_deadline(c, now) <= now + 20 * MS);
+	pull(c, now + 20 * MS - 1);
+	CHECK(sent_n[65] == 1);
+	now += 20 * MS;
+	pull(c, now);
+	tcp_conn_stats(c, &st);
+	CHECK(st.timeouts == 1);
+	CHECK(sent_n[65] == 2);	/* the first segment resent is the reneged one */
+	CHECK(sent_n[67] == 1 && sent_n[69] == 1);	/* later, under cwnd */
+	/* slow start from one segment over the reneged ones, SACKed or not */
+	now += 40 * MS;
+	ack(c, now, seg(66), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[66] >= 2 && sent_n[67] == 2);
+	now += 40 * MS;
+	ack(c, now, seg(68), 0, 0);
+	pull(c, now);
+	CHECK(sent_n[69] == 2);
+	tcp_conn_free(c);
+}
+
 /* Defaults: on with SACK recovery, off for the classic modules; rack = 1
  * gives a Reno sender Linux's recovery; no SACK, no RACK. */
 static void
@@ -289,11 +331,8 @@ test_defaults(void)
 		struct tcp_conn *c = sender(t[i].cc, t[i].rack, -1, 1000000);
 
 		tcp_conn_stats(c, &st);
-		if (st.rack != t[i].want) {
-			fprintf(stderr, "%s rack=%d: in use %u, want %d\n", t[i].cc, t[i].rack,
-				st.rack, t[i].want);
-			exit(1);
-		}
+		CHECKF(st.rack == t[i].want, "%s rack=%d: in use %u, want %d", t[i].cc,
+			t[i].rack, st.rack, t[i].want);
 		tcp_conn_free(c);
 	}
 }
@@ -310,6 +349,9 @@ main(void)
 	test_reordering(0);
 	test_limited_transmit(1);
 	test_limited_transmit(0);
-	printf("tcp-rack: ok\n");
-	return 0;
+	test_prr_linux();
+	test_rto_linux(1);
+	test_rto_linux(0);
+	test_reneging();
+	return test_report("tcp-rack");
 }

@@ -250,6 +250,5 @@ main(void)
 	test_roundtrip();
 	test_errors();
 	test_arp_pattern();
-	printf("tcp-wire: ok\n");
-	return 0;
+	return test_report("tcp-wire");
 }

@@ -33,7 +33,7 @@ on_accept(void *ctx, struct tcp_conn *c)
 	struct xfer *x = ctx;
 	unsigned int f = tcp_conn_remote(c)->port - addr_a.port;
 
-	CHECK(f < x->nflows && x->rcv[f] == NULL);
+	REQUIRE(f < x->nflows && x->rcv[f] == NULL);
 	x->rcv[f] = c;
 	x->naccepted++;
 	tcp_conn_set_sink(c, tcp_sink_count_write, &x->sink[f]);
@@ -77,7 +77,7 @@ xfer_setup(struct xfer *x, const struct tcp_conf *tmpl, unsigned int nflows,
 	eb.on_accept = on_accept;
 	eb.accept_ctx = x;
 	x->b = tcp_ep_create(&eb);
-	CHECK(x->a != NULL && x->b != NULL);
+	REQUIRE(x->a != NULL && x->b != NULL);
 	for (unsigned int i = 0; i < nflows; i++) {
 		struct tcp_conf c = *tmpl;
 
@@ -89,7 +89,7 @@ xfer_setup(struct xfer *x, const struct tcp_conf *tmpl, unsigned int nflows,
 		c.source = tcp_src_bulk_read;
 		c.source_ctx = &x->src[i];
 		x->snd[i] = tcp_ep_connect(x->a, &c, 0);
-		CHECK(x->snd[i] != NULL);
+		REQUIRE(x->snd[i] != NULL);
 	}
 }
 
@@ -107,11 +107,11 @@ check_flow(struct xfer *x, unsigned int i, uint64_t bytes, const char *what)
 
 	tcp_conn_stats(x->snd[i], &ss);
 	tcp_conn_stats(x->rcv[i], &rs);
-	if (rs.bytes_delivered != bytes || ss.bytes_acked != bytes ||
-			x->sink[i].bad_bytes || x->sink[i].order_errors ||
-			x->sink[i].bytes != bytes) {
-		fprintf(stderr, "%s flow %u: delivered %llu sink %llu acked %llu of %llu, "
-			"bad %llu order %llu; snd %s rcv %s\n", what, i,
+	CHECKF(rs.bytes_delivered == bytes && ss.bytes_acked == bytes &&
+			x->sink[i].bad_bytes == 0 && x->sink[i].order_errors == 0 &&
+			x->sink[i].bytes == bytes,
+			"%s flow %u: delivered %llu sink %llu acked %llu of %llu, "
+			"bad %llu order %llu; snd %s rcv %s", what, i,
 			(unsigned long long)rs.bytes_delivered,
 			(unsigned long long)x->sink[i].bytes,
 			(unsigned long long)ss.bytes_acked, (unsigned long long)bytes,
@@ -119,8 +119,6 @@ check_flow(struct xfer *x, unsigned int i, uint64_t bytes, const char *what)
 			(unsigned long long)x->sink[i].order_errors,
 			tcp_state_str(tcp_conn_state(x->snd[i])),
 			tcp_state_str(tcp_conn_state(x->rcv[i])));
-		exit(1);
-	}
 }
 
 static void
@@ -170,12 +168,11 @@ one(const char *cc, const char *scen, const struct tn_link *ab,
 		CHECK(st.rack == (tmpl.rack && tcp_cc_find(cc)->recovery != TCP_REC_NONE &&
 				tmpl.sack));
 	}
-	if (!ok) {
+	if (!ok)
 		fprintf(stderr, "%s/%s: not done: snd %s rcv %s\n", cc, scen,
 			tcp_state_str(tcp_conn_state(x.snd[0])),
 			x.naccepted ? tcp_state_str(tcp_conn_state(x.rcv[0])) : "-");
-		exit(1);
-	}
+	REQUIRE(ok);
 	check_flow(&x, 0, bytes, cc);
 	CHECK(tcp_conn_close_reason(x.rcv[0]) == TCP_CR_DONE);
 	/* TIME_WAIT ends */
@@ -330,7 +327,7 @@ test_cap_policy(void)
 		xfer_setup(&x, &t, 4, 2000000, 0);
 		tn_init(&v, x.a, x.b, &l, &r, 77);
 		cap = tcp_cap_create(&cc);
-		CHECK(cap != NULL);
+		REQUIRE(cap != NULL);
 		for (unsigned int i = 0; i < 4; i++)
 			CHECK(tcp_cap_add(cap, x.snd[i]) == (int)i);
 		while (!all_done(&x) && v.now < 60000000000ull) {
@@ -378,6 +375,5 @@ main(void)
 	test_options();
 	test_duration_source();
 	test_cap_policy();
-	printf("tcp-xfer: ok\n");
-	return 0;
+	return test_report("tcp-xfer");
 }

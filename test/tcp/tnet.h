@@ -17,6 +17,7 @@
 
 #include "pipe.h"
 #include "tcp.h"
+#include "test_harness.h"
 
 #define TN_FRAME	2048
 #define TN_BURST	32
@@ -47,19 +48,13 @@ struct tnet {
 	struct tn_link l[2];
 	struct tn_pkt **heap;
 	uint32_t n, cap;
-	uint64_t now, seq, rng;
+	uint64_t now, seq;
+	struct test_rng rng;
 	tn_filter_fn filter;
 	void *filter_ctx;
 	uint64_t sent[2], filtered[2], pipe_lost[2], pipe_dropped[2], reordered[2];
 	uint8_t *bufs[TN_BURST];
 };
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 /*
  * A segment from `from` to `to` (addresses, ports, sequence numbers, flags,
@@ -82,15 +77,6 @@ tn_seg_init(struct tcp_seg *s, const struct tcp_addr *from, const struct tcp_add
 	s->wnd = 65535;
 }
 
-static inline uint32_t
-tn_rand(struct tnet *v)
-{
-	v->rng ^= v->rng << 13;
-	v->rng ^= v->rng >> 7;
-	v->rng ^= v->rng << 17;
-	return (uint32_t)(v->rng >> 11);
-}
-
 static inline void
 tn_link_default(struct tn_link *l)
 {
@@ -109,7 +95,7 @@ tn_init(struct tnet *v, struct tcp_ep *a, struct tcp_ep *b,
 	v->ep[1] = b;
 	v->l[0] = *ab;
 	v->l[1] = *ba;
-	v->rng = seed * 2654435761u + 88172645463325252ull;
+	test_rng_seed(&v->rng, seed);
 	for (int d = 0; d < 2; d++) {
 		struct pipe_conf pc;
 
@@ -122,12 +108,15 @@ tn_init(struct tnet *v, struct tcp_ep *a, struct tcp_ep *b,
 		pc.queue_pkts = v->l[d].queue_pkts;
 		pc.sched = "fifo";
 		v->p[d] = pipe_create(&pc);
-		CHECK(v->p[d] != NULL);
+		REQUIRE(v->p[d] != NULL);
 	}
 	v->cap = 1 << 12;
 	v->heap = calloc(v->cap, sizeof(*v->heap));
-	for (int i = 0; i < TN_BURST; i++)
+	REQUIRE(v->heap != NULL);
+	for (int i = 0; i < TN_BURST; i++) {
 		v->bufs[i] = malloc(TN_FRAME);
+		REQUIRE(v->bufs[i] != NULL);
+	}
 }
 
 static inline void
@@ -163,6 +152,7 @@ tn_push(struct tnet *v, struct tn_pkt *p)
 	if (v->n > v->cap) {
 		v->cap *= 2;
 		v->heap = realloc(v->heap, v->cap * sizeof(*v->heap));
+		REQUIRE(v->heap != NULL);
 	}
 	while (i > 0) {
 		uint32_t up = (i - 1) / 2;
@@ -213,7 +203,7 @@ tn_send(struct tnet *v, int d, const uint8_t *f, uint16_t len)
 		return;
 	}
 	p = malloc(sizeof(*p));
-	CHECK(p != NULL);
+	REQUIRE(p != NULL);
 	p->to = !d;
 	p->len = len;
 	memcpy(p->data, f, len);
@@ -240,7 +230,7 @@ tn_drain_pipes(struct tnet *v)
 
 				p->t = out[i].t_depart;
 				if (v->l[d].reorder_ppm &&
-						tn_rand(v) % 1000000u < v->l[d].reorder_ppm) {
+						test_rng_below(&v->rng, 1000000u) < v->l[d].reorder_ppm) {
 					p->t += v->l[d].reorder_ns;
 					v->reordered[d]++;
 				}
@@ -294,11 +284,10 @@ tn_run(struct tnet *v, uint64_t until, int (*done)(void *), void *ctx)
 		}
 		if (next <= v->now) {
 			next = v->now + 1;
-			if (++spins > 200000) {
+			if (++spins > 200000)
 				fprintf(stderr, "tnet: endpoints spin at t=%llu ns\n",
 					(unsigned long long)v->now);
-				exit(1);
-			}
+			REQUIRE(spins <= 200000);
 		} else {
 			spins = 0;
 		}

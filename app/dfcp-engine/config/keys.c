@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Key reader for one config section: typed getters with precise errors. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config/config.h"
+
+static int
+sec_find(struct eng_sec *sec, const char *key)
+{
+	int i;
+
+	if (sec->nb_asked < ENG_MAX_KEYS) {
+		for (i = 0; i < sec->nb_asked; i++)
+			if (strcmp(sec->asked[i], key) == 0)
+				break;
+		if (i == sec->nb_asked)
+			sec->asked[sec->nb_asked++] = key;
+	}
+	for (i = 0; i < sec->nb_entries; i++)
+		if (strcmp(sec->entries[i].name, key) == 0)
+			return i;
+	return -1;
+}
+
+static int
+sec_line(const struct eng_sec *sec, const char *key)
+{
+	int i;
+
+	if (key != NULL)
+		for (i = 0; i < sec->nb_entries; i++)
+			if (strcmp(sec->entries[i].name, key) == 0)
+				return sec->entry_line[i];
+	return sec->line;
+}
+
+int
+eng_sec_error(struct eng_sec *sec, const char *key, const char *fmt, ...)
+{
+	char msg[ENG_ERR_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (key != NULL)
+		snprintf(sec->err, sec->errlen, "%s:%d: [%s] %s: %s", sec->file, sec_line(sec, key),
+				sec->name, key, msg);
+	else
+		snprintf(sec->err, sec->errlen, "%s:%d: [%s]: %s", sec->file, sec->line, sec->name,
+				msg);
+	return -EINVAL;
+}
+
+const char *
+eng_sec_get(struct eng_sec *sec, const char *key)
+{
+	int i = sec_find(sec, key);
+
+	if (i < 0)
+		return NULL;
+	sec->used[i] = 1;
+	return sec->entries[i].value;
+}
+
+int
+eng_sec_missing(struct eng_sec *sec, const char *key, const char *expected)
+{
+	sec_find(sec, key);
+	snprintf(sec->err, sec->errlen, "%s:%d: [%s] %s: missing required key (expected %s)",
+			sec->file, sec->line, sec->name, key, expected);
+	return -EINVAL;
+}
+
+int
+eng_sec_str(struct eng_sec *sec, const char *key, char *buf, size_t len)
+{
+	const char *v = eng_sec_get(sec, key);
+
+	if (v == NULL)
+		return 0;
+	if (strlen(v) >= len)
+		return eng_sec_error(sec, key, "value too long (at most %zu characters)", len - 1);
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+int
+eng_sec_name(struct eng_sec *sec, const char *key, char *buf, size_t len)
+{
+	char e[CFG_ERR_LEN];
+	const char *v = eng_sec_get(sec, key);
+
+	if (v == NULL)
+		return 0;
+	if (cfg_check_name(v, len, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s", e);
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+/* Wrap a cfg_parse_* call: run it when the key is present, prefix errors. */
+#define SEC_PARSE(sec, key, call)                                       \
+	do {                                                            \
+		char e[CFG_ERR_LEN];                                    \
+		const char *s = eng_sec_get(sec, key);                  \
+		if (s == NULL)                                          \
+			return 0;                                       \
+		if ((call) < 0)                                         \
+			return eng_sec_error(sec, key, "%s", e);        \
+		return 0;                                               \
+	} while (0)
+
+int
+eng_sec_u64(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_u64(s, min, max, out, e, sizeof(e)));
+}
+
+int
+eng_sec_u32(struct eng_sec *sec, const char *key, uint32_t min, uint32_t max, uint32_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_u32(s, min, max, out, e, sizeof(e)));
+}
+
+int
+eng_sec_u16(struct eng_sec *sec, const char *key, uint16_t min, uint16_t max, uint16_t *out)
+{
+	uint32_t v = *out;
+	int rc;
+
+	rc = eng_sec_u32(sec, key, min, max, &v);
+	if (rc == 0)
+		*out = (uint16_t)v;
+	return rc;
+}
+
+int
+eng_sec_bool(struct eng_sec *sec, const char *key, int *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_bool(s, out, e, sizeof(e)));
+}
+
+int
+eng_sec_rate(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_rate(s, min, max, out, e, sizeof(e)));
+}
+
+int
+eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
+		uint64_t max, uint64_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_time(s, bare_unit_ns, min, max, out, e, sizeof(e)));
+}
+
+int
+eng_sec_size(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_size(s, min, max, out, e, sizeof(e)));
+}
+
+int
+eng_sec_ipv4(struct eng_sec *sec, const char *key, uint32_t *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_ipv4(s, out, e, sizeof(e)));
+}
+
+int
+eng_sec_mac(struct eng_sec *sec, const char *key, struct rte_ether_addr *out)
+{
+	SEC_PARSE(sec, key, cfg_parse_mac(s, out->addr_bytes, e, sizeof(e)));
+}
+
+int
+eng_sec_port_range(struct eng_sec *sec, const char *key, uint16_t *lo, uint16_t *hi)
+{
+	SEC_PARSE(sec, key, cfg_parse_port_range(s, lo, hi, e, sizeof(e)));
+}

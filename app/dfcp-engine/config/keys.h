@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Key reader: one config section being parsed (keys.c). Section parsers read
+ * keys through the eng_sec_*() getters; every key read is marked used, and
+ * the loader reports any key left unused as unknown, listing the keys that
+ * were asked for. Getters leave *out untouched when the key is absent (so it
+ * keeps its default) and return 0; on a bad value they write the error
+ * "FILE:LINE: [SECTION] KEY: reason" and return a negative errno. No EAL.
+ */
+#ifndef ENG_KEYS_H
+#define ENG_KEYS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_cfgfile.h>
+#include <rte_common.h>
+#include <rte_ether.h>
+
+#include "cfg.h"
+#include "core/defs.h"
+
+struct eng_sec {
+	const char *file;
+	char name[CFG_NAME_LEN];   /* whole name: "port p0" */
+	char kind[CFG_NAME_LEN];   /* "port" */
+	char id[CFG_NAME_LEN];     /* "p0", or "" for unnamed sections */
+	int line;                  /* line of the [header] */
+	int nb_entries;
+	struct rte_cfgfile_entry entries[ENG_MAX_KEYS];
+	int entry_line[ENG_MAX_KEYS];
+	uint8_t used[ENG_MAX_KEYS];
+	const char *asked[ENG_MAX_KEYS]; /* keys the parser asked for (for "unknown key") */
+	int nb_asked;
+	char *err;
+	size_t errlen;
+};
+
+int eng_sec_error(struct eng_sec *sec, const char *key, const char *fmt, ...)
+	__rte_format_printf(3, 4);
+const char *eng_sec_get(struct eng_sec *sec, const char *key);
+int eng_sec_missing(struct eng_sec *sec, const char *key, const char *expected);
+int eng_sec_str(struct eng_sec *sec, const char *key, char *buf, size_t len);
+int eng_sec_name(struct eng_sec *sec, const char *key, char *buf, size_t len);
+int eng_sec_u64(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);
+int eng_sec_u32(struct eng_sec *sec, const char *key, uint32_t min, uint32_t max, uint32_t *out);
+int eng_sec_u16(struct eng_sec *sec, const char *key, uint16_t min, uint16_t max, uint16_t *out);
+int eng_sec_bool(struct eng_sec *sec, const char *key, int *out);
+int eng_sec_rate(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);
+int eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
+		uint64_t max, uint64_t *out);
+int eng_sec_size(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);
+int eng_sec_ipv4(struct eng_sec *sec, const char *key, uint32_t *out);
+int eng_sec_mac(struct eng_sec *sec, const char *key, struct rte_ether_addr *out);
+int eng_sec_port_range(struct eng_sec *sec, const char *key, uint16_t *lo, uint16_t *hi);
+
+#endif /* ENG_KEYS_H */

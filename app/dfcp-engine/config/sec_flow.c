@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * [flow NAME]: one transfer (a sender or a receiver) of a transport kind
+ * (proto = dfcp, the default, or tcp), run by the task of that kind that
+ * lists it in its "flows" key. The keys every flow has are read here; the
+ * kind reads its protocol keys (ops->flow_parse). Its check resolves the
+ * tasks' flow lists. Keys: doc/config.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "config/flow.h"
+#include "core/task.h"
+
+/* "A.B.C.D:PORT" (port required) or "A.B.C.D" (port 0 allowed when !need_port). */
+static int
+sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port, int need_port)
+{
+	const char *v = eng_sec_get(sec, key);
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *colon;
+	uint64_t p;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	colon = strchr(buf, ':');
+	if (colon != NULL)
+		*colon = '\0';
+	if (cfg_parse_ipv4(buf, ip, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s (expected A.B.C.D:PORT)", e);
+	if (colon == NULL) {
+		if (need_port)
+			return eng_sec_error(sec, key, "missing \":PORT\" (expected A.B.C.D:PORT)");
+		return 0;
+	}
+	if (cfg_parse_u64(colon + 1, 1, 65535, &p, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "port: %s", e);
+	*port = (uint16_t)p;
+	return 0;
+}
+
+static int
+sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n, int *out,
+		char *arg, size_t arglen)
+{
+	const char *v = eng_sec_get(sec, key);
+	char word[CFG_VALUE_LEN];
+	const char *sp;
+	int i;
+
+	if (v == NULL)
+		return 0;
+	sp = strchr(v, ' ');
+	snprintf(word, sizeof(word), "%.*s", sp ? (int)(sp - v) : (int)strlen(v), v);
+	for (i = 0; i < n; i++) {
+		if (strcmp(word, names[i]) != 0)
+			continue;
+		*out = i;
+		if (arg != NULL) {
+			arg[0] = '\0';
+			if (sp != NULL) {
+				while (*sp == ' ' || *sp == '\t')
+					sp++;
+				snprintf(arg, arglen, "%s", sp);
+			}
+		}
+		return 0;
+	}
+	return eng_sec_error(sec, key, "unknown value \"%s\"", word);
+}
+
+static void
+flow_defaults(struct eng_flow_conf *f, const char *name, int line,
+		const struct eng_task_ops *proto)
+{
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%.*s", ENG_NAME_LEN - 1, name);
+	f->line = line;
+	f->proto = proto;
+	f->task_idx = -1;
+	f->weight = 1;
+	f->seed = 1;
+}
+
+/* proto = KIND: a task kind that runs flows (has flow_parse). */
+static int
+flow_parse_proto(struct eng_sec *sec, const struct eng_task_ops **out)
+{
+	const char *v = eng_sec_get(sec, "proto");
+	const struct eng_task_ops *k;
+	char list[128];
+	size_t off = 0;
+	unsigned int i;
+
+	k = eng_task_kind_find(v != NULL ? v : "dfcp");
+	if (k != NULL && k->flow_parse != NULL) {
+		*out = k;
+		return 0;
+	}
+	list[0] = '\0';
+	for (i = 0; i < eng_kinds_count() && off < sizeof(list); i++)
+		if (eng_kind(i)->flow_parse != NULL)
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+					off ? " or " : "", eng_kind(i)->name);
+	return eng_sec_error(sec, "proto", "unknown protocol \"%s\" (expected %s)", v, list);
+}
+
+/* role, addresses. */
+static int
+flow_parse_addresses(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	static const char *const roles[] = {"sender", "receiver"};
+	int rc;
+
+	if (eng_sec_get(sec, "role") == NULL)
+		return eng_sec_missing(sec, "role", "sender or receiver");
+	rc = sec_choice(sec, "role", roles, 2, &f->role, NULL, 0);
+	if (rc == 0 && eng_sec_get(sec, "local") == NULL)
+		rc = eng_sec_missing(sec, "local", "A.B.C.D:PORT");
+	if (rc == 0)
+		rc = sec_addr(sec, "local", &f->local_ip, &f->local_port, 1);
+	if (rc == 0 && f->role == ENG_FLOW_SENDER && eng_sec_get(sec, "remote") == NULL)
+		rc = eng_sec_missing(sec, "remote", "A.B.C.D:PORT of the receiver");
+	if (rc == 0)
+		rc = sec_addr(sec, "remote", &f->remote_ip, &f->remote_port,
+				f->role == ENG_FLOW_SENDER);
+	if (rc == 0 && eng_sec_get(sec, "remote_mac") != NULL) {
+		f->has_remote_mac = 1;
+		rc = eng_sec_mac(sec, "remote_mac", &f->remote_mac);
+	}
+	return rc;
+}
+
+/* The application: fairness label and weight, amount, duration, start, data. */
+static int
+flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	static const char *const sources[] = {"pattern", "file"};
+	static const char *const sinks[] = {"count", "verify", "file"};
+	char arg[PATH_MAX];
+	int rc;
+
+	rc = eng_sec_u32(sec, "weight", 1, 1000000, &f->weight);
+	if (rc == 0)
+		rc = eng_sec_name(sec, "bottleneck", f->bottleneck, sizeof(f->bottleneck));
+	if (rc == 0)
+		rc = eng_sec_time(sec, "duration", 1000000000ull, 0, UINT64_MAX / 4, &f->duration_ns);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX / 4, &f->bytes);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "start", 1000000000ull, 0, 3600000000000ull, &f->start_ns);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &f->seed);
+	if (rc == 0 && f->role == ENG_FLOW_SENDER) {
+		rc = sec_choice(sec, "source", sources, 2, &f->source, arg, sizeof(arg));
+		if (rc == 0 && f->source == ENG_SRC_FILE) {
+			if (arg[0] == '\0')
+				return eng_sec_error(sec, "source", "expected \"file PATH\"");
+			snprintf(f->path, sizeof(f->path), "%s", arg);
+		}
+	}
+	if (rc == 0 && f->role == ENG_FLOW_RECEIVER) {
+		f->sink = ENG_SINK_COUNT;
+		rc = sec_choice(sec, "sink", sinks, 3, &f->sink, arg, sizeof(arg));
+		if (rc == 0 && f->sink == ENG_SINK_FILE) {
+			if (arg[0] == '\0')
+				return eng_sec_error(sec, "sink", "expected \"file PATH\"");
+			snprintf(f->path, sizeof(f->path), "%s", arg);
+		}
+		f->verify = f->sink == ENG_SINK_VERIFY;
+	}
+	return rc;
+}
+
+struct eng_flow_conf *
+eng_flow_add(struct eng_config *cfg, const char *name, int line, const struct eng_task_ops *proto,
+		char *err, size_t errlen)
+{
+	char e[CFG_ERR_LEN];
+	struct eng_flow_conf *f;
+
+	if (cfg_check_name(name, ENG_NAME_LEN, e, sizeof(e)) < 0) {
+		snprintf(err, errlen, "flow name \"%s\": %s", name, e);
+		return NULL;
+	}
+	if (cfg->flows == NULL) {
+		cfg->flows = calloc(ENG_MAX_FLOWS, sizeof(*cfg->flows));
+		if (cfg->flows == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+	}
+	if (cfg->nb_flows == ENG_MAX_FLOWS) {
+		snprintf(err, errlen, "too many flows (at most %d)", ENG_MAX_FLOWS);
+		return NULL;
+	}
+	f = &cfg->flows[cfg->nb_flows++];
+	flow_defaults(f, name, line, proto);
+	return f;
+}
+
+static int
+flow_parse(struct eng_config *cfg, struct eng_sec *sec)
+{
+	const struct eng_task_ops *proto = NULL;
+	struct eng_flow_conf *f;
+	char e[CFG_ERR_LEN];
+	int rc;
+
+	if (cfg_check_name(sec->id, ENG_NAME_LEN, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, NULL, "%s", e);
+	rc = flow_parse_proto(sec, &proto);
+	if (rc < 0)
+		return rc;
+	f = eng_flow_add(cfg, sec->id, sec->line, proto, e, sizeof(e));
+	if (f == NULL)
+		return eng_sec_error(sec, NULL, "%s", e);
+	rc = flow_parse_addresses(sec, f);
+	if (rc == 0)
+		rc = flow_parse_application(sec, f);
+	if (rc == 0)
+		rc = proto->flow_parse(f, sec, cfg);
+	if (rc < 0) {
+		free(f->pconf);
+		cfg->nb_flows--;
+	}
+	return rc;
+}
+
+int
+eng_flow_index(const struct eng_config *cfg, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_flows; i++)
+		if (strcmp(cfg->flows[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+eng_task_parse_flows(struct eng_task *t, struct eng_sec *sec)
+{
+	if (eng_sec_get(sec, "flows") == NULL)
+		return eng_sec_missing(sec, "flows", "a comma-separated list of flow names");
+	return eng_sec_str(sec, "flows", t->flow_list, sizeof(t->flow_list));
+}
+
+const struct eng_flow_conf *
+eng_task_flow(const struct eng_config *cfg, const struct eng_task *t, unsigned int i)
+{
+	return i < t->nb_flows ? &cfg->flows[t->flow_idx[i]] : NULL;
+}
+
+/* One task's list: every name a flow of its kind, run by no other task. */
+static int
+task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t errlen)
+{
+	struct eng_task *t = &cfg->tasks[ti];
+	char name[ENG_NAME_LEN], e[CFG_ERR_LEN];
+	const char *cur = t->flow_list;
+	int rc;
+
+	if (t->flow_idx != NULL)
+		return 0;	/* made by the kind itself (deprecated keys) */
+	t->nb_flows = 0;
+	t->flow_idx = calloc(ENG_MAX_FLOWS, sizeof(*t->flow_idx));
+	if (t->flow_idx == NULL)
+		return -ENOMEM;
+	while ((rc = cfg_list_next(&cur, name, sizeof(name), e, sizeof(e))) > 0) {
+		int k = eng_flow_index(cfg, name);
+		struct eng_flow_conf *f = k >= 0 ? &cfg->flows[k] : NULL;
+
+		if (f == NULL) {
+			snprintf(err, errlen, "%s:%d: [task %s] flows: unknown flow \"%s\" "
+					"(expected the name of a [flow NAME] section)",
+					cfg->file, t->line, t->name, name);
+			return -EINVAL;
+		}
+		if (f->proto != t->ops) {
+			snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" has proto = %s, "
+					"the task is of kind %s", cfg->file, t->line, t->name, name,
+					f->proto->name, t->ops->name);
+			return -EINVAL;
+		}
+		if (f->task_idx >= 0) {
+			snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" is already "
+					"run by task %s", cfg->file, t->line, t->name, name,
+					cfg->tasks[f->task_idx].name);
+			return -EINVAL;
+		}
+		f->task_idx = (int)ti;
+		f->task_pos = t->nb_flows;
+		t->flow_idx[t->nb_flows++] = (unsigned int)k;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s:%d: [task %s] flows: %s", cfg->file, t->line, t->name, e);
+		return -EINVAL;
+	}
+	if (t->nb_flows == 0) {
+		snprintf(err, errlen, "%s:%d: [task %s] flows: no flow listed", cfg->file, t->line,
+				t->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* [flow]'s check: unique names; every task of a flow-running kind resolves its
+ * list; every flow is run by exactly one task of its kind. */
+static int
+flow_check(struct eng_config *cfg, char *err, size_t errlen)
+{
+	unsigned int i, j;
+	int rc;
+
+	for (i = 0; i < cfg->nb_flows; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(cfg->flows[i].name, cfg->flows[j].name) == 0) {
+				snprintf(err, errlen, "%s:%d: [flow %s]: flow defined twice",
+						cfg->file, cfg->flows[i].line, cfg->flows[i].name);
+				return -EINVAL;
+			}
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		if (cfg->tasks[i].ops->flow_parse == NULL)
+			continue;
+		rc = task_flows_resolve(cfg, i, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < cfg->nb_flows; i++) {
+		const struct eng_flow_conf *f = &cfg->flows[i];
+
+		if (f->task_idx < 0) {
+			snprintf(err, errlen, "%s:%d: [flow %s]: not listed in the flows of any "
+					"[task NAME] of kind %s", cfg->file, f->line, f->name,
+					f->proto->name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void
+flows_free(struct eng_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_flows; i++)
+		free(cfg->flows[i].pconf);
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		free(cfg->tasks[i].flow_idx);
+		cfg->tasks[i].flow_idx = NULL;
+		cfg->tasks[i].nb_flows = 0;
+	}
+	free(cfg->flows);
+	cfg->flows = NULL;
+	cfg->nb_flows = 0;
+}
+
+const struct eng_section_kind eng_section_flow = {
+	.prefix = "flow",
+	.named = 1,
+	.help = "a transfer (sender or receiver) of a dfcp or tcp task",
+	.parse = flow_parse,
+	.check = flow_check,
+	.free = flows_free,
+};

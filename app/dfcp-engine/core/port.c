@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Ports: find or create the device, configure queues and offloads within the
+ * device's capabilities, start, read stats, close.
+ *
+ * device = ring:WIRE creates a net_ring port in code (rte_eth_from_rings):
+ * two ports naming the same WIRE are joined back to back (the tx queue q of
+ * one feeds the rx queue q of the other); a port alone on its WIRE loops back
+ * to itself. Anything else is an ethdev name ("net_ring0", a PCI address)
+ * probed by EAL, or devargs ("net_af_packet0,iface=veth0") hot-plugged with
+ * rte_dev_probe() when no port of that name exists yet.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_dev.h>
+#include <rte_errno.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+
+static int
+ring_port_create(struct eng_runtime *rt, unsigned int idx)
+{
+	const struct eng_config *cfg = rt->cfg;
+	const struct eng_port_conf *pc = &cfg->ports[idx];
+	struct eng_port *port = &rt->ports[idx];
+	struct rte_ring *rx[16], *tx[16];
+	unsigned int peer = idx, first = idx, i, q, size;
+	char name[RTE_RING_NAMESIZE], dev[RTE_ETH_NAME_MAX_LEN];
+	int pid;
+
+	for (i = 0; i < cfg->nb_ports; i++)
+		if (i != idx && strcmp(cfg->ports[i].device, pc->device) == 0)
+			peer = i;
+	first = RTE_MIN(idx, peer);
+	size = rte_align32pow2(RTE_MAX(RTE_MAX(pc->rx_desc, pc->tx_desc),
+			RTE_MAX(cfg->ports[peer].rx_desc, cfg->ports[peer].tx_desc)));
+	/* Rings are named after the wire's first port: "ew<first>_<dir>_<q>"; dir a is
+	 * first -> other, b is other -> first; a lone port uses "l" for both. */
+	for (q = 0; q < RTE_MAX(pc->rx_queues, pc->tx_queues); q++) {
+		struct rte_ring *r[2];
+		int d;
+
+		for (d = 0; d < 2; d++) {
+			char dir = peer == idx ? 'l' : (d == 0) ? 'a' : 'b';
+
+			snprintf(name, sizeof(name), "ew%u_%c_%u", first, dir, q);
+			r[d] = rte_ring_lookup(name);
+			if (r[d] == NULL) {
+				r[d] = rte_ring_create(name, size, port->socket,
+						RING_F_SP_ENQ | RING_F_SC_DEQ);
+				if (r[d] == NULL) {
+					ENG_LOG(ERR, port, "port %s: cannot create ring %s: %s",
+							pc->name, name, rte_strerror(rte_errno));
+					return -ENOMEM;
+				}
+				port->rings[port->nb_rings++] = r[d];
+			}
+		}
+		/* r[0] = a (first -> other), r[1] = b (other -> first) */
+		if (idx == first) {
+			tx[q] = r[0];
+			rx[q] = r[1];
+		} else {
+			tx[q] = r[1];
+			rx[q] = r[0];
+		}
+		if (peer == idx)
+			rx[q] = tx[q];
+	}
+	snprintf(dev, sizeof(dev), "net_ring_%s", pc->name);
+	pid = rte_eth_from_rings(dev, rx, pc->rx_queues, tx, pc->tx_queues,
+			(unsigned int)port->socket);
+	if (pid < 0) {
+		ENG_LOG(ERR, port, "port %s: rte_eth_from_rings failed: %s", pc->name,
+				rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	port->port_id = (uint16_t)pid;
+	port->created = 1;
+	return 0;
+}
+
+static int
+device_port_find(struct eng_runtime *rt, unsigned int idx)
+{
+	const struct eng_port_conf *pc = &rt->cfg->ports[idx];
+	char name[RTE_ETH_NAME_MAX_LEN];
+	const char *comma = strchr(pc->device, ',');
+	size_t n = comma ? (size_t)(comma - pc->device) : strlen(pc->device);
+	uint16_t pid;
+	int rc;
+
+	/* "01:00.0" -> "0000:01:00.0", the ethdev name of a PCI device */
+	if (n == 7 && pc->device[2] == ':' && pc->device[5] == '.')
+		snprintf(name, sizeof(name), "0000:%.*s", (int)n, pc->device);
+	else
+		snprintf(name, sizeof(name), "%.*s", (int)n, pc->device);
+	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
+		rc = rte_dev_probe(pc->device);
+		if (rc < 0 || rte_eth_dev_get_port_by_name(name, &pid) != 0) {
+			ENG_LOG(ERR, port, "port %s: no device \"%s\" (probe: %s); expected ring:WIRE, "
+					"a vdev such as net_af_packet0,iface=eth0, or a PCI address "
+					"allowed by EAL",
+					pc->name, pc->device, rte_strerror(-rc));
+			return -ENODEV;
+		}
+		rt->ports[idx].created = 2;
+	}
+	rt->ports[idx].port_id = pid;
+	return 0;
+}
+
+int
+eng_ports_probe(struct eng_runtime *rt)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, j;
+	int rc;
+
+	for (i = 0; i < cfg->nb_ports; i++) {
+		struct eng_port *port = &rt->ports[i];
+
+		port->socket = (int)rte_socket_id();
+		if (port->socket < 0 || port->socket >= RTE_MAX_NUMA_NODES)
+			port->socket = 0;
+		if (strncmp(cfg->ports[i].device, "ring:", 5) == 0)
+			rc = ring_port_create(rt, i);
+		else
+			rc = device_port_find(rt, i);
+		if (rc < 0)
+			return rc;
+		for (j = 0; j < i; j++)
+			if (rt->ports[j].port_id == port->port_id) {
+				ENG_LOG(ERR, port, "ports %s and %s are the same device",
+						cfg->ports[j].name, cfg->ports[i].name);
+				return -EEXIST;
+			}
+		rc = rte_eth_dev_socket_id(port->port_id);
+		if (rc >= 0 && rc < RTE_MAX_NUMA_NODES)
+			port->socket = rc;
+		ENG_LOG(INFO, port, "port %s: ethdev %u, device %s, socket %d", cfg->ports[i].name,
+				port->port_id, cfg->ports[i].device, port->socket);
+	}
+	return 0;
+}
+
+/* Keep only the offloads the device reports; one log line for the rest. */
+static uint64_t
+offload_mask(const char *port, const char *dir, uint64_t want, uint64_t capa,
+		const char *(*name)(uint64_t))
+{
+	uint64_t missing = want & ~capa, bit;
+	char list[256];
+	size_t off = 0;
+
+	if (missing == 0)
+		return want;
+	list[0] = '\0';
+	for (bit = 1; bit != 0; bit <<= 1)
+		if ((missing & bit) && off < sizeof(list))
+			off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+					off ? " " : "", name(bit));
+	ENG_LOG(INFO, port, "port %s: %s offloads not supported by the device, turned off: %s",
+			port, dir, list);
+	return want & capa;
+}
+
+static int
+port_start(struct eng_runtime *rt, unsigned int idx)
+{
+	const struct eng_port_conf *pc = &rt->cfg->ports[idx];
+	struct eng_port *port = &rt->ports[idx];
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	uint16_t nrx = pc->rx_desc, ntx = pc->tx_desc, q, pid = port->port_id;
+	int rc;
+
+	rc = rte_eth_dev_info_get(pid, &info);
+	if (rc != 0) {
+		ENG_LOG(ERR, port, "port %s: dev_info: %s", pc->name, rte_strerror(-rc));
+		return rc;
+	}
+	if (pc->rx_queues > info.max_rx_queues || pc->tx_queues > info.max_tx_queues) {
+		ENG_LOG(ERR, port, "port %s: %u rx / %u tx queues requested, device (%s) has at "
+				"most %u / %u",
+				pc->name, pc->rx_queues, pc->tx_queues, info.driver_name,
+				info.max_rx_queues, info.max_tx_queues);
+		return -EINVAL;
+	}
+	memset(&conf, 0, sizeof(conf));
+	if (pc->rss && pc->rx_queues > 1) {
+		uint64_t hf = info.flow_type_rss_offloads &
+				(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
+
+		if (hf == 0) {
+			ENG_LOG(INFO, port, "port %s: RSS not supported by the device, turned off",
+					pc->name);
+		} else {
+			conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+			conf.rx_adv_conf.rss_conf.rss_hf = hf;
+		}
+	}
+	if (pc->rx_checksum)
+		conf.rxmode.offloads = offload_mask(pc->name, "rx",
+				RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM,
+				info.rx_offload_capa, rte_eth_dev_rx_offload_name);
+	if (pc->tx_checksum)
+		conf.txmode.offloads = offload_mask(pc->name, "tx",
+				RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM,
+				info.tx_offload_capa, rte_eth_dev_tx_offload_name);
+	port->rx_offloads = conf.rxmode.offloads;
+	port->tx_offloads = conf.txmode.offloads;
+	if (pc->mtu != 0)
+		conf.rxmode.mtu = pc->mtu;
+	rc = rte_eth_dev_configure(pid, pc->rx_queues, pc->tx_queues, &conf);
+	if (rc != 0) {
+		ENG_LOG(ERR, port, "port %s: configure: %s", pc->name, rte_strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(pid, &nrx, &ntx);
+	if (rc == 0 && (nrx != pc->rx_desc || ntx != pc->tx_desc))
+		ENG_LOG(INFO, port, "port %s: descriptors adjusted by the device to rx %u tx %u",
+				pc->name, nrx, ntx);
+	for (q = 0; q < pc->rx_queues; q++) {
+		rc = rte_eth_rx_queue_setup(pid, q, nrx, (unsigned int)port->socket, NULL,
+				port->pool);
+		if (rc != 0) {
+			ENG_LOG(ERR, port, "port %s: rx queue %u: %s", pc->name, q,
+					rte_strerror(-rc));
+			return rc;
+		}
+	}
+	for (q = 0; q < pc->tx_queues; q++) {
+		rc = rte_eth_tx_queue_setup(pid, q, ntx, (unsigned int)port->socket, NULL);
+		if (rc != 0) {
+			ENG_LOG(ERR, port, "port %s: tx queue %u: %s", pc->name, q,
+					rte_strerror(-rc));
+			return rc;
+		}
+	}
+	if (pc->has_mac) {
+		rc = rte_eth_dev_default_mac_addr_set(pid, (struct rte_ether_addr *)&pc->mac);
+		if (rc != 0)
+			ENG_LOG(WARNING, port, "port %s: cannot set MAC: %s", pc->name,
+					rte_strerror(-rc));
+	}
+	rc = rte_eth_dev_start(pid);
+	if (rc != 0) {
+		ENG_LOG(ERR, port, "port %s: start: %s", pc->name, rte_strerror(-rc));
+		return rc;
+	}
+	port->started = 1;
+	if (pc->promisc) {
+		rc = rte_eth_promiscuous_enable(pid);
+		if (rc != 0)
+			ENG_LOG(INFO, port, "port %s: promiscuous mode not available: %s", pc->name,
+					rte_strerror(-rc));
+	}
+	rte_eth_macaddr_get(pid, &port->mac);
+	rte_eth_stats_reset(pid);
+	eng_port_stats_read(rt, idx, &port->base);
+	return 0;
+}
+
+int
+eng_ports_start(struct eng_runtime *rt)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		rc = port_start(rt, i);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+void
+eng_port_stats_read(struct eng_runtime *rt, unsigned int idx, struct eng_port_stats *out)
+{
+	struct rte_eth_stats st;
+	const struct eng_port_stats *b = &rt->ports[idx].base;
+
+	memset(out, 0, sizeof(*out));
+	if (rte_eth_stats_get(rt->ports[idx].port_id, &st) != 0)
+		return;
+	out->rx_packets = st.ipackets - b->rx_packets;
+	out->tx_packets = st.opackets - b->tx_packets;
+	out->rx_bytes = st.ibytes - b->rx_bytes;
+	out->tx_bytes = st.obytes - b->tx_bytes;
+	out->rx_missed = st.imissed - b->rx_missed;
+	out->rx_errors = st.ierrors - b->rx_errors;
+	out->tx_errors = st.oerrors - b->tx_errors;
+	out->rx_nombuf = st.rx_nombuf - b->rx_nombuf;
+}
+
+void
+eng_ports_close(struct eng_runtime *rt)
+{
+	unsigned int i, r;
+
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		struct eng_port *port = &rt->ports[i];
+
+		if (port->created == 0 && !port->started)
+			continue;
+		if (port->started)
+			rte_eth_dev_stop(port->port_id);
+		port->started = 0;
+		rte_eth_dev_close(port->port_id);
+	}
+	/* rings are shared by the two ports of a wire: free them after both closed */
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		for (r = 0; r < rt->ports[i].nb_rings; r++)
+			rte_ring_free(rt->ports[i].rings[r]);
+		rt->ports[i].nb_rings = 0;
+	}
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The runtime (EAL initialised): the config, ports, pools, run phase and
+ * clock origin; subsystems hang their state off it. See
+ * doc/architecture.md ("Start-up order").
+ */
+#ifndef ENG_RUNTIME_H
+#define ENG_RUNTIME_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+#include "core/clock.h"
+#include "core/defs.h"
+#include "core/lcore.h"
+#include "core/port.h"
+#include "core/task.h"
+
+struct eng_capture_rt;
+struct eng_config;
+struct eng_lat_rt;
+struct eng_live_rt;
+struct rte_mempool;
+
+enum eng_phase {
+	ENG_PHASE_INIT = 0,
+	ENG_PHASE_RUN,    /* generators send */
+	ENG_PHASE_DRAIN,  /* generators stop; receivers and forwarders keep polling */
+	ENG_PHASE_STOP,   /* lcores return */
+};
+
+struct eng_runtime {
+	struct eng_config *cfg;
+	struct eng_port ports[ENG_MAX_PORTS];
+	struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+	volatile int phase;
+	struct eng_clock clock;     /* the one TSC -> ns clock (clock.h) */
+	uint64_t start_tsc, stop_tsc;
+	int lcore_failed;
+	struct eng_lcore_rt lcores;	/* busy/idle cycles, the main lcore's tasks */
+	/* observability (obs/obs.h), allocated by each subsystem */
+	struct eng_lat_rt *lat;
+	struct eng_capture_rt *capture;
+	struct eng_live_rt *live;
+	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
+	 * e.g. the router's pipes; owned and freed by the kind */
+	void *kind_rt[ENG_MAX_KINDS];
+};
+
+/* pool.c: one mbuf pool per NUMA socket that has ports */
+int eng_pools_create(struct eng_runtime *rt);
+void eng_pools_free(struct eng_runtime *rt);
+
+#endif /* ENG_RUNTIME_H */

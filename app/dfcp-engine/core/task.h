@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Tasks: one [task NAME] section is a task of some kind (struct
+ * eng_task_ops, one folder per kind under kinds/, the table in kinds.c),
+ * the ports and queues it uses and its private state.
+ * See doc/architecture.md ("Lcore / task model").
+ */
+#ifndef ENG_TASK_H
+#define ENG_TASK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_cfgfile.h>
+
+#include "core/defs.h"
+
+#define ENG_MAX_KINDS 16
+
+struct eng_config;
+struct eng_runtime;
+struct eng_sec;
+struct eng_task_ops;
+
+/* Task statistics, as reported by the ops->stats() callback. */
+struct eng_task_stats {
+	uint64_t tx_packets, tx_bytes, tx_dropped;  /* dropped: refused by the tx queue */
+	uint64_t rx_packets, rx_bytes;
+	uint64_t rx_valid;      /* engine test packets that verified */
+	uint64_t rx_bad;        /* engine test packets that failed verification */
+	uint64_t rx_other;      /* not engine test packets (ARP, IPv6, ...) */
+	uint64_t seq_lost;      /* gaps in sequence numbers */
+	uint64_t seq_reordered; /* duplicates or late packets */
+	uint64_t lat_samples;
+	uint64_t lat_min_ns, lat_avg_ns, lat_max_ns;
+	uint64_t no_mbuf;       /* mbuf allocation failures */
+};
+
+/* One port a task uses; index into eng_config.ports plus queue ids. */
+struct eng_task_port {
+	char port_name[ENG_NAME_LEN]; /* resolved to port_idx after all sections */
+	uint16_t port_idx;
+	uint16_t rxq, txq;
+};
+
+/* One [task NAME] section: generic part plus kind-private conf and state. */
+struct eng_task {
+	char name[ENG_NAME_LEN];
+	int line;
+	const struct eng_task_ops *ops;
+	uint16_t burst;
+	unsigned int lcore_id;      /* filled by the [lcore N] section */
+	int assigned;
+	unsigned int nb_ports;
+	struct eng_task_port ports[ENG_MAX_TASK_PORTS];
+	void *conf;                 /* from ops->parse(); freed by eng_config_free() */
+	/* "egress = SCHED_TASK" as the kind read it ("" = none) and its line, for
+	 * the load-time check of the name (the sched kind's check) */
+	char egress[ENG_NAME_LEN];
+	int egress_line;
+	/* kinds that run [flow]s: "flows = a, b" as written, resolved by [flow]'s
+	 * check (config/sec_flow.c) into cfg->flows indexes */
+	char flow_list[CFG_VALUE_LEN];
+	unsigned int nb_flows;
+	unsigned int *flow_idx;
+	void *priv;                 /* from ops->setup(); freed by ops->teardown() */
+	struct eng_runtime *rt;
+};
+
+/* A task's goal (ops->done): the run stops when every task that has one reached it. */
+enum eng_goal {
+	ENG_GOAL_NONE = 0,	/* runs until the duration or a signal */
+	ENG_GOAL_PENDING,	/* has a goal, not reached yet */
+	ENG_GOAL_REACHED,
+};
+
+/* What ops->report() writes (obs/stats.c calls it once per kind, in table order). */
+enum eng_report {
+	ENG_REPORT_PERIOD = 0,	/* text: the periodic block */
+	ENG_REPORT_SUMMARY,	/* text: the final summary */
+	ENG_REPORT_RESULT,	/* text: closing lines after every kind's summary */
+	ENG_REPORT_JSON,	/* the kind's members of the summary JSON */
+};
+
+struct eng_out;
+struct eng_section_kind;
+struct eng_ctr;
+struct eng_flow_conf;
+struct eng_flow_view;
+
+/* A telemetry command (obs/telemetry.c registers every kind's). */
+struct eng_tel_cmd {
+	const char *cmd;	/* "/dfcp/flows" */
+	const char *help;
+	int (*fn)(struct eng_runtime *rt, const char *params, struct eng_out *o);
+};
+
+/* A counter table of a kind: the fields of one record type (obs/out.h). */
+struct eng_ctr_table {
+	const char *record;	/* "flow", "pipe", ... */
+	const struct eng_ctr *ctr;
+	unsigned int n;
+};
+
+/*
+ * A task kind. Everything a kind needs is here: adding one is its folder
+ * under kinds/, one line in kinds.c and one in meson.build
+ * (doc/contributing.md, "Adding a task kind"). Only name, parse, setup,
+ * poll, stats and teardown are required.
+ */
+struct eng_task_ops {
+	const char *name;   /* kind, as in "kind = txonly" */
+	const char *help;
+
+	/* --- config time, no EAL --- */
+	/* Section kinds this kind owns besides its [task]s (NULL-terminated). */
+	const struct eng_section_kind *const *sections;
+	/* Read kind keys from sec, fill t->ports, t->conf. */
+	int (*parse)(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
+	/* Once, after every section was parsed and checked: cross-references. */
+	int (*check)(struct eng_config *cfg, char *err, size_t errlen);
+	/* Kinds that run [flow]s (proto = KIND): read a flow's protocol keys
+	 * into f->pconf (malloc'd). */
+	int (*flow_parse)(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_config *cfg);
+	/* ... and, any thread, how flow (cfg->flows index) runs: 0, or -ENOENT
+	 * when it is not running or shows nothing yet (the live view, --timeseries). */
+	int (*flow_view)(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
+	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
+	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
+
+	/* --- run time --- */
+	/* After ports start, on the main lcore: allocate t->priv on socket. */
+	int (*setup)(struct eng_task *t, struct eng_runtime *rt, int socket);
+	/* Hot path, on the task's lcore: one burst; returns packets handled. */
+	uint16_t (*poll)(struct eng_task *t, uint64_t now_tsc);
+	/* Any thread: the task's goal (NULL: ENG_GOAL_NONE). */
+	enum eng_goal (*done)(const struct eng_task *t);
+	/* After the lcores stopped: hand back mbufs, publish final counters. */
+	void (*quiesce)(struct eng_task *t);
+	/* At the end: free mbufs still held, t->priv. */
+	void (*teardown)(struct eng_task *t);
+
+	/* --- output (obs/) --- */
+	/* Any thread: the generic counters of the "tasks" JSON array. */
+	void (*stats)(const struct eng_task *t, struct eng_task_stats *out);
+	/* Once per kind (not per task): its blocks, summary, JSON members. */
+	void (*report)(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+	/* Its telemetry commands ({NULL}-terminated). */
+	const struct eng_tel_cmd *tel;
+	/* Its counter tables ({NULL}-terminated), for --counters and the docs. */
+	const struct eng_ctr_table *tables;
+};
+
+/* The kind table (kinds.c). */
+unsigned int eng_kinds_count(void);
+const struct eng_task_ops *eng_kind(unsigned int i);
+const struct eng_task_ops *eng_task_kind_find(const char *name);
+int eng_kind_index(const struct eng_task_ops *ops);	/* -1: not in the table */
+void eng_task_kind_list(char *buf, size_t len);
+
+/* Every task in config order (task.c): setup (0 or the first error), goals,
+ * quiesce and teardown of the tasks that were set up. */
+int eng_tasks_setup(struct eng_runtime *rt);
+enum eng_goal eng_tasks_done(struct eng_runtime *rt);
+void eng_tasks_quiesce(struct eng_runtime *rt);
+void eng_tasks_teardown(struct eng_runtime *rt);
+
+/* Helper for parse(): read "KEY = PORTNAME" and optional queue keys. */
+int eng_task_parse_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
+		const char *key, const char *rxq_key, const char *txq_key, int required);
+/*
+ * "egress = SCHED_TASK" (optional, into egress[len]) and "port" with "rxq",
+ * plus "txq" only without an egress: the scheduler then owns the tx queue.
+ */
+int eng_task_parse_egress_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
+		char *egress, size_t len);
+
+#endif /* ENG_TASK_H */

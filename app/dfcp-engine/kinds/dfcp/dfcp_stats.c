@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP flow statistics (the dfcp kind's ops->report and /dfcp/flows): one
+ * line per flow in the summary, the closing lines (each flow's goodput,
+ * Jain's fairness index over the flows sharing a bottleneck), the "flows",
+ * "jain" and "dfcp_drops" members of the summary JSON and a DFCP flow's
+ * fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come from the
+ * snapshots the dfcp tasks publish
+ * (dfcp_task.c); one table (flow_ctrs) gives every output its fields. The
+ * periodic flow lines are the live view (obs/live.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "kinds/dfcp/dfcp_task.h"
+#include "kinds/xport/xport.h"
+#include "obs/obs.h"
+#include "obs/out.h"
+
+/* A flow's snapshot and what is derived from it. */
+struct flow_view {
+	const char *name, *role, *task, *state, *bottleneck;
+	int close_reason, done;
+	uint32_t weight;
+	double active_s, goodput_mbps, throughput_mbps, loss;
+	uint64_t goodput_kbps;
+	struct eng_flow_snap s;
+};
+
+#define FV(field) offsetof(struct flow_view, field)
+#define FS(field) (offsetof(struct flow_view, s) + offsetof(struct eng_flow_snap, field))
+#define FT(field) (FS(st) + offsetof(struct dfcp_stats, field))
+#define V_TJ (ENG_V_TEXT | ENG_V_JSON)
+
+static const struct eng_ctr flow_ctrs[] = {
+	{"name", "", FV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [flow NAME]"},
+	{"role", "", FV(role), ENG_CT_STR, 0, 0, "sender or receiver"},
+	{"task", "", FV(task), ENG_CT_STR, 0, V_TJ, "the dfcp task running it"},
+	{"state", "", FV(state), ENG_CT_STR, 0, 0, "state of its current connection"},
+	{"close_reason", "", FV(close_reason), ENG_CT_INT, 0, ENG_V_JSON,
+		"enum dfcp_close_reason of the last close"},
+	{"done", "", FV(done), ENG_CT_BOOL, 0, ENG_V_JSON, "the flow has finished"},
+	{"weight", "", FV(weight), ENG_CT_U32, 0, ENG_V_JSON, "its WF2Q+ weight"},
+	{"bottleneck", "", FV(bottleneck), ENG_CT_STR, 0, ENG_V_JSON,
+		"label of the flows Jain's index is computed over"},
+	{"active_s", "s", FV(active_s), ENG_CT_DBL, 6, V_TJ,
+		"first ESTABLISHED to the last goodput progress"},
+	{"goodput_mbps", "Mbit/s", FV(goodput_mbps), ENG_CT_DBL, 3, V_TJ,
+		"goodput_bytes x 8 / active_s"},
+	{"throughput_mbps", "Mbit/s", FV(throughput_mbps), ENG_CT_DBL, 3, V_TJ,
+		"frame bytes (sent by a sender, received by a receiver) x 8 / active_s"},
+	{"goodput_bytes", "B", FT(goodput_bytes), ENG_CT_U64, 0, 0,
+		"bytes acknowledged (sender) or delivered to the sink (receiver)"},
+	{"goodput_kbps", "kbit/s", FV(goodput_kbps), ENG_CT_U64, 0, ENG_V_TEL, "goodput, integer"},
+	{"sink_bytes", "B", FS(sink_bytes), ENG_CT_U64, 0, ENG_V_JSON, "bytes the sink took"},
+	{"bad_bytes", "B", FS(bad_bytes), ENG_CT_U64, 0, ENG_V_DATA,
+		"bytes a verifying sink found wrong"},
+	{"order_errors", "", FS(order_errors), ENG_CT_U64, 0, ENG_V_JSON,
+		"out-of-order deliveries a verifying sink saw"},
+	{"tx_packets", "pkts", FT(tx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames sent"},
+	{"tx_bytes", "B", FT(tx_bytes), ENG_CT_U64, 0, ENG_V_JSON, "frame bytes sent"},
+	{"rx_packets", "pkts", FT(rx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames received"},
+	{"rx_bytes", "B", FT(rx_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"frame bytes handed to the endpoint"},
+	{"tx_data_packets", "pkts", FT(tx_data_pkts), ENG_CT_U64, 0, ENG_V_JSON, "symbols sent"},
+	{"rx_data_packets", "pkts", FT(rx_data_pkts), ENG_CT_U64, 0, ENG_V_JSON, "symbols received"},
+	{"blocks_sent", "", FT(blocks_sent), ENG_CT_U64, 0, 0, "blocks whose first round went out"},
+	{"blocks_acked", "", FT(blocks_acked), ENG_CT_U64, 0, 0, "blocks acknowledged"},
+	{"blocks_decoded", "", FT(blocks_decoded), ENG_CT_U64, 0, 0, "blocks decoded"},
+	{"blocks_first_pass", "", FT(blocks_first_pass), ENG_CT_U64, 0, V_TJ,
+		"blocks acknowledged without a top-up"},
+	{"blocks_lost", "", FT(blocks_lost), ENG_CT_U64, 0, ENG_V_JSON,
+		"acks off: blocks never decoded"},
+	{"decode_failures", "", FT(decode_failures), ENG_CT_U64, 0, 0,
+		"decode attempts that needed more symbols"},
+	{"topups", "", FT(topups), ENG_CT_U64, 0, 0, "fresh-repair rounds sent"},
+	{"topup_symbols", "", FT(topup_syms), ENG_CT_U64, 0, V_TJ, "fresh repair symbols in top-ups"},
+	{"timeouts", "", FT(timeouts), ENG_CT_U64, 0, V_TJ, "block timer expiries"},
+	{"short_reports", "", FT(short_reports), ENG_CT_U64, 0, ENG_V_JSON,
+		"BLOCK-ACK SHORT sent or received"},
+	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
+		"handshake and teardown packets resent"},
+	{"rounds_last", "", FT(rounds_last), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: rounds ended by their last packet"},
+	{"rounds_next", "", FT(rounds_next), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: rounds ended by a later packet (their tail was lost)"},
+	{"rounds_idle", "", FT(rounds_idle), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: rounds ended by the round idle time"},
+	{"reports", "", FT(reports), ENG_CT_U64, 0, ENG_V_JSON, "sender: loss reports accepted"},
+	{"implicit_topups", "", FT(implicit_topups), ENG_CT_U64, 0, ENG_V_JSON,
+		"sender: top-ups for rounds a later report showed short"},
+	{"dispersion_pct", "%", FT(dispersion_pct), ENG_CT_U32, 0, ENG_V_JSON,
+		"sender: first-round arrival variance over the binomial's"},
+	{"rate_hint_pps", "pkts/s", FT(rate_hint_pps), ENG_CT_U64, 0, ENG_V_JSON,
+		"sender: rate cap from the receiver's hint (0 none); receiver: last hint sent"},
+	{"rate_capped", "", FT(rate_capped), ENG_CT_U64, 0, ENG_V_JSON,
+		"sender: bursts shortened by the rate hint"},
+	{"stalls", "", FT(stalls), ENG_CT_U64, 0, V_TJ,
+		"episodes of no progress for 1 s while the peer was alive"},
+	{"loss", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT, "measured symbol loss"},
+	{"loss_ppm", "ppm", FT(loss_ppm), ENG_CT_U32, 0, ENG_V_DATA, "measured symbol loss"},
+	{"redundancy", "pkts", FT(redundancy), ENG_CT_U32, 0, 0, "packets per block in use"},
+	{"window", "blocks", FT(window), ENG_CT_U32, 0, 0, "negotiated window"},
+	{"window_used", "blocks", FT(window_used), ENG_CT_U32, 0, ENG_V_DATA, "blocks in flight"},
+	{"srtt_ns", "ns", FT(srtt_ns), ENG_CT_U64, 0, ENG_V_JSON, "smoothed round-trip time"},
+	{"tx_dropped", "pkts", FS(tx_dropped), ENG_CT_U64, 0, ENG_V_JSON,
+		"frames refused by the port or sched ring at the end"},
+	{"connections", "", FS(conns), ENG_CT_U32, 0, ENG_V_JSON, "connections handled"},
+};
+
+const struct eng_ctr_table eng_dfcp_tables[] = {
+	{"flow", flow_ctrs, RTE_DIM(flow_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static const char *
+role_str(const struct eng_flow_conf *fc)
+{
+	return fc->role == ENG_FLOW_SENDER ? "sender" : "receiver";
+}
+
+/* Frame bytes a flow moves: sent by a sender, received by a receiver. */
+static uint64_t
+flow_bytes(const struct eng_flow_conf *fc, const struct eng_flow_snap *s)
+{
+	return fc->role == ENG_FLOW_SENDER ? s->st.tx_bytes : s->st.rx_bytes;
+}
+
+static double
+mbps(uint64_t bytes, uint64_t ns)
+{
+	return ns == 0 ? 0.0 : (double)bytes * 8.0 * 1e3 / (double)ns;
+}
+
+/* Active time of a flow: established -> last goodput progress. */
+static uint64_t
+active_ns(const struct eng_flow_snap *s)
+{
+	return s->last_ns > s->start_ns && s->start_ns != 0 ? s->last_ns - s->start_ns : 0;
+}
+
+/* The view of flow i; -ENOENT when it is not running. */
+static int
+flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
+{
+	const struct eng_config *cfg = rt->cfg;
+	const struct eng_flow_conf *fc = &cfg->flows[i];
+
+	memset(v, 0, sizeof(*v));
+	if (eng_dfcp_flow_snap(rt, i, &v->s) < 0)
+		return -ENOENT;
+	v->name = fc->name;
+	v->role = role_str(fc);
+	v->task = cfg->tasks[fc->task_idx].name;
+	v->state = dfcp_state_str(v->s.state);
+	v->bottleneck = fc->bottleneck;
+	v->close_reason = v->s.close_reason;
+	v->done = v->s.done;
+	v->weight = fc->weight;
+	v->active_s = active_ns(&v->s) / 1e9;
+	v->goodput_mbps = mbps(v->s.st.goodput_bytes, active_ns(&v->s));
+	v->throughput_mbps = mbps(flow_bytes(fc, &v->s), active_ns(&v->s));
+	v->goodput_kbps = (uint64_t)(v->goodput_mbps * 1000);
+	v->loss = v->s.st.loss_ppm / 1e4;
+	return 0;
+}
+
+/* The drop reasons with a count (index 0 is not a reason). */
+static void
+drops_write(struct eng_out *o, const char *key, const uint64_t *drops)
+{
+	unsigned int j;
+
+	eng_out_obj(o, key);
+	for (j = 1; j < DFCP_E_MAX; j++)
+		if (drops[j] != 0)
+			eng_out_u64(o, dfcp_err_str((int)j), drops[j]);
+	eng_out_end(o);
+}
+
+/* Flow i's fields inside an open item. */
+static void
+flow_fields(const struct eng_runtime *rt, struct eng_out *o, unsigned int i,
+		const struct flow_view *v)
+{
+	const struct eng_flow_conf *fc = &rt->cfg->flows[i];
+	struct hist_summary h;
+
+	eng_out_counters(o, flow_ctrs, RTE_DIM(flow_ctrs), v);
+	if (o->kind == ENG_OUT_TEXT && fc->role == ENG_FLOW_RECEIVER && fc->verify)
+		eng_out_str(o, "verify", v->s.bad_bytes || v->s.order_errors ? "FAILED" : "ok");
+	if (o->kind != ENG_OUT_TEL)
+		drops_write(o, "drops", v->s.st.drops);
+	if (eng_lat_flow_summary(rt, i, &h) == 0 && (o->kind != ENG_OUT_TEXT || h.count != 0))
+		eng_out_hist(o, "block_latency_ns", &h); /* senders */
+}
+
+static void
+flow_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, const struct flow_view *v)
+{
+	eng_out_item(o, "flow", v->name);
+	flow_fields(rt, o, i, v);
+	eng_out_end(o);
+}
+
+void
+eng_dfcp_flow_write(const struct eng_xflow *xf, struct eng_out *o)
+{
+	struct flow_view v;
+
+	if (flow_view(xf->x->rt, xf->idx, &v) == 0)
+		flow_fields(xf->x->rt, o, xf->idx, &v);
+}
+
+static void
+flows_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "flows");
+	for (i = 0; i < rt->cfg->nb_flows; i++) {
+		struct flow_view v;
+
+		if (flow_view(rt, i, &v) == 0)
+			flow_write(rt, o, i, &v);
+	}
+	eng_out_end(o);
+}
+
+/* Jain's index of the flows labelled `bn`: x = goodput / weight. */
+static double
+jain(struct eng_runtime *rt, const char *bn, unsigned int *n_out)
+{
+	const struct eng_config *cfg = rt->cfg;
+	double sum = 0, sq = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < cfg->nb_flows; i++) {
+		struct flow_view v;
+		double x;
+
+		if (strcmp(cfg->flows[i].bottleneck, bn) != 0 || flow_view(rt, i, &v) < 0)
+			continue;
+		x = v.goodput_mbps / cfg->flows[i].weight;
+		sum += x;
+		sq += x * x;
+		n++;
+	}
+	*n_out = n;
+	return n == 0 || sq == 0 ? 0.0 : sum * sum / (n * sq);
+}
+
+/* First flow index of each distinct non-empty bottleneck label. */
+static int
+bottleneck_first(const struct eng_config *cfg, unsigned int i)
+{
+	unsigned int j;
+
+	if (cfg->flows[i].bottleneck[0] == '\0')
+		return 0;
+	for (j = 0; j < i; j++)
+		if (strcmp(cfg->flows[j].bottleneck, cfg->flows[i].bottleneck) == 0)
+			return 0;
+	return 1;
+}
+
+static void
+jain_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, j, n;
+
+	eng_out_arr(o, "jain");
+	for (i = 0; i < cfg->nb_flows; i++) {
+		if (!bottleneck_first(cfg, i))
+			continue;
+		eng_out_item(o, "bottleneck", cfg->flows[i].bottleneck);
+		eng_out_str(o, "bottleneck", cfg->flows[i].bottleneck);
+		eng_out_dbl(o, "index", jain(rt, cfg->flows[i].bottleneck, &n), 6);
+		eng_out_arr(o, "flows");
+		for (j = 0; j < cfg->nb_flows; j++)
+			if (strcmp(cfg->flows[j].bottleneck, cfg->flows[i].bottleneck) == 0)
+				eng_out_str(o, NULL, cfg->flows[j].name);
+		eng_out_end(o);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+}
+
+/* Frames no flow of a task accepted, by reason (and multi-segment ones). */
+static void
+task_drops_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i, j;
+
+	if (o->kind == ENG_OUT_JSON)
+		eng_out_obj(o, "dfcp_drops");
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		uint64_t drops[DFCP_E_MAX], seg, any = 0;
+
+		if (t->ops != &eng_task_dfcp)
+			continue;
+		eng_dfcp_task_drops(t, drops, &seg);
+		drops[0] = 0;
+		if (o->kind == ENG_OUT_JSON) {
+			drops_write(o, t->name, drops);
+			continue;
+		}
+		for (j = 1; j < DFCP_E_MAX; j++)
+			any |= drops[j];
+		if (any == 0 && seg == 0)
+			continue;
+		eng_out_item(o, "task", t->name);
+		drops_write(o, "frames_for_no_flow", drops);
+		eng_out_u64(o, "multi_segment_dropped", seg);
+		eng_out_end(o);
+	}
+	if (o->kind == ENG_OUT_JSON)
+		eng_out_end(o);
+}
+
+/* The closing lines: each flow's goodput, then Jain's index per bottleneck. */
+static void
+results_print(struct eng_runtime *rt, FILE *f)
+{
+	const struct eng_config *cfg = rt->cfg;
+	unsigned int i, n;
+
+	for (i = 0; i < cfg->nb_flows; i++) {
+		struct flow_view v;
+
+		if (flow_view(rt, i, &v) == 0)
+			fprintf(f, "flow %s goodput: %.1f Mbit/s\n", v.name, v.goodput_mbps);
+	}
+	for (i = 0; i < cfg->nb_flows; i++) {
+		double J;
+
+		if (!bottleneck_first(cfg, i))
+			continue;
+		J = jain(rt, cfg->flows[i].bottleneck, &n);
+		fprintf(f, "Jain's fairness index (bottleneck %s, %u flows): %.4f\n",
+				cfg->flows[i].bottleneck, n, J);
+	}
+}
+
+void
+eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	switch (what) {
+	case ENG_REPORT_SUMMARY:
+		flows_write(rt, o);
+		task_drops_write(rt, o);
+		break;
+	case ENG_REPORT_RESULT:
+		results_print(rt, o->f);
+		break;
+	case ENG_REPORT_JSON:
+		flows_write(rt, o);
+		jain_write(rt, o);
+		task_drops_write(rt, o);
+		break;
+	default:
+		break;	/* periodic flow lines: the live view (obs/live.c) */
+	}
+}

@@ -1,0 +1,721 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfcp: run DFCP flows ([flow NAME], proto = dfcp) on one port queue pair:
+ * the DFCP adapter of the transport skeleton (kinds/xport/xport.h), one
+ * lib/dfcp endpoint per flow on the flow's local address:port.
+ *
+ * The skeleton receives, demultiplexes, resolves ARP and transmits; here:
+ * each frame for a flow goes to dfcp_ep_rx (checksum offload flags
+ * honoured), frames for no flow are parsed once more only to count why; per
+ * flow, when the endpoint has something due, dfcp_ep_tx_burst writes frames
+ * straight into the skeleton's mbufs; a flow may be paced by its own token
+ * bucket ("rate"). Every 1 ms a sender connects (once resolved, at its start
+ * time), closed connections are reaped and summed; every 10 ms and at each
+ * close the flow's counters are published.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "core/log.h"
+#include "dfcp.h"
+#include "kinds/dfcp/dfcp_task.h"
+#include "kinds/xport/xport.h"
+#include "net.h"
+#include "obs/obs.h"
+
+#define PACE_MAX_DT_NS		10000000ull
+#define L1_OVERHEAD		24u		/* FCS + preamble + inter-frame gap */
+
+/* A DFCP flow (eng_xflow.priv). */
+struct dfcp_flow {
+	struct eng_xflow *xf;
+	struct dfcp_ep *ep;
+	struct dfcp_conn *conn;		/* the current connection */
+	struct dfcp_conn_conf cc;	/* sender: connect conf */
+	struct dfcp_src_pattern src;
+	struct dfcp_sink_count sink;
+	volatile int stop_src;		/* DRAIN: the source reports end of data */
+	int started;			/* sender: connect issued */
+	/* pacing (token bucket in bit x 1e9 units) */
+	uint64_t rate_bps;
+	uint64_t tokens, tok_max, tok_cost;
+	uint64_t tok_last_ns;
+	/* accounting */
+	struct dfcp_stats acc;		/* closed connections, summed */
+	uint32_t conns_closed;
+	uint64_t start_ns, last_ns, last_goodput;
+	uint64_t rx_bytes;		/* frames handed to the endpoint */
+	uint64_t stalls_logged;		/* stall episodes already logged */
+	struct eng_flow_snap snap;	/* published to other threads */
+};
+
+/* The task (eng_xtask.priv). */
+struct dfcp_task {
+	enum dfcp_csum csum;
+	unsigned int rx_flags;
+	uint64_t drops[DFCP_E_MAX];	/* frames no flow accepted, by reason */
+	struct dfcp_flow flows[];	/* [x->nb_flows] */
+};
+
+static int
+eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	static const char *const modes[] = {"auto", "full", "zero", "offload"};
+	struct eng_dfcp_conf *c;
+	const char *v;
+	int rc, i;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	c->max_conns = 4;
+	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = eng_task_parse_flows(t, sec);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "max_conns", 1, 1024, &c->max_conns);
+	v = eng_sec_get(sec, "checksum");
+	if (rc == 0 && v != NULL) {
+		for (i = 0; i < 4; i++)
+			if (strcmp(v, modes[i]) == 0)
+				break;
+		if (i == 4)
+			return eng_sec_error(sec, "checksum",
+					"unknown mode \"%s\" (expected auto, full, zero or offload)", v);
+		c->csum = i;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* application callbacks                                                */
+/* ------------------------------------------------------------------ */
+
+static size_t
+flow_source(void *ctx, uint64_t now, void *buf, size_t len)
+{
+	struct dfcp_flow *f = ctx;
+
+	if (f->stop_src)
+		return 0;
+	return dfcp_src_pattern_read(&f->src, now, buf, len);
+}
+
+static void
+flow_sink(void *ctx, uint64_t off, const void *data, size_t len)
+{
+	struct dfcp_flow *f = ctx;
+
+	dfcp_sink_count_write(&f->sink, off, data, len);
+}
+
+static void
+flow_accept(void *ctx, struct dfcp_conn *c)
+{
+	struct dfcp_flow *f = ctx;
+
+	if (f->conn == NULL || dfcp_conn_state(f->conn) == DFCP_CLOSED) {
+		f->conn = c;
+		/* a new transfer starts at stream offset 0 */
+		f->sink.next_off = 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* set-up                                                               */
+/* ------------------------------------------------------------------ */
+
+/* The flow's endpoint: its local address, a listener for a receiver. */
+static struct dfcp_ep *
+flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flow *f)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	const struct eng_flow_conf *fc = f->xf->fc;
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+	struct dfcp_ep_conf ec;
+
+	dfcp_ep_conf_default(&ec);
+	memcpy(ec.local.mac, x->mac.addr_bytes, 6);
+	ec.local.ip = fc->local_ip;
+	ec.local.port = fc->local_port;
+	ec.csum = d->csum;
+	ec.rx_flags = d->rx_flags;
+	ec.listen = fc->role == ENG_FLOW_RECEIVER;
+	ec.max_conns = fc->role == ENG_FLOW_RECEIVER ? dc->max_conns : 2;
+	ec.max_half_open = ec.max_conns;
+	ec.limits.max_window = df->window;
+	ec.limits.max_K = DFCP_MAX_K;
+	ec.limits.max_T = DFCP_MAX_T;
+	ec.accept_conf.csum = d->csum;
+	ec.accept_conf.hs_rto_ns = df->hs_rto_ns;
+	ec.accept_conf.min_rto_ns = df->min_rto_ns;
+	ec.accept_conf.time_wait_ns = df->time_wait_ns;
+	ec.accept_conf.xr = df->xr;
+	ec.accept_conf.round_idle_ns = df->round_idle_ns;
+	ec.accept_conf.sink = flow_sink;
+	ec.accept_conf.sink_ctx = f;
+	ec.on_accept = flow_accept;
+	ec.accept_ctx = f;
+	return dfcp_ep_create(&ec);
+}
+
+/* A sender's connection: the five parameters, coding, timers, latency. */
+static void
+flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flow *f)
+{
+	const struct eng_flow_conf *fc = f->xf->fc;
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+	struct dfcp_conn_conf *cc = &f->cc;
+
+	dfcp_conn_conf_default(cc);
+	cc->remote.ip = fc->remote_ip;
+	cc->remote.port = fc->remote_port;
+	if (fc->has_remote_mac)
+		memcpy(cc->remote.mac, fc->remote_mac.addr_bytes, 6);
+	else if (x->peer_mac_set)
+		memcpy(cc->remote.mac, x->peer_mac.addr_bytes, 6);
+	cc->T = df->T;
+	cc->K = df->K;
+	cc->window = df->window;
+	cc->redundancy = df->redundancy;
+	cc->acks = df->acks;
+	cc->encode = df->encode;
+	cc->decode = df->decode;
+	cc->csum = d->csum;
+	cc->hs_rto_ns = df->hs_rto_ns;
+	cc->min_rto_ns = df->min_rto_ns;
+	cc->time_wait_ns = df->time_wait_ns;
+	cc->xr = df->xr;
+	cc->rate_hint = df->rate_hint;
+	cc->round_idle_ns = df->round_idle_ns;
+	cc->source = flow_source;
+	cc->source_ctx = f;
+	/* block latency histogram (obs/obs.h): one hist_record per acked block */
+	cc->block_latency = eng_lat_flow_hist(x->rt, f->xf->idx,
+			(int)rte_lcore_to_socket_id(x->t->lcore_id));
+}
+
+/* Source or sink file. */
+static int
+flow_files(struct dfcp_flow *f)
+{
+	const struct eng_flow_conf *fc = f->xf->fc;
+
+	if (fc->role == ENG_FLOW_SENDER && fc->source == ENG_SRC_FILE) {
+		f->src.fd = open(fc->path, O_RDONLY);
+		if (f->src.fd < 0) {
+			ENG_LOG(ERR, task, "flow %s: source file %s: %s", fc->name, fc->path,
+					strerror(errno));
+			return -errno;
+		}
+	}
+	if (fc->role == ENG_FLOW_RECEIVER && fc->sink == ENG_SINK_FILE) {
+		f->sink.fd = open(fc->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (f->sink.fd < 0) {
+			ENG_LOG(ERR, task, "flow %s: sink file %s: %s", fc->name, fc->path,
+					strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static int
+flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struct dfcp_flow *f)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	const struct eng_flow_conf *fc = xf->fc;
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+	const struct eng_port_conf *pc = &x->rt->cfg->ports[x->t->ports[0].port_idx];
+	int rc;
+
+	f->xf = xf;
+	xf->priv = f;
+	f->src.fd = -1;
+	f->sink.fd = -1;
+	f->snap.state = DFCP_CLOSED;
+	if ((uint32_t)df->T + DFCP_DATA_OFF > x->cap ||
+			(pc->mtu != 0 && (uint32_t)df->T + DFCP_DATA_OFF - DFCP_ETH_LEN > pc->mtu)) {
+		ENG_LOG(ERR, task, "task %s: flow %s: symbol_size %u makes %u-byte frames: larger "
+				"than the mbuf data room (%u) or the MTU of port %s", x->t->name,
+				fc->name, df->T, df->T + DFCP_DATA_OFF, x->cap, pc->name);
+		return -EINVAL;
+	}
+	f->ep = flow_ep_create(x, d, f);
+	xf->ep = eng_xport_ep_add(x, f->ep, fc->local_ip, fc->local_port);
+	if (f->ep == NULL || xf->ep == NULL) {
+		ENG_LOG(ERR, task, "task %s: flow %s: cannot create the endpoint", x->t->name,
+				fc->name);
+		return -ENOMEM;
+	}
+	xf->ep->priv = f;
+	dfcp_src_pattern_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
+	dfcp_sink_count_init(&f->sink, fc->seed, fc->verify);
+	rc = flow_files(f);
+	if (rc < 0)
+		return rc;
+	if (fc->role == ENG_FLOW_SENDER)
+		flow_sender_conf(x, d, f);
+	rc = eng_xport_ep_attach(x, xf->ep, dc->egress, fc->name, fc->weight);
+	if (rc < 0)
+		return rc;
+	f->rate_bps = df->rate_bps;
+	if (f->rate_bps != 0) {
+		f->tok_cost = ((uint64_t)df->T + DFCP_DATA_OFF + L1_OVERHEAD) * 8u * 1000000000ull;
+		f->tok_max = f->tok_cost * RTE_MAX(x->burst, 16u);
+	}
+	return 0;
+}
+
+/* The checksum mode from the task's key and the port's offloads. */
+static int
+task_csum(struct eng_xtask *x, struct dfcp_task *d)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	const struct eng_port *port = &x->rt->ports[x->t->ports[0].port_idx];
+	uint64_t txo = RTE_ETH_TX_OFFLOAD_IPV4_CKSUM | RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
+	uint64_t rxo = RTE_ETH_RX_OFFLOAD_IPV4_CKSUM | RTE_ETH_RX_OFFLOAD_UDP_CKSUM;
+
+	switch (dc->csum) {
+	case ENG_CSUM_FULL:
+		d->csum = DFCP_CSUM_FULL;
+		break;
+	case ENG_CSUM_ZERO:
+		d->csum = DFCP_CSUM_UDP_ZERO;
+		break;
+	case ENG_CSUM_OFFLOAD:
+		if ((port->tx_offloads & txo) != txo) {
+			ENG_LOG(ERR, task, "task %s: checksum = offload but port %s has no IPv4/UDP tx "
+					"checksum offload (set tx_checksum = on, or use auto/full/zero)",
+					x->t->name, x->rt->cfg->ports[x->t->ports[0].port_idx].name);
+			return -ENOTSUP;
+		}
+		d->csum = DFCP_CSUM_OFFLOAD;
+		break;
+	default:
+		d->csum = (port->tx_offloads & txo) == txo ? DFCP_CSUM_OFFLOAD : DFCP_CSUM_FULL;
+		break;
+	}
+	if (d->csum == DFCP_CSUM_OFFLOAD) {
+		x->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM | RTE_MBUF_F_TX_UDP_CKSUM;
+		x->l2_len = DFCP_ETH_LEN;
+		x->l3_len = DFCP_IP_LEN;
+	}
+	if ((port->rx_offloads & rxo) == rxo)
+		d->rx_flags = DFCP_RX_IP_CSUM_OK | DFCP_RX_UDP_CSUM_OK;
+	return 0;
+}
+
+static int
+dfcp_xsetup(struct eng_xtask *x)
+{
+	struct dfcp_task *d = x->priv;
+	unsigned int i;
+	int rc = task_csum(x, d);
+
+	for (i = 0; rc == 0 && i < x->nb_flows; i++)
+		rc = flow_setup(x, d, &x->flows[i], &d->flows[i]);
+	if (rc < 0)
+		return rc;
+	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s", x->t->name, x->nb_flows,
+			x->rt->cfg->ports[x->t->ports[0].port_idx].name,
+			d->csum == DFCP_CSUM_OFFLOAD ? "offload" :
+			d->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software");
+	return 0;
+}
+
+static void
+dfcp_xteardown(struct eng_xtask *x)
+{
+	struct dfcp_task *d = x->priv;
+	unsigned int i;
+
+	for (i = 0; d != NULL && i < x->nb_flows; i++) {
+		struct dfcp_flow *f = &d->flows[i];
+
+		if (f->xf == NULL)
+			continue;
+		dfcp_ep_free(f->ep);
+		if (f->src.fd >= 0)
+			close(f->src.fd);
+		if (f->sink.fd >= 0)
+			close(f->sink.fd);
+	}
+	rte_free(d);
+	x->priv = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* hot path                                                             */
+/* ------------------------------------------------------------------ */
+
+static int
+dfcp_xrx(struct eng_xep *e, struct rte_mbuf *m, uint64_t now)
+{
+	struct dfcp_task *d = e->x->priv;
+	struct dfcp_flow *f = e->priv;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (d->rx_flags != 0 && (m->ol_flags & (RTE_MBUF_F_RX_IP_CKSUM_MASK |
+			RTE_MBUF_F_RX_L4_CKSUM_MASK)) != 0) {
+		uint64_t ipf = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+		uint64_t l4f = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+
+		if (ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD || l4f == RTE_MBUF_F_RX_L4_CKSUM_BAD) {
+			d->drops[ipf == RTE_MBUF_F_RX_IP_CKSUM_BAD ? DFCP_E_IP_CSUM :
+					DFCP_E_UDP_CSUM]++;
+			return -1;
+		}
+	}
+	if (net_rd16(p + 12) == NET_ETHERTYPE_IPV4)
+		f->rx_bytes += m->data_len;
+	return dfcp_ep_rx(f->ep, p, m->data_len, now);
+}
+
+/* A frame for no flow: count why (a malformed frame, or simply not ours). */
+static int
+dfcp_xstray(struct eng_xtask *x, const struct rte_mbuf *m)
+{
+	struct dfcp_task *d = x->priv;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct dfcp_arp arp;
+	struct dfcp_pkt pkt;
+	int rc;
+
+	if (m->data_len >= DFCP_ETH_LEN && net_rd16(p + 12) == NET_ETHERTYPE_ARP)
+		rc = dfcp_arp_parse(p, m->data_len, &arp);
+	else
+		rc = dfcp_parse(p, m->data_len, d->rx_flags, &pkt);
+	if (rc < 0) {
+		d->drops[-rc]++;
+		return 1;
+	}
+	d->drops[DFCP_E_ADDR]++;
+	return 0;
+}
+
+static uint64_t
+dfcp_xdeadline(struct eng_xep *e, uint64_t now)
+{
+	return dfcp_ep_next_deadline(e->ep, now);
+}
+
+static unsigned int
+dfcp_xtx(struct eng_xep *e, uint64_t now, void *const *bufs, uint16_t *lens, uint16_t cap,
+		unsigned int n)
+{
+	return dfcp_ep_tx_burst(e->ep, now, bufs, lens, cap, n);
+}
+
+/* The token bucket of a flow with a rate: frames it may send now. */
+static unsigned int
+dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n)
+{
+	struct dfcp_flow *f = e->priv;
+	uint64_t dt, allowed;
+
+	if (f->rate_bps == 0)
+		return n;
+	if (f->tok_last_ns == 0)
+		f->tok_last_ns = now, f->tokens = f->tok_max;
+	dt = now - f->tok_last_ns;
+	if (dt > PACE_MAX_DT_NS)
+		dt = PACE_MAX_DT_NS;
+	f->tok_last_ns = now;
+	f->tokens += dt * f->rate_bps;
+	if (f->tokens > f->tok_max)
+		f->tokens = f->tok_max;
+	allowed = f->tokens / f->tok_cost;
+	return allowed < n ? (unsigned int)allowed : n;
+}
+
+static void
+dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k)
+{
+	struct dfcp_flow *f = e->priv;
+	uint64_t c = 0;
+
+	if (f->rate_bps == 0)
+		return;
+	for (unsigned int i = 0; i < k; i++)
+		c += ((uint64_t)lens[i] + L1_OVERHEAD) * 8u * 1000000000ull;
+	f->tokens = f->tokens > c ? f->tokens - c : 0;
+}
+
+static void
+dfcp_xresolved(struct eng_xflow *xf, const uint8_t mac[6])
+{
+	struct dfcp_flow *f = xf->priv;
+
+	memcpy(f->cc.remote.mac, mac, 6);
+}
+
+/* ------------------------------------------------------------------ */
+/* snapshots, housekeeping                                              */
+/* ------------------------------------------------------------------ */
+
+static void
+stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
+{
+	unsigned int i;
+
+	a->tx_pkts += b->tx_pkts;
+	a->tx_bytes += b->tx_bytes;
+	a->rx_pkts += b->rx_pkts;
+	a->rx_bytes += b->rx_bytes;
+	a->tx_data_pkts += b->tx_data_pkts;
+	a->rx_data_pkts += b->rx_data_pkts;
+	a->goodput_bytes += b->goodput_bytes;
+	a->blocks_sent += b->blocks_sent;
+	a->blocks_acked += b->blocks_acked;
+	a->blocks_decoded += b->blocks_decoded;
+	a->blocks_first_pass += b->blocks_first_pass;
+	a->blocks_lost += b->blocks_lost;
+	a->decode_failures += b->decode_failures;
+	a->topups += b->topups;
+	a->topup_syms += b->topup_syms;
+	a->timeouts += b->timeouts;
+	a->short_reports += b->short_reports;
+	a->retransmits += b->retransmits;
+	a->rounds_last += b->rounds_last;
+	a->rounds_next += b->rounds_next;
+	a->rounds_idle += b->rounds_idle;
+	a->reports += b->reports;
+	a->implicit_topups += b->implicit_topups;
+	a->rate_capped += b->rate_capped;
+	a->stalls += b->stalls;
+	a->dispersion_pct = b->dispersion_pct;
+	a->rate_hint_pps = b->rate_hint_pps;
+	a->stall = b->stall;
+	a->loss_ppm = b->loss_ppm;
+	a->redundancy = b->redundancy;
+	a->window_used = b->window_used;
+	a->window = b->window;
+	a->srtt_ns = b->srtt_ns;
+	for (i = 0; i < DFCP_E_MAX; i++)
+		a->drops[i] += b->drops[i];
+}
+
+/* The generic part of the snapshot (the live view, time series, goals). */
+static void
+publish_generic(struct eng_xflow *xf, const struct eng_flow_snap *s)
+{
+	struct eng_xsnap *g = &xf->snap;
+	int sender = xf->fc->role == ENG_FLOW_SENDER;
+
+	g->goodput_bytes = s->st.goodput_bytes;
+	g->frame_bytes = sender ? s->st.tx_bytes : s->st.rx_bytes;
+	g->start_ns = s->start_ns;
+	g->last_ns = s->last_ns;
+	g->window = s->st.window_used;
+	g->window_max = s->st.window;
+	g->redundancy = s->st.redundancy;
+	g->loss_ppm = s->st.loss_ppm;
+	g->sums[0] = sender ? s->st.blocks_acked : s->st.blocks_decoded;
+	g->sums[1] = s->st.decode_failures;
+	g->sums[2] = s->st.topups;
+	g->state = dfcp_state_str(s->state);
+	g->used = 1;	/* every DFCP flow is shown, from the start */
+	g->established = s->state == DFCP_ESTABLISHED;
+	g->done = s->done;
+}
+
+static void
+dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
+{
+	struct dfcp_flow *f = xf->priv;
+	struct eng_flow_snap s;
+	struct dfcp_ep_stats es;
+	unsigned int i;
+
+	memset(&s, 0, sizeof(s));
+	s.st = f->acc;
+	if (f->conn != NULL) {
+		struct dfcp_stats cs;
+
+		dfcp_conn_stats(f->conn, &cs);
+		stats_add(&s.st, &cs);
+		s.state = dfcp_conn_state(f->conn);
+		s.close_reason = dfcp_conn_close_reason(f->conn);
+	} else {
+		s.state = DFCP_CLOSED;
+		s.close_reason = f->snap.close_reason;
+	}
+	/* drops: the endpoint counts every frame it refused (conn drops included) */
+	dfcp_ep_stats(f->ep, &es);
+	for (i = 0; i < DFCP_E_MAX; i++)
+		s.st.drops[i] = es.drops[i];
+	if (s.st.goodput_bytes != f->last_goodput) {
+		f->last_goodput = s.st.goodput_bytes;
+		f->last_ns = now;
+	}
+	s.st.rx_bytes = f->rx_bytes;
+	s.start_ns = f->start_ns;
+	s.last_ns = f->last_ns;
+	s.bad_bytes = f->sink.bad_bytes;
+	s.order_errors = f->sink.order_errors;
+	s.sink_bytes = f->sink.bytes;
+	s.tx_dropped = xf->ep->tx_dropped;
+	s.conns = f->conns_closed + (f->conn != NULL);
+	if (xf->fc->role == ENG_FLOW_SENDER)
+		s.done = f->started && (f->conn == NULL || s.state == DFCP_TIME_WAIT);
+	else
+		s.done = f->conns_closed > 0 && f->conn == NULL;
+	if (s.st.stalls > f->stalls_logged) {
+		char why[96];
+
+		f->stalls_logged = s.st.stalls;
+		ENG_LOG(WARNING, task, "flow %s: no progress for 1 s while the peer is alive: %s",
+				xf->fc->name, dfcp_stall_str(s.st.stall, why, sizeof(why)));
+	}
+	f->snap = s;
+	publish_generic(xf, &s);
+}
+
+static void
+flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
+{
+	struct dfcp_flow *f = xf->priv;
+	const struct eng_flow_conf *fc = xf->fc;
+	int phase = x->rt->phase;
+
+	if (phase != ENG_PHASE_RUN)
+		f->stop_src = 1;
+	if (fc->role == ENG_FLOW_SENDER && !f->started && xf->resolved && phase == ENG_PHASE_RUN &&
+			now >= x->run_start_ns + fc->start_ns) {
+		f->conn = dfcp_ep_connect(f->ep, &f->cc, now);
+		f->started = 1;
+		if (f->conn == NULL)
+			ENG_LOG(ERR, task, "flow %s: cannot open the connection", fc->name);
+	}
+	if (f->conn != NULL && f->start_ns == 0 && dfcp_conn_state(f->conn) == DFCP_ESTABLISHED)
+		f->start_ns = now;
+	if (f->conn != NULL && dfcp_conn_state(f->conn) == DFCP_CLOSED) {
+		struct dfcp_stats cs;
+
+		dfcp_conn_stats(f->conn, &cs);
+		stats_add(&f->acc, &cs);
+		f->snap.close_reason = dfcp_conn_close_reason(f->conn);
+		if (dfcp_conn_close_reason(f->conn) != DFCP_CR_DONE)
+			ENG_LOG(WARNING, task, "flow %s: connection closed: reason %d", fc->name,
+					dfcp_conn_close_reason(f->conn));
+		f->conns_closed++;
+		f->conn = NULL;
+		dfcp_xpublish(xf, now);
+	}
+	dfcp_ep_reap(f->ep);
+}
+
+static void
+dfcp_xtick(struct eng_xtask *x, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nb_flows; i++)
+		flow_tick(x, &x->flows[i], now);
+}
+
+/* The live view's group, counters and line of a DFCP flow. */
+static void
+dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
+{
+	static const char *const snd[3] = {"blocks acked", "dec-fail", "top-ups"};
+	static const char *const rcv[3] = {"blocks decoded", "dec-fail", "top-ups"};
+	const struct dfcp_flow *f = xf->priv;
+	const struct dfcp_stats *st = &f->snap.st;
+	int sender = xf->fc->role == ENG_FLOW_SENDER;
+
+	v->group = sender ? "senders" : "receivers";
+	v->has_redundancy = 1;
+	memcpy(v->sum_names, sender ? snd : rcv, sizeof(v->sum_names));
+	v->lat_name = sender ? "block latency" : NULL;
+	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64
+			" decoded %" PRIu64 " | dec-fail %" PRIu64 " top-ups %" PRIu64
+			" | loss %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
+			st->blocks_decoded, st->decode_failures, st->topups, st->loss_ppm / 1e4,
+			st->redundancy, st->window_used, st->window);
+}
+
+static const struct eng_xport_ops dfcp_xport = {
+	.setup = dfcp_xsetup,
+	.teardown = dfcp_xteardown,
+	.rx = dfcp_xrx,
+	.stray = dfcp_xstray,
+	.next_deadline = dfcp_xdeadline,
+	.tx_burst = dfcp_xtx,
+	.pace_allow = dfcp_xpace_allow,
+	.pace_charge = dfcp_xpace_charge,
+	.resolved = dfcp_xresolved,
+	.tick = dfcp_xtick,
+	.publish = dfcp_xpublish,
+	.view = dfcp_xview,
+	.write = eng_dfcp_flow_write,
+};
+
+/* ------------------------------------------------------------------ */
+/* engine hooks                                                         */
+/* ------------------------------------------------------------------ */
+
+static int
+eng_dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+{
+	struct dfcp_task *d;
+
+	d = rte_zmalloc_socket("dfcp", sizeof(*d) + t->nb_flows * sizeof(d->flows[0]),
+			RTE_CACHE_LINE_SIZE, socket);
+	if (d == NULL)
+		return -ENOMEM;
+	return eng_xport_setup(t, rt, socket, &dfcp_xport, d);
+}
+
+int
+eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out)
+{
+	const struct eng_xflow *xf = eng_xport_flow(rt, flow);
+
+	if (xf == NULL || xf->fc->proto != &eng_task_dfcp || xf->priv == NULL)
+		return -ENOENT;
+	*out = ((const struct dfcp_flow *)xf->priv)->snap;
+	return 0;
+}
+
+void
+eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg)
+{
+	const struct eng_xtask *x = t->priv;
+	const struct dfcp_task *d = x != NULL ? x->priv : NULL;
+
+	memset(drops, 0, sizeof(uint64_t) * DFCP_E_MAX);
+	*seg = 0;
+	if (d == NULL)
+		return;
+	memcpy(drops, d->drops, sizeof(d->drops));
+	*seg = x->rx_segmented;
+}
+
+const struct eng_task_ops eng_task_dfcp = {
+	.name = "dfcp",
+	.help = "run DFCP flows (senders and receivers) on one port queue pair",
+	.parse = eng_dfcp_parse,
+	.flow_parse = eng_dfcp_flow_parse,
+	.flow_view = eng_xport_flow_view,
+	.check = eng_dfcp_check,
+	.setup = eng_dfcp_setup,
+	.poll = eng_xport_poll,
+	.done = eng_xport_done,
+	.quiesce = eng_xport_quiesce,
+	.stats = eng_xport_stats,
+	.teardown = eng_xport_teardown,
+	.report = eng_dfcp_report,
+	.tel = eng_xport_tel,
+	.tables = eng_dfcp_tables,
+};

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * txonly: generate UDP/IPv4 test packets (pkt.h) at full speed or at a
+ * configured rate (integer token pacing on the TSC), optionally a fixed count.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/tx.h"
+#include "kinds/gen/pkt.h"
+#include "kinds/sched/sched.h"
+
+#define TX_FP_SHIFT 8 /* fixed-point bits of the pacing clock */
+
+struct txonly_conf {
+	uint32_t pkt_size;   /* frame size including FCS */
+	uint64_t rate_bps;   /* 0: full speed */
+	uint64_t count;      /* 0: unlimited */
+	uint32_t src_ip, dst_ip;
+	uint16_t src_port, dst_port;
+	int has_dst_mac;
+	struct rte_ether_addr dst_mac;
+	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
+	uint32_t weight;           /* its weight there */
+};
+
+/*
+ * The rate pacer: a virtual send schedule on the TSC in fixed point, one
+ * packet every interval_fp; after a stall at most one burst of credit.
+ */
+struct txonly_pacer {
+	uint64_t start_tsc;
+	uint64_t interval_fp;   /* TSC cycles per packet << TX_FP_SHIFT; 0: no pacing */
+	uint64_t next_fp;       /* when the next packet is due */
+	uint64_t now_fp;        /* at the last txonly_pace_allow() */
+};
+
+struct txonly_priv {
+	struct rte_mempool *pool;
+	struct rte_ring *ring;  /* egress sched task's ring for this flow, or NULL */
+	uint16_t port_id, queue;
+	uint16_t data_len;
+	uint64_t ol_flags;
+	uint64_t count;
+	uint64_t seq;
+	struct txonly_pacer pace;
+	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
+	uint8_t tmpl[ENG_PKT_HDR_LEN];
+} __rte_cache_aligned;
+
+static int
+txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	struct txonly_conf *c;
+	uint64_t v;
+	int rc;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	c->pkt_size = ENG_PKT_MIN_FRAME;
+	c->src_ip = 0xc6120001u; /* 198.18.0.1 (RFC 2544 range) */
+	c->dst_ip = 0xc6120002u; /* 198.18.0.2 */
+	c->src_port = (uint16_t)(1024 + cfg->nb_tasks);
+	c->dst_port = 9;
+
+	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
+	if (rc == 0) {
+		v = c->pkt_size;
+		rc = eng_sec_size(sec, "pkt_size", ENG_PKT_MIN_FRAME, ENG_PKT_MAX_FRAME, &v);
+		c->pkt_size = (uint32_t)v;
+	}
+	if (rc == 0)
+		rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &c->rate_bps);
+	if (rc == 0)
+		rc = eng_sec_u64(sec, "count", 0, UINT64_MAX, &c->count);
+	if (rc == 0)
+		rc = eng_sec_ipv4(sec, "src_ip", &c->src_ip);
+	if (rc == 0)
+		rc = eng_sec_ipv4(sec, "dst_ip", &c->dst_ip);
+	if (rc == 0)
+		rc = eng_sec_u16(sec, "src_port", 0, 65535, &c->src_port);
+	if (rc == 0)
+		rc = eng_sec_u16(sec, "dst_port", 0, 65535, &c->dst_port);
+	if (rc == 0 && eng_sec_get(sec, "dst_mac") != NULL) {
+		c->has_dst_mac = 1;
+		rc = eng_sec_mac(sec, "dst_mac", &c->dst_mac);
+	}
+	c->weight = 1;
+	if (rc == 0)
+		rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "weight", 1, 1u << 20, &c->weight);
+	if (rc == 0 && c->egress[0] != '\0')
+		t->ports[0].txq = UINT16_MAX; /* the sched task transmits */
+	return rc;
+}
+
+static void
+txonly_template(struct txonly_priv *p, const struct txonly_conf *c, const struct eng_port *port,
+		const struct eng_port_conf *pc)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p->tmpl;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t l3 = (uint16_t)(p->data_len - sizeof(*eth));
+	static const struct rte_ether_addr def_dst = {{0x02, 0, 0, 0, 0, 0x02}};
+
+	rte_ether_addr_copy(c->has_dst_mac ? &c->dst_mac : pc->has_peer_mac ? &pc->peer_mac : &def_dst,
+			&eth->dst_addr);
+	rte_ether_addr_copy(&port->mac, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	memset(ip, 0, sizeof(*ip));
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->total_length = rte_cpu_to_be_16(l3);
+	ip->src_addr = rte_cpu_to_be_32(c->src_ip);
+	ip->dst_addr = rte_cpu_to_be_32(c->dst_ip);
+	if (!(port->tx_offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM))
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	else
+		p->ol_flags = RTE_MBUF_F_TX_IPV4 | RTE_MBUF_F_TX_IP_CKSUM;
+	udp->src_port = rte_cpu_to_be_16(c->src_port);
+	udp->dst_port = rte_cpu_to_be_16(c->dst_port);
+	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(l3 - sizeof(*ip)));
+	udp->dgram_cksum = 0; /* optional in IPv4 */
+}
+
+static int
+txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+{
+	const struct txonly_conf *c = t->conf;
+	const struct eng_task_port *tp = &t->ports[0];
+	struct eng_port *port = &rt->ports[tp->port_idx];
+	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
+	struct txonly_priv *p;
+
+	if (pc->mtu != 0 && c->pkt_size - ENG_PKT_FCS_LEN - 14 > pc->mtu) {
+		ENG_LOG(ERR, task, "task %s: pkt_size %u exceeds the MTU %u of port %s", t->name,
+				c->pkt_size, pc->mtu, pc->name);
+		return -EINVAL;
+	}
+	p = rte_zmalloc_socket("txonly", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
+	if (p == NULL)
+		return -ENOMEM;
+	p->pool = port->pool;
+	p->port_id = port->port_id;
+	p->queue = tp->txq;
+	p->data_len = (uint16_t)(c->pkt_size - ENG_PKT_FCS_LEN);
+	p->count = c->count;
+	if (c->rate_bps != 0) {
+		unsigned __int128 cyc = (unsigned __int128)rt->clock.hz * ((c->pkt_size + 20) * 8ull)
+				<< TX_FP_SHIFT;
+
+		p->pace.interval_fp = (uint64_t)(cyc / c->rate_bps);
+		if (p->pace.interval_fp == 0)
+			p->pace.interval_fp = 1;
+	}
+	txonly_template(p, c, port, pc);
+	t->priv = p;
+	if (c->egress[0] != '\0') {
+		uint32_t id;
+
+		p->ring = eng_sched_attach(rt, c->egress, t->name, c->weight, &id);
+		if (p->ring == NULL)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Packets (at most n) the rate allows at TSC now; n when not paced. */
+static inline uint16_t
+txonly_pace_allow(struct txonly_pacer *pc, uint64_t now, uint16_t n)
+{
+	uint64_t allowed;
+
+	if (pc->interval_fp == 0)
+		return n;
+	if (pc->start_tsc == 0)
+		pc->start_tsc = now;
+	pc->now_fp = (now - pc->start_tsc) << TX_FP_SHIFT;
+	if (pc->now_fp < pc->next_fp)
+		return 0;
+	allowed = (pc->now_fp - pc->next_fp) / pc->interval_fp + 1;
+	return allowed < n ? (uint16_t)allowed : n;
+}
+
+/* sent packets left (a refused burst still advances by one packet). */
+static inline void
+txonly_pace_sent(struct txonly_pacer *pc, uint16_t sent, uint16_t burst)
+{
+	uint64_t cap = (uint64_t)burst * pc->interval_fp;
+
+	if (pc->interval_fp == 0)
+		return;
+	pc->next_fp += (uint64_t)(sent ? sent : 1) * pc->interval_fp;
+	if (pc->now_fp > pc->next_fp + cap)
+		pc->next_fp = pc->now_fp - cap; /* bounded credit after a stall */
+}
+
+static uint16_t
+txonly_poll(struct eng_task *t, uint64_t now)
+{
+	struct txonly_priv *p = t->priv;
+	struct rte_mbuf *pkts[512];
+	uint16_t n = t->burst, sent, i;
+
+	if (t->rt->phase != ENG_PHASE_RUN)
+		return 0;
+	if (p->count != 0) {
+		if (p->seq >= p->count)
+			return 0;
+		if (p->count - p->seq < n)
+			n = (uint16_t)(p->count - p->seq);
+	}
+	n = txonly_pace_allow(&p->pace, now, n);
+	if (n == 0)
+		return 0;
+	if (rte_pktmbuf_alloc_bulk(p->pool, pkts, n) != 0) {
+		p->no_mbuf++;
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+		struct eng_pkt_payload *pl = (struct eng_pkt_payload *)(d + ENG_PKT_HDR_LEN);
+
+		rte_memcpy(d, p->tmpl, ENG_PKT_HDR_LEN);
+		pl->seq = p->seq + i;
+		pl->tsc = now;
+		pl->magic = ENG_PKT_MAGIC;
+		m->data_len = p->data_len;
+		m->pkt_len = p->data_len;
+		m->ol_flags |= p->ol_flags;
+		m->l2_len = 14;
+		m->l3_len = 20;
+	}
+	sent = eng_tx_burst(p->ring, p->port_id, p->queue, pkts, n);
+	if (sent < n) {
+		rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
+		p->tx_dropped += n - sent;
+	}
+	p->seq += sent; /* unsent packets reuse their numbers: gaps mean real loss */
+	p->tx_packets += sent;
+	p->tx_bytes += (uint64_t)sent * p->data_len;
+	txonly_pace_sent(&p->pace, sent, t->burst);
+	return sent;
+}
+
+static void
+txonly_stats(const struct eng_task *t, struct eng_task_stats *out)
+{
+	const struct txonly_priv *p = t->priv;
+
+	memset(out, 0, sizeof(*out));
+	if (p == NULL)
+		return;
+	out->tx_packets = p->tx_packets;
+	out->tx_bytes = p->tx_bytes;
+	out->tx_dropped = p->tx_dropped;
+	out->no_mbuf = p->no_mbuf;
+}
+
+static void
+txonly_teardown(struct eng_task *t)
+{
+	rte_free(t->priv);
+	t->priv = NULL;
+}
+
+const struct eng_task_ops eng_task_txonly = {
+	.name = "txonly",
+	.help = "generate UDP/IPv4 test packets at full speed or a set rate",
+	.parse = txonly_parse,
+	.setup = txonly_setup,
+	.poll = txonly_poll,
+	.stats = txonly_stats,
+	.teardown = txonly_teardown,
+};

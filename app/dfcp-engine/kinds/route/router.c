@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * router: forward between port_a and port_b through emulated links (the
+ * Dummynet node of the thesis). Each direction has a chain of pipes (a_to_b,
+ * b_to_a; a pipe's next = ... continues the chain) or "pass". Per poll and
+ * direction: move what left each pipe of the chain into the next one (at its
+ * departure time) or to the tx buffer; receive one burst, parse
+ * Ethernet/[VLAN]/IPv4/UDP|TCP into a pipe_flow and offer it to the first
+ * pipe at the TSC time in ns; transmit. Non-IPv4 frames (ARP) and traffic a
+ * pipe passes (unmatched = pass) go on untouched. Packets dropped by a pipe
+ * (loss, queue overflow) or refused by the tx queue are freed and counted.
+ * Queueing delay per pipe (obs.h): the enqueue time goes into an mbuf dynamic
+ * field; at departure, start of serialization (departure - delay - the
+ * packet's serialization time) - enqueue time is recorded in the pipe's
+ * histogram.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "kinds/route/route.h"
+#include "obs/obs.h"
+
+#define RT_TXBUF 256
+#define RT_DEQ 64
+#define RT_DEQ_ROUNDS 16 /* at most RT_DEQ * RT_DEQ_ROUNDS packets per pipe per poll */
+
+struct router_dir {
+	uint16_t rx_port, rxq, tx_port, txq;
+	unsigned int nb_stages;
+	int stage_idx[ENG_PIPE_CHAIN_MAX];
+	struct pipe *stage[ENG_PIPE_CHAIN_MAX];
+	/* queueing delay: histogram (NULL: off), delay, 2^-32 ns per byte, overhead */
+	struct hist *qd[ENG_PIPE_CHAIN_MAX];
+	uint64_t qd_delay[ENG_PIPE_CHAIN_MAX], qd_npb[ENG_PIPE_CHAIN_MAX];
+	uint32_t qd_ovh[ENG_PIPE_CHAIN_MAX];
+	int ts_off;			/* mbuf dynfield of the enqueue time */
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped, l2_pass;
+	uint64_t pipe_dropped;
+	uint16_t tx_n;
+	struct rte_mbuf *txbuf[RT_TXBUF];
+} __rte_cache_aligned;
+
+struct router_priv {
+	struct eng_clock clk;	/* the runtime clock */
+	int ts_off;		/* mbuf dynfield of the pipe enqueue time (obs/obs.h) */
+	struct router_dir dir[2];
+};
+
+static int
+router_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	struct eng_router_conf *c;
+	int rc, d;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	for (d = 0; d < 2; d++) {
+		snprintf(c->pipe_name[d], sizeof(c->pipe_name[d]), "pass");
+		c->pipe_idx[d] = ENG_ROUTE_PASS;
+	}
+	rc = eng_task_parse_port(t, sec, cfg, "port_a", "rxq_a", "txq_a", 1);
+	if (rc == 0)
+		rc = eng_task_parse_port(t, sec, cfg, "port_b", "rxq_b", "txq_b", 1);
+	if (rc == 0)
+		rc = eng_sec_name(sec, "a_to_b", c->pipe_name[0], sizeof(c->pipe_name[0]));
+	if (rc == 0)
+		rc = eng_sec_name(sec, "b_to_a", c->pipe_name[1], sizeof(c->pipe_name[1]));
+	/* pipe names are resolved by [pipe]'s check, after all sections */
+	return rc;
+}
+
+static void
+router_free_pipes(struct eng_task *t)
+{
+	struct router_priv *p = t->priv;
+	struct eng_route_rt *rr = eng_route_rt(t->rt);
+	struct pipe_pkt out[RT_DEQ];
+	unsigned int d, s, k, i, left = 0;
+
+	for (d = 0; d < 2; d++) {
+		struct router_dir *rd = &p->dir[d];
+
+		for (s = 0; s < rd->nb_stages; s++) {
+			while ((k = pipe_flush(rd->stage[s], out, RT_DEQ)) > 0)
+				for (i = 0; i < k; i++)
+					rte_pktmbuf_free((struct rte_mbuf *)(uintptr_t)out[i].pkt);
+			if (rr != NULL) {
+				struct eng_route_pipe_rt *pr = &rr->pipes[rd->stage_idx[s]];
+
+				pipe_free(pr->p);
+				pr->p = NULL;
+				free(pr->last_deq_bytes);
+				pr->last_deq_bytes = NULL;
+			}
+		}
+		rd->nb_stages = 0;
+		if (rd->tx_n)
+			rte_pktmbuf_free_bulk(rd->txbuf, rd->tx_n);
+		rd->tx_n = 0;
+	}
+	if (rr == NULL)
+		return;
+	for (i = 0; i < ENG_MAX_PIPES; i++)
+		left += rr->pipes[i].p != NULL;
+	if (left == 0)
+		eng_route_free(t->rt);
+}
+
+static int
+router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
+{
+	const struct eng_router_conf *c = t->conf;
+	struct router_priv *p;
+	int d;
+
+	p = rte_zmalloc_socket("router", sizeof(*p), RTE_CACHE_LINE_SIZE, socket);
+	if (p == NULL)
+		return -ENOMEM;
+	t->priv = p;
+	p->clk = rt->clock;
+	p->ts_off = eng_lat_ts_register();
+	for (d = 0; d < 2; d++) {
+		struct router_dir *rd = &p->dir[d];
+		const struct eng_task_port *in = &t->ports[d], *out = &t->ports[1 - d];
+		int idx = c->pipe_idx[d];
+
+		rd->ts_off = p->ts_off;
+		rd->rx_port = rt->ports[in->port_idx].port_id;
+		rd->rxq = in->rxq;
+		rd->tx_port = rt->ports[out->port_idx].port_id;
+		rd->txq = out->txq;
+		while (idx >= 0 && rd->nb_stages < ENG_PIPE_CHAIN_MAX) {
+			struct pipe *pp = eng_route_pipe_create(rt, idx);
+
+			if (pp == NULL)
+				return -ENOMEM;
+			rd->stage_idx[rd->nb_stages] = idx;
+			if (p->ts_off >= 0) {
+				const struct eng_pipe_conf *pc = &eng_route_conf(rt->cfg)->pipes[idx];
+
+				rd->qd[rd->nb_stages] = eng_lat_pipe_hist(rt, (unsigned int)idx, socket);
+				rd->qd_delay[rd->nb_stages] = pc->delay_ns;
+				rd->qd_npb[rd->nb_stages] = pc->bw_bps ?
+						(uint64_t)llround(ldexp(8e9 / (double)pc->bw_bps, 32)) : 0;
+				rd->qd_ovh[rd->nb_stages] = pc->overhead;
+			}
+			rd->stage[rd->nb_stages++] = pp;
+			idx = eng_route_conf(rt->cfg)->pipes[idx].next_idx;
+		}
+		ENG_LOG(INFO, task, "router %s: %s -> %s through %u pipe(s)%s%s", t->name,
+				rt->cfg->ports[in->port_idx].name, rt->cfg->ports[out->port_idx].name,
+				rd->nb_stages, rd->nb_stages ? ", first " : "",
+				rd->nb_stages ? pipe_name(rd->stage[0]) : "");
+	}
+	return 0;
+}
+
+/* Ethernet [802.1Q] IPv4 [TCP/UDP/SCTP/UDP-Lite ports] -> f; 0 if not IPv4. */
+static inline int
+router_flow(const struct rte_mbuf *m, struct pipe_flow *f)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv4_hdr *ip;
+	uint32_t len = m->data_len, off = sizeof(struct rte_ether_hdr), ihl;
+	uint16_t et;
+
+	if (len < off + sizeof(*ip))
+		return 0;
+	et = ((const struct rte_ether_hdr *)d)->ether_type;
+	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
+		off += sizeof(struct rte_vlan_hdr);
+		if (len < off + sizeof(*ip))
+			return 0;
+		et = ((const struct rte_vlan_hdr *)(d + sizeof(struct rte_ether_hdr)))->eth_proto;
+	}
+	if (et != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
+		return 0;
+	ip = (const struct rte_ipv4_hdr *)(d + off);
+	ihl = (uint32_t)(ip->version_ihl & 0x0f) * 4;
+	if ((ip->version_ihl >> 4) != 4 || ihl < sizeof(*ip))
+		return 0;
+	f->src = rte_be_to_cpu_32(ip->src_addr);
+	f->dst = rte_be_to_cpu_32(ip->dst_addr);
+	f->proto = ip->next_proto_id;
+	f->sport = 0;
+	f->dport = 0;
+	if ((f->proto == IPPROTO_UDP || f->proto == IPPROTO_TCP || f->proto == IPPROTO_SCTP ||
+			    f->proto == 136) &&
+			!(ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) &&
+			len >= off + ihl + 4) {
+		const uint16_t *ports = (const uint16_t *)((const uint8_t *)ip + ihl);
+
+		f->sport = rte_be_to_cpu_16(ports[0]);
+		f->dport = rte_be_to_cpu_16(ports[1]);
+	}
+	return 1;
+}
+
+static void
+router_flush(struct router_dir *rd)
+{
+	uint16_t sent, i;
+	uint64_t bytes = 0;
+
+	if (rd->tx_n == 0)
+		return;
+	sent = rte_eth_tx_burst(rd->tx_port, rd->txq, rd->txbuf, rd->tx_n);
+	for (i = 0; i < sent; i++)
+		bytes += rd->txbuf[i]->pkt_len;
+	if (sent < rd->tx_n) {
+		rte_pktmbuf_free_bulk(&rd->txbuf[sent], rd->tx_n - sent);
+		rd->tx_dropped += rd->tx_n - sent;
+	}
+	rd->tx_packets += sent;
+	rd->tx_bytes += bytes;
+	rd->tx_n = 0;
+}
+
+static inline void
+router_tx(struct router_dir *rd, struct rte_mbuf *m)
+{
+	if (rd->tx_n == RT_TXBUF)
+		router_flush(rd);
+	rd->txbuf[rd->tx_n++] = m;
+}
+
+/* Offer m to pipe stage s and on (passed packets go on), at time t (ns). */
+static inline void
+router_offer(struct router_dir *rd, unsigned int s, struct rte_mbuf *m, uint64_t t)
+{
+	struct pipe_flow f;
+
+	if (s < rd->nb_stages && !router_flow(m, &f)) {
+		rd->l2_pass++;
+		router_tx(rd, m); /* not IPv4: untouched */
+		return;
+	}
+	for (; s < rd->nb_stages; s++) {
+		int rc = pipe_enqueue(rd->stage[s], (uintptr_t)m, m->pkt_len, &f, t);
+
+		if (rc == 0) {
+			if (rd->qd[s] != NULL)
+				*eng_lat_ts(m, rd->ts_off) = t;
+			return;
+		}
+		if (rc < 0) {
+			rte_pktmbuf_free(m);
+			rd->pipe_dropped++;
+			return;
+		}
+		/* PIPE_PASS: unmatched here, on to the next pipe */
+	}
+	router_tx(rd, m);
+}
+
+static uint16_t
+router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
+{
+	struct rte_mbuf *pkts[512];
+	struct pipe_pkt out[RT_DEQ];
+	uint64_t now = eng_clock_ns(&p->clk, rte_rdtsc()), bytes = 0;
+	unsigned int s, k, i, r;
+	uint16_t n;
+
+	/* departures first, stage by stage, so each pipe sees times in order */
+	for (s = 0; s < rd->nb_stages; s++) {
+		for (r = 0; r < RT_DEQ_ROUNDS; r++) {
+			k = pipe_dequeue_burst(rd->stage[s], now, out, RT_DEQ);
+			for (i = 0; i < k; i++) {
+				struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)out[i].pkt;
+
+				if (rd->qd[s] != NULL) {
+					uint64_t start = out[i].t_depart - rd->qd_delay[s] -
+							(uint64_t)(((unsigned __int128)(out[i].len +
+								rd->qd_ovh[s]) * rd->qd_npb[s]) >> 32);
+					int64_t w = (int64_t)(start - *eng_lat_ts(m, rd->ts_off));
+
+					hist_record(rd->qd[s], w > 0 ? (uint64_t)w : 0);
+				}
+				if (s + 1 < rd->nb_stages)
+					router_offer(rd, s + 1, m, out[i].t_depart);
+				else
+					router_tx(rd, m);
+			}
+			if (k < RT_DEQ)
+				break;
+		}
+	}
+	n = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, burst);
+	for (i = 0; i < n; i++) {
+		bytes += pkts[i]->pkt_len;
+		if (rd->nb_stages == 0)
+			router_tx(rd, pkts[i]);
+		else
+			router_offer(rd, 0, pkts[i], now);
+	}
+	rd->rx_packets += n;
+	rd->rx_bytes += bytes;
+	router_flush(rd);
+	return n;
+}
+
+static uint16_t
+router_poll(struct eng_task *t, uint64_t now)
+{
+	struct router_priv *p = t->priv;
+
+	RTE_SET_USED(now);
+	return router_dir_poll(p, &p->dir[0], t->burst) + router_dir_poll(p, &p->dir[1], t->burst);
+}
+
+static void
+router_stats(const struct eng_task *t, struct eng_task_stats *out)
+{
+	const struct router_priv *p = t->priv;
+	unsigned int d;
+
+	memset(out, 0, sizeof(*out));
+	if (p == NULL)
+		return;
+	for (d = 0; d < 2; d++) {
+		const struct router_dir *rd = &p->dir[d];
+
+		out->rx_packets += rd->rx_packets;
+		out->rx_bytes += rd->rx_bytes;
+		out->tx_packets += rd->tx_packets;
+		out->tx_bytes += rd->tx_bytes;
+		out->tx_dropped += rd->tx_dropped;
+		out->rx_other += rd->l2_pass;
+	}
+}
+
+static void
+router_teardown(struct eng_task *t)
+{
+	router_free_pipes(t);
+	rte_free(t->priv);
+	t->priv = NULL;
+}
+
+static const struct eng_section_kind *const router_sections[] = {
+	&eng_section_pipe,
+	&eng_section_queue,
+	NULL,
+};
+
+const struct eng_task_ops eng_task_router = {
+	.name = "router",
+	.help = "forward between port_a and port_b through emulated pipes (Dummynet node)",
+	.sections = router_sections,
+	.parse = router_parse,
+	.check = eng_route_check_routers,
+	.pool_need = eng_route_pool_need,
+	.setup = router_setup,
+	.poll = router_poll,
+	.stats = router_stats,
+	.teardown = router_teardown,
+	.report = eng_route_report,
+	.tel = eng_route_tel,
+	.tables = eng_route_tables,
+};

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Statistics of the sched tasks (the sched kind's ops->report and
+ * /dfcp/sched): a block per sched task and its flows in the summary, the
+ * "sched" member of the summary JSON.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "config/config.h"
+#include "core/runtime.h"
+#include "kinds/sched/sched.h"
+#include "obs/out.h"
+#include "pktsched.h"
+
+/* A sched task over the run. */
+struct eng_sched_view {
+	const char *task;
+	struct eng_sched_stats st;
+	double rate_mbps, tx_mbps, jain;
+};
+
+#define SV(field) offsetof(struct eng_sched_view, field)
+#define SS(field) (offsetof(struct eng_sched_view, st) + offsetof(struct eng_sched_stats, field))
+#define V_TJ (ENG_V_TEXT | ENG_V_JSON)
+
+static const struct eng_ctr eng_sched_ctrs[] = {
+	{"task", "", SV(task), ENG_CT_STR, 0, ENG_V_JSON, "the sched task"},
+	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr or fifo"},
+	{"rate_bps", "bit/s", SS(rate_bps), ENG_CT_U64, 0, ENG_V_DATA, "shaped rate, 0 = unshaped"},
+	{"rate_mbps", "Mbit/s", SV(rate_mbps), ENG_CT_DBL, 1, ENG_V_TEXT,
+		"shaped rate, 0 = unshaped"},
+	{"tx_packets", "pkts", SS(tx_pkts), ENG_CT_U64, 0, 0, "sent in scheduling order"},
+	{"tx_bytes", "B", SS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"tx_retries", "", SS(tx_retries), ENG_CT_U64, 0, 0, "bursts the tx queue refused in part"},
+	{"tx_mbps", "Mbit/s", SV(tx_mbps), ENG_CT_DBL, 3, V_TJ, "tx_bytes x 8 per second"},
+	{"flows", "", SS(nb_flows), ENG_CT_U32, 0, ENG_V_TEXT, "flows attached"},
+	{"jain", "", SV(jain), ENG_CT_DBL, 6, V_TJ,
+		"Jain's index of the flows' weighted run-phase bytes"},
+};
+
+/* A flow attached to a sched task. */
+struct eng_sched_flow_view {
+	const char *name;
+	uint32_t id;
+	struct eng_sched_flow_stats f;
+	double tx_mbps;
+};
+
+#define FV(field) offsetof(struct eng_sched_flow_view, field)
+#define FF(field) (offsetof(struct eng_sched_flow_view, f) + offsetof(struct eng_sched_flow_stats, field))
+
+static const struct eng_ctr eng_sched_flow_ctrs[] = {
+	{"name", "", FV(name), ENG_CT_STR, 0, ENG_V_JSON, "the flow (task or DFCP flow)"},
+	{"id", "", FV(id), ENG_CT_U32, 0, ENG_V_JSON, "its queue in the scheduler"},
+	{"weight", "", FF(weight), ENG_CT_U32, 0, 0, "its weight"},
+	{"enq_packets", "pkts", FF(enq_pkts), ENG_CT_U64, 0, V_TJ, "taken from its ring"},
+	{"enq_bytes", "B", FF(enq_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
+	{"tx_packets", "pkts", FF(tx_pkts), ENG_CT_U64, 0, V_TJ, "sent in scheduling order"},
+	{"tx_bytes", "B", FF(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"run_tx_packets", "pkts", FF(run_tx_pkts), ENG_CT_U64, 0, ENG_V_JSON,
+		"of those, during the run phase"},
+	{"run_tx_bytes", "B", FF(run_tx_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
+	{"dropped_packets", "pkts", FF(drop_pkts), ENG_CT_U64, 0, V_TJ,
+		"refused by the scheduler (pool full)"},
+	{"backlog", "pkts", FF(backlog), ENG_CT_U32, 0, 0, "in the scheduler now"},
+	{"ring", "pkts", FF(ring_count), ENG_CT_U32, 0, V_TJ, "in its ring now"},
+	{"tx_mbps", "Mbit/s", FV(tx_mbps), ENG_CT_DBL, 3, V_TJ,
+		"run_tx_bytes x 8 per second of the run"},
+};
+
+const struct eng_ctr_table eng_sched_tables[] = {
+	{"sched", eng_sched_ctrs, RTE_DIM(eng_sched_ctrs)},
+	{"sched_flow", eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static double
+mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
+{
+	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
+}
+
+static uint64_t
+run_cycles(const struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	return end > rt->start_tsc ? end - rt->start_tsc : 0;
+}
+
+static double
+flows_jain(const struct eng_sched_flow_stats *fl, uint32_t n)
+{
+	double *x = calloc(n + 1, sizeof(double));
+	uint32_t i, k = 0;
+	double j;
+
+	if (x == NULL)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (fl[i].run_tx_bytes != 0)
+			x[k++] = (double)fl[i].run_tx_bytes / fl[i].weight;
+	j = sched_jain(x, k);
+	free(x);
+	return j;
+}
+
+static void
+eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
+{
+	uint64_t cyc = run_cycles(rt);
+	struct eng_sched_flow_stats *fl;
+	struct eng_sched_view v = {.task = t->name};
+	uint32_t k;
+
+	if (eng_sched_task_stats(t, &v.st, NULL, 0) < 0)
+		return;
+	fl = calloc(v.st.nb_flows + 1, sizeof(*fl));
+	if (fl == NULL || eng_sched_task_stats(t, &v.st, fl, v.st.nb_flows) < 0) {
+		free(fl);
+		return;
+	}
+	v.rate_mbps = (double)v.st.rate_bps / 1e6;
+	v.tx_mbps = mbps(v.st.tx_bytes, cyc, rt->clock.hz);
+	v.jain = flows_jain(fl, v.st.nb_flows);
+	eng_out_item(o, "sched", t->name);
+	eng_out_counters(o, eng_sched_ctrs, RTE_DIM(eng_sched_ctrs), &v);
+	eng_out_arr(o, "flows");
+	for (k = 0; k < v.st.nb_flows; k++) {
+		struct eng_sched_flow_view f = {.name = fl[k].name, .id = k, .f = fl[k]};
+
+		f.tx_mbps = mbps(fl[k].run_tx_bytes, cyc, rt->clock.hz);
+		eng_out_item(o, "flow", f.name);
+		eng_out_counters(o, eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs), &f);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+	eng_out_end(o);
+	free(fl);
+}
+
+static void
+eng_scheds_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "sched");
+	for (i = 0; i < rt->cfg->nb_tasks; i++)
+		if (rt->cfg->tasks[i].ops == &eng_task_sched)
+			eng_sched_write(rt, o, &rt->cfg->tasks[i]);
+	eng_out_end(o);
+}
+
+void
+eng_sched_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	if (what == ENG_REPORT_SUMMARY || what == ENG_REPORT_JSON)
+		eng_scheds_write(rt, o);
+}
+
+static int
+tel_sched(struct eng_runtime *rt, const char *params, struct eng_out *o)
+{
+	RTE_SET_USED(params);
+	eng_scheds_write(rt, o);
+	return 0;
+}
+
+const struct eng_tel_cmd eng_sched_tel[] = {
+	{"/dfcp/sched", "Sched tasks and their flows' counters. No parameters", tel_sched},
+	{NULL, NULL, NULL},
+};

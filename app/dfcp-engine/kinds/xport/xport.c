@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The transport skeleton (xport.h): rx burst and demultiplexing, ARP,
+ * per-endpoint transmit with pending frames and back-pressure, ticks,
+ * snapshots, goals, quiesce and teardown of a dfcp or tcp task.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/tx.h"
+#include "kinds/sched/sched.h"
+#include "kinds/xport/xport.h"
+#include "net.h"
+
+#define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
+#define SNAP_PERIOD_NS		10000000ull	/* publish counters every 10 ms */
+#define ARP_RETRY_NS		200000000ull
+#define RX_PREFETCH		4u		/* frames ahead */
+
+/* ------------------------------------------------------------------ */
+/* set-up and the end                                                   */
+/* ------------------------------------------------------------------ */
+
+struct eng_xep *
+eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uint16_t port)
+{
+	struct eng_xep *e;
+
+	if (x->nb_eps == x->nb_flows)
+		return NULL;
+	e = &x->eps[x->nb_eps++];
+	e->x = x;
+	e->ep = ep;
+	e->local_ip = ip;
+	e->local_port = port;
+	return e;
+}
+
+int
+eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress, const char *name,
+		uint32_t weight)
+{
+	if (egress[0] == '\0')
+		return 0;
+	e->ring = eng_sched_attach(x->rt, egress, name, weight, &e->sched_id);
+	if (e->ring == NULL) {
+		ENG_LOG(ERR, task, "task %s: %s: cannot attach to sched task %s", x->t->name, name,
+				egress);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Stashed and pending mbufs back to the pool (lcores stopped). */
+static void
+release_mbufs(struct eng_xtask *x)
+{
+	unsigned int i;
+
+	if (x->nstash != 0)
+		rte_pktmbuf_free_bulk(x->stash, x->nstash);
+	x->nstash = 0;
+	for (i = 0; i < x->nb_eps; i++) {
+		struct eng_xep *e = &x->eps[i];
+
+		if (e->npend != 0) {
+			rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend);
+			x->cnt.tx_dropped += e->npend;
+			e->tx_dropped += e->npend;
+		}
+		e->npend = 0;
+		e->pend_off = 0;
+	}
+}
+
+void
+eng_xport_teardown(struct eng_task *t)
+{
+	struct eng_xtask *x = t->priv;
+
+	if (x == NULL)
+		return;
+	release_mbufs(x);
+	x->ops->teardown(x);
+	rte_free(x);
+	t->priv = NULL;
+}
+
+int
+eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
+		const struct eng_xport_ops *ops, void *priv)
+{
+	const struct eng_task_port *tp = &t->ports[0];
+	struct eng_port *port = &rt->ports[tp->port_idx];
+	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
+	size_t fl = t->nb_flows * sizeof(struct eng_xflow), ep = t->nb_flows * sizeof(struct eng_xep);
+	struct eng_xtask *x;
+	unsigned int i;
+	int rc;
+
+	x = rte_zmalloc_socket("xport", sizeof(*x) + fl + ep, RTE_CACHE_LINE_SIZE, socket);
+	if (x == NULL) {
+		rte_free(priv);
+		return -ENOMEM;
+	}
+	t->priv = x;
+	x->ops = ops;
+	x->priv = priv;
+	x->rt = rt;
+	x->t = t;
+	x->flows = (struct eng_xflow *)(x + 1);
+	x->eps = (struct eng_xep *)((char *)x->flows + fl);
+	x->nb_flows = t->nb_flows;
+	x->pool = port->pool;
+	x->port_id = port->port_id;
+	x->rxq = tp->rxq;
+	x->txq = tp->txq;
+	x->burst = RTE_MIN(t->burst, (uint16_t)ENG_XPORT_MAX_BURST);
+	x->clk = rt->clock;
+	x->mac = port->mac;
+	x->peer_mac_set = pc->has_peer_mac;
+	x->peer_mac = pc->peer_mac;
+	x->cap = (uint16_t)RTE_MIN(rte_pktmbuf_data_room_size(x->pool) - RTE_PKTMBUF_HEADROOM,
+			UINT16_MAX);
+	for (i = 0; i < x->nb_flows; i++) {
+		struct eng_xflow *f = &x->flows[i];
+
+		f->x = x;
+		f->idx = t->flow_idx[i];
+		f->fc = &rt->cfg->flows[f->idx];
+		f->resolved = f->fc->role != ENG_FLOW_SENDER || f->fc->has_remote_mac ||
+				x->peer_mac_set;
+	}
+	rc = ops->setup(x);
+	if (rc < 0)
+		eng_xport_teardown(t);
+	return rc;
+}
+
+void
+eng_xport_quiesce(struct eng_task *t)
+{
+	struct eng_xtask *x = t->priv;
+	uint64_t now = eng_xport_now(x, rte_rdtsc());
+	unsigned int i;
+
+	release_mbufs(x);
+	for (i = 0; i < x->nb_flows; i++)
+		x->ops->publish(&x->flows[i], now);
+	if (x->ops->quiesce != NULL)
+		x->ops->quiesce(x);
+}
+
+enum eng_goal
+eng_xport_done(const struct eng_task *t)
+{
+	const struct eng_xtask *x = t->priv;
+	unsigned int i;
+
+	if (x->ops->goal != NULL)
+		return x->ops->goal(x);
+	for (i = 0; i < x->nb_flows; i++)
+		if (!x->flows[i].snap.done)
+			return ENG_GOAL_PENDING;
+	return ENG_GOAL_REACHED;
+}
+
+void
+eng_xport_stats(const struct eng_task *t, struct eng_task_stats *out)
+{
+	const struct eng_xtask *x = t->priv;
+
+	memset(out, 0, sizeof(*out));
+	if (x != NULL)
+		*out = x->cnt;
+}
+
+const struct eng_xflow *
+eng_xport_flow(const struct eng_runtime *rt, unsigned int flow)
+{
+	const struct eng_flow_conf *fc;
+	const struct eng_xtask *x;
+
+	if (flow >= rt->cfg->nb_flows)
+		return NULL;
+	fc = &rt->cfg->flows[flow];
+	if (fc->task_idx < 0 || (x = rt->cfg->tasks[fc->task_idx].priv) == NULL ||
+			fc->task_pos >= x->nb_flows || x->flows[fc->task_pos].fc != fc)
+		return NULL;
+	return &x->flows[fc->task_pos];
+}
+
+/* ------------------------------------------------------------------ */
+/* hot path                                                             */
+/* ------------------------------------------------------------------ */
+
+/* The endpoint owning ip:port (an endpoint with port 0 owns every port;
+ * any_port: the first endpoint of ip, for ARP). */
+static inline struct eng_xep *
+xport_ep_find(struct eng_xtask *x, uint32_t ip, uint16_t port, int any_port)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->nb_eps; i++) {
+		struct eng_xep *e = &x->eps[i];
+
+		if (e->local_ip == ip && (any_port || e->local_port == port || e->local_port == 0))
+			return e;
+	}
+	return NULL;
+}
+
+static void
+rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, uint64_t now)
+{
+	struct net_arp arp;
+	struct eng_xep *e;
+	unsigned int i;
+	int hit = 0;
+
+	if (net_arp_parse(d, len, &arp) < 0) {
+		x->ops->stray(x, m);
+		x->cnt.rx_bad++;
+		return;
+	}
+	if (arp.op == NET_ARP_REPLY)
+		for (i = 0; i < x->nb_flows; i++) {
+			struct eng_xflow *f = &x->flows[i];
+
+			if (f->fc->role != ENG_FLOW_SENDER || f->resolved || arp.spa != f->fc->remote_ip)
+				continue;
+			f->resolved = 1;
+			x->ops->resolved(f, arp.sha);
+			hit = 1;
+		}
+	if (arp.op == NET_ARP_REQUEST && !hit && (e = xport_ep_find(x, arp.tpa, 0, 1)) != NULL) {
+		x->ops->rx(e, m, now);	/* the endpoint answers */
+		e->due_ns = 0;
+		hit = 1;
+	}
+	if (hit)
+		x->cnt.rx_valid++;
+	else
+		x->cnt.rx_other++;
+}
+
+static void
+rx_frame(struct eng_xtask *x, struct rte_mbuf *m, uint64_t now)
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t len = m->data_len;
+	struct eng_xep *e;
+	uint32_t l3;
+
+	if (m->nb_segs != 1) {
+		x->rx_segmented++;
+		x->cnt.rx_bad++;
+		return;
+	}
+	if (len >= NET_ETH_LEN && net_rd16(d + 12) == NET_ETHERTYPE_ARP) {
+		rx_arp(x, m, d, len, now);
+		return;
+	}
+	l3 = len >= NET_ETH_LEN + 20 ? (uint32_t)(d[14] & 0x0f) * 4u : 0;
+	if (l3 >= 20 && net_rd16(d + 12) == NET_ETHERTYPE_IPV4 && (d[14] >> 4) == 4 &&
+			len >= NET_ETH_LEN + l3 + 4 &&
+			(e = xport_ep_find(x, net_rd32(d + 30), net_rd16(d + NET_ETH_LEN + l3 + 2),
+					0)) != NULL) {
+		if (x->ops->rx(e, m, now) < 0)
+			x->cnt.rx_bad++;
+		else
+			x->cnt.rx_valid++;
+		e->due_ns = 0;
+		return;
+	}
+	if (x->ops->stray(x, m))
+		x->cnt.rx_bad++;
+	else
+		x->cnt.rx_other++;
+}
+
+/* Transmit what is pending; 1 when nothing is left pending. */
+static inline int
+ep_flush(struct eng_xtask *x, struct eng_xep *e)
+{
+	return eng_tx_pending(e->ring, x->port_id, x->txq, e->pend, &e->npend, &e->pend_off,
+			&x->cnt.tx_packets, &x->cnt.tx_bytes);
+}
+
+static void
+ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
+{
+	void *bufs[ENG_XPORT_MAX_BURST];
+	uint16_t lens[ENG_XPORT_MAX_BURST];
+	unsigned int n, k, i;
+
+	if (!ep_flush(x, e))
+		return;		/* the port or the scheduler is full: back-pressure */
+	/*
+	 * The endpoint's next deadline only moves when it receives, sends or is
+	 * ticked (each clears the cache) or when time reaches it: no scan of
+	 * its connections on idle polls.
+	 */
+	if (e->due_ns == 0 || e->due_ns <= now)
+		e->due_ns = x->ops->next_deadline(e, now);
+	if (e->due_ns > now)
+		return;
+	e->due_ns = 0;
+	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->burst) : x->burst;
+	if (n == 0)
+		return;
+	/* the top n of the stash become this burst's frames */
+	n = eng_stash_take(x->pool, x->stash, &x->nstash,
+			RTE_MIN((unsigned int)ENG_XPORT_MAX_BURST - x->nstash,
+				RTE_MAX(n, (unsigned int)x->burst)), n, bufs, &x->cnt.no_mbuf);
+	if (n == 0)
+		return;
+	k = x->ops->tx_burst(e, now, bufs, lens, x->cap, n);
+	if (k == 0)
+		return;
+	if (x->ops->pace_charge != NULL)
+		x->ops->pace_charge(e, lens, k);
+	eng_stash_commit(x->stash, &x->nstash, n, k, lens, e->pend);
+	if (x->ol_flags != 0)
+		for (i = 0; i < k; i++) {
+			struct rte_mbuf *m = e->pend[i];
+
+			if (net_rd16((const uint8_t *)bufs[i] + 12) == NET_ETHERTYPE_IPV4) {
+				m->ol_flags = x->ol_flags;
+				m->l2_len = x->l2_len;
+				m->l3_len = x->l3_len;
+			}
+		}
+	e->npend = (uint16_t)k;
+	e->pend_off = 0;
+	ep_flush(x, e);
+}
+
+/* Senders without their next hop's MAC: an ARP request every 200 ms. */
+static void
+arp_tick(struct eng_xtask *x, uint64_t now)
+{
+	unsigned int i;
+
+	if (x->rt->phase != ENG_PHASE_RUN)
+		return;
+	for (i = 0; i < x->nb_flows; i++) {
+		struct eng_xflow *f = &x->flows[i];
+		struct eng_xep *e = f->ep;
+		struct rte_mbuf *m;
+		int rc;
+
+		if (f->resolved || e == NULL || now < x->run_start_ns + f->fc->start_ns ||
+				now < f->arp_next_ns || e->npend != 0)
+			continue;
+		f->arp_next_ns = now + ARP_RETRY_NS;
+		rc = eng_arp_request(x->pool, x->cap, &x->mac, f->fc->local_ip, f->fc->remote_ip, &m);
+		if (rc < 0) {
+			if (rc == -ENOMEM)
+				x->cnt.no_mbuf++;
+			continue;
+		}
+		e->pend[0] = m;
+		e->npend = 1;
+		e->pend_off = 0;
+	}
+}
+
+static void
+housekeeping(struct eng_xtask *x, uint64_t now)
+{
+	unsigned int i;
+
+	if (now >= x->tick_next_ns) {
+		x->tick_next_ns = now + TICK_PERIOD_NS;
+		arp_tick(x, now);
+		x->ops->tick(x, now);
+		for (i = 0; i < x->nb_eps; i++)
+			x->eps[i].due_ns = 0;
+	}
+	if (now >= x->snap_next_ns) {
+		x->snap_next_ns = now + SNAP_PERIOD_NS;
+		for (i = 0; i < x->nb_flows; i++)
+			x->ops->publish(&x->flows[i], now);
+	}
+}
+
+uint16_t
+eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
+{
+	struct eng_xtask *x = t->priv;
+	struct rte_mbuf *pkts[ENG_XPORT_MAX_BURST];
+	uint64_t now = eng_xport_now(x, now_tsc), tx0 = x->cnt.tx_packets;
+	uint16_t n, i;
+
+	if (x->run_start_ns == 0)
+		x->run_start_ns = eng_xport_now(x, x->rt->start_tsc);
+	n = rte_eth_rx_burst(x->port_id, x->rxq, pkts, x->burst);
+	/* mbuf headers RX_PREFETCH frames ahead, frame headers half as far */
+	for (i = 0; i < n && i < RX_PREFETCH; i++)
+		rte_prefetch0(pkts[i]);
+	for (i = 0; i < n; i++) {
+		if (i + RX_PREFETCH < n)
+			rte_prefetch0(pkts[i + RX_PREFETCH]);
+		if (i + RX_PREFETCH / 2 < n) {
+			const uint8_t *d = rte_pktmbuf_mtod(pkts[i + RX_PREFETCH / 2], const uint8_t *);
+
+			rte_prefetch0(d);
+			rte_prefetch0(d + RTE_CACHE_LINE_SIZE);
+		}
+		x->cnt.rx_bytes += pkts[i]->pkt_len;
+		rx_frame(x, pkts[i], now);
+	}
+	if (n != 0) {
+		x->cnt.rx_packets += n;
+		rte_pktmbuf_free_bulk(pkts, n);
+	}
+	housekeeping(x, now);
+	for (i = 0; i < x->nb_eps; i++)
+		ep_tx(x, &x->eps[i], now);
+	/* packets handled = received + sent (lcore busy/idle accounting, obs/obs.h) */
+	return (uint16_t)RTE_MIN(n + (x->cnt.tx_packets - tx0), (uint64_t)UINT16_MAX);
+}

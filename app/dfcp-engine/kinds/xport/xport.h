@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The transport skeleton shared by the dfcp and tcp kinds (xport.c): a task
+ * that runs [flow]s of a protocol library on one port queue pair. The
+ * skeleton does what both need the same way:
+ *
+ *   rx      one burst; ARP replies resolve sender flows, ARP requests and
+ *           IPv4 frames go to the endpoint that owns the destination
+ *           (address, port), the rest to the adapter's stray();
+ *   ARP     requests for unresolved senders, retried every 200 ms;
+ *   tx      per endpoint, when its cached deadline is due: frames built by
+ *           the adapter straight into mbufs from a per-task stash, sent to
+ *           the port or the endpoint's sched ring; what the queue refuses
+ *           stays pending and nothing new is built until it left
+ *           (back-pressure instead of loss);
+ *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
+ *           10 ms (published by the owning lcore, read by stats and the
+ *           live view), goals, quiesce, teardown.
+ *
+ * An adapter (struct eng_xport_ops) wraps a library endpoint: the dfcp kind
+ * one dfcp_ep per flow, the tcp kind one tcp_ep per local address. Flows and
+ * endpoints live in arrays sized at set-up (no per-task flow limit); the
+ * demultiplexer scans the endpoints (a hash can replace xport_ep_find).
+ */
+#ifndef ENG_XPORT_H
+#define ENG_XPORT_H
+
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "config/flow.h"
+#include "core/clock.h"
+#include "core/task.h"
+
+#define ENG_XPORT_MAX_BURST	512
+
+struct eng_out;
+struct eng_runtime;
+struct eng_xtask;
+struct eng_xep;
+struct eng_xflow;
+struct rte_mbuf;
+struct rte_mempool;
+struct rte_ring;
+
+/* What every flow publishes (10 ms and at each close); main thread reads. */
+struct eng_xsnap {
+	uint64_t goodput_bytes;		/* acked by the peer (sender) / delivered (receiver) */
+	uint64_t frame_bytes;		/* sent (sender) / received (receiver) */
+	uint64_t start_ns, last_ns;	/* established, last goodput progress; 0: not yet */
+	uint32_t window;		/* dfcp: blocks in flight; tcp: cwnd in segments */
+	uint32_t window_max;		/* dfcp: the window; tcp: 0 */
+	uint32_t redundancy;		/* dfcp: packets per block; tcp: 0 */
+	uint32_t loss_ppm;		/* dfcp: symbol loss; tcp: retransmitted data segments */
+	uint64_t sums[3];		/* summed in the live view's totals (adapter's names) */
+	const char *state;		/* of the current connection */
+	int used;			/* has (had) a connection */
+	int established;
+	int done;			/* its goal is reached */
+};
+
+/* A flow of a transport task. */
+struct eng_xflow {
+	const struct eng_flow_conf *fc;
+	unsigned int idx;		/* in cfg->flows */
+	struct eng_xtask *x;
+	struct eng_xep *ep;		/* the endpoint it uses */
+	int resolved;			/* sender: the remote MAC is known */
+	uint64_t arp_next_ns;
+	struct eng_xsnap snap;		/* published by the owning lcore */
+	void *priv;			/* the adapter's */
+};
+
+/* An endpoint of a transport task: a library endpoint and its egress. */
+struct eng_xep {
+	struct eng_xtask *x;
+	void *ep;			/* the adapter's (dfcp_ep, tcp_ep) */
+	void *priv;			/* the adapter's */
+	uint32_t local_ip;		/* host order */
+	uint16_t local_port;		/* 0: every port of local_ip */
+	struct rte_ring *ring;		/* sched ring, or NULL: the port's tx queue */
+	uint32_t sched_id;
+	uint64_t due_ns;		/* cached next deadline, 0: ask again */
+	uint64_t tx_dropped;		/* pending frames freed at the end */
+	uint16_t npend, pend_off;
+	struct rte_mbuf *pend[ENG_XPORT_MAX_BURST];
+};
+
+/* The protocol adapter of a transport kind. Called on the task's lcore but
+ * setup, teardown and quiesce (main lcore, lcores stopped). */
+struct eng_xport_ops {
+	/* After the skeleton made the flows: endpoints (eng_xport_ep_add) and
+	 * per-flow state; 0 or a negative errno (teardown cleans up). */
+	int (*setup)(struct eng_xtask *x);
+	void (*teardown)(struct eng_xtask *x);
+	/* A frame for endpoint e (IPv4 to its address, or an ARP request for it). */
+	int (*rx)(struct eng_xep *e, struct rte_mbuf *m, uint64_t now);	/* < 0: bad */
+	/* A frame no endpoint owns: count why; 1 when malformed, 0 when not ours. */
+	int (*stray)(struct eng_xtask *x, const struct rte_mbuf *m);
+	uint64_t (*next_deadline)(struct eng_xep *e, uint64_t now);
+	unsigned int (*tx_burst)(struct eng_xep *e, uint64_t now, void *const *bufs,
+			uint16_t *lens, uint16_t cap, unsigned int n);
+	/* Pacing (optional): frames allowed now; charge what was built. */
+	unsigned int (*pace_allow)(struct eng_xep *e, uint64_t now, unsigned int n);
+	void (*pace_charge)(struct eng_xep *e, const uint16_t *lens, unsigned int k);
+	/* An ARP reply gave sender f its next hop's MAC. */
+	void (*resolved)(struct eng_xflow *f, const uint8_t mac[6]);
+	/* Every 1 ms: connections, timers, closes, goals. */
+	void (*tick)(struct eng_xtask *x, uint64_t now);
+	/* Every 10 ms and on demand: f->snap (and the adapter's own snapshot). */
+	void (*publish)(struct eng_xflow *f, uint64_t now);
+	/* The task's goal (NULL: every flow's snap.done). */
+	enum eng_goal (*goal)(const struct eng_xtask *x);
+	/* After the lcores stopped, once the skeleton released its mbufs (optional). */
+	void (*quiesce)(struct eng_xtask *x);
+	/* Any thread: f's group, counter names, histogram name and line detail
+	 * for the live view (the generic fields are filled from f->snap). */
+	void (*view)(const struct eng_xflow *f, struct eng_flow_view *v);
+	/* Any thread: f's counters inside an open item (/dfcp/flows). */
+	void (*write)(const struct eng_xflow *f, struct eng_out *o);
+};
+
+/* A transport task's state: t->priv of a dfcp or tcp task. */
+struct eng_xtask {
+	const struct eng_xport_ops *ops;
+	struct eng_runtime *rt;
+	const struct eng_task *t;
+	struct rte_mempool *pool;
+	uint16_t port_id, rxq, txq;
+	uint16_t burst;
+	uint16_t cap;			/* frame capacity of an mbuf */
+	struct eng_clock clk;		/* the runtime clock */
+	struct rte_ether_addr mac;	/* the port's */
+	int peer_mac_set;
+	struct rte_ether_addr peer_mac;	/* [port] peer_mac: senders need no ARP */
+	uint64_t ol_flags;		/* tx offload flags set on IPv4 frames (0: none) */
+	uint8_t l2_len, l3_len;
+	uint64_t run_start_ns;
+	uint64_t tick_next_ns, snap_next_ns;
+	struct eng_task_stats cnt;	/* ops->stats */
+	uint64_t rx_segmented;		/* multi-segment frames dropped */
+	unsigned int nstash;
+	struct rte_mbuf *stash[ENG_XPORT_MAX_BURST];
+	unsigned int nb_flows, nb_eps;
+	struct eng_xflow *flows;	/* [nb_flows], the task's list order */
+	struct eng_xep *eps;		/* [nb_eps], up to one per flow */
+	void *priv;			/* the adapter's */
+};
+
+/* The kind ops of a transport task. setup: with its adapter and the
+ * adapter's task state priv (rte_malloc'd; ops->teardown frees it, or this
+ * function when it cannot allocate its own). */
+int eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
+		const struct eng_xport_ops *ops, void *priv);
+uint16_t eng_xport_poll(struct eng_task *t, uint64_t now_tsc);
+enum eng_goal eng_xport_done(const struct eng_task *t);
+void eng_xport_quiesce(struct eng_task *t);
+void eng_xport_teardown(struct eng_task *t);
+void eng_xport_stats(const struct eng_task *t, struct eng_task_stats *out);
+
+/* For the adapter's setup: a new endpoint (NULL when every slot is taken). */
+struct eng_xep *eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uint16_t port);
+/* Its egress through sched task `egress` ("" = the port): 0 or -errno. */
+int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress,
+		const char *name, uint32_t weight);
+/* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
+const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
+/* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
+int eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
+extern const struct eng_tel_cmd eng_xport_tel[];
+
+static inline uint64_t
+eng_xport_now(const struct eng_xtask *x, uint64_t tsc)
+{
+	return eng_clock_ns(&x->clk, tsc);
+}
+
+#endif /* ENG_XPORT_H */

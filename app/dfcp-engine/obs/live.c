@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The periodic flow view and the time series.
+ *
+ * Every stats period: per flow (DFCP and TCP: ops->flow_view of its kind,
+ * from the snapshots its task publishes) the goodput and throughput of the
+ * period, then
+ *   - the view: a totals line per group of flows ("senders", "receivers",
+ *     "tcp senders" ...: flows, goodput, throughput, the kind's counters, the
+ *     senders' merged histograms), then one line per flow: every flow when
+ *     there are at most [engine] stats_top of them (config order), else the
+ *     stats_top flows with the highest goodput in the period (highest first);
+ *   - the time series (--timeseries FILE): one CSV row per flow,
+ *     time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss
+ *     (the format of doc/observability.md, read by tools/plot).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "config/config.h"
+#include "config/flow.h"
+#include "core/log.h"
+#include "obs/obs.h"
+
+struct live_row {
+	unsigned int idx;
+	int valid;
+	double goodput, thr;		/* Mbit/s in the period */
+	struct eng_flow_view v;
+};
+
+/* The view's state, in eng_runtime.live (main thread only). */
+struct eng_live_rt {
+	struct {
+		uint64_t tsc;
+		uint64_t bytes, goodput;
+	} *prev;			/* per flow, at the previous period */
+	struct live_row *rows;
+	unsigned int n;
+	FILE *ts_file;
+	uint64_t ts_last_tsc;
+};
+
+static double
+mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
+{
+	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
+}
+
+static struct eng_live_rt *
+live_rt(struct eng_runtime *rt)
+{
+	if (rt->live == NULL)
+		rt->live = calloc(1, sizeof(*rt->live));
+	return rt->live;
+}
+
+static int
+live_alloc(struct eng_runtime *rt)
+{
+	struct eng_live_rt *l = live_rt(rt);
+	unsigned int n = rt->cfg->nb_flows;
+
+	if (l == NULL)
+		return -ENOMEM;
+	if (l->rows != NULL)
+		return 0;
+	l->prev = calloc(n + 1, sizeof(*l->prev));
+	l->rows = calloc(n + 1, sizeof(*l->rows));
+	if (l->prev == NULL || l->rows == NULL) {
+		free(l->prev);
+		free(l->rows);
+		l->prev = NULL;
+		l->rows = NULL;
+		return -ENOMEM;
+	}
+	l->n = n;
+	return 0;
+}
+
+void
+eng_live_free(struct eng_runtime *rt)
+{
+	if (rt->live == NULL)
+		return;
+	if (rt->live->ts_file != NULL)
+		fclose(rt->live->ts_file);
+	free(rt->live->prev);
+	free(rt->live->rows);
+	free(rt->live);
+	rt->live = NULL;
+}
+
+/* Fill the rows for the period ending at now (and move the period on). */
+static void
+live_compute(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_config *cfg = rt->cfg;
+	struct eng_live_rt *l = rt->live;
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++) {
+		const struct eng_task_ops *k = cfg->flows[i].proto;
+		struct live_row *r = &l->rows[i];
+		uint64_t b, g, prev_tsc = l->prev[i].tsc ? l->prev[i].tsc : rt->start_tsc;
+
+		r->idx = i;
+		r->valid = k != NULL && k->flow_view != NULL && k->flow_view(rt, i, &r->v) == 0;
+		if (!r->valid)
+			continue;
+		b = r->v.frame_bytes;
+		g = r->v.goodput_bytes;
+		r->thr = now > prev_tsc ? mbps(b - l->prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
+		r->goodput = now > prev_tsc ?
+				mbps(g - l->prev[i].goodput, now - prev_tsc, rt->clock.hz) : 0;
+		l->prev[i].tsc = now;
+		l->prev[i].bytes = b;
+		l->prev[i].goodput = g;
+	}
+}
+
+static int
+by_goodput(const void *a, const void *b)
+{
+	const struct live_row *x = *(const struct live_row *const *)a;
+	const struct live_row *y = *(const struct live_row *const *)b;
+
+	if (x->goodput != y->goodput)
+		return x->goodput < y->goodput ? 1 : -1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+flow_line(struct eng_runtime *rt, const struct live_row *r)
+{
+	const struct eng_flow_conf *fc = &rt->cfg->flows[r->idx];
+	struct hist_summary h;
+	char lat[160] = "";
+
+	if (fc->role == ENG_FLOW_SENDER && eng_lat_flow_summary(rt, r->idx, &h) == 0 && h.count) {
+		char a[5][16];
+
+		eng_ns_fmt(a[0], sizeof(a[0]), h.p50);
+		eng_ns_fmt(a[1], sizeof(a[1]), h.p90);
+		eng_ns_fmt(a[2], sizeof(a[2]), h.p99);
+		eng_ns_fmt(a[3], sizeof(a[3]), h.p999);
+		eng_ns_fmt(a[4], sizeof(a[4]), h.max);
+		snprintf(lat, sizeof(lat), " | lat p50/90/99/99.9/max %s/%s/%s/%s/%s", a[0], a[1],
+				a[2], a[3], a[4]);
+	}
+	printf("  flow %-8s %-8s %-11s thr %8.1f goodput %8.1f Mbit/s | %s%s\n", fc->name,
+			fc->role == ENG_FLOW_SENDER ? "sender" : "receiver", r->v.state, r->thr,
+			r->goodput, r->v.detail, lat);
+}
+
+/* The totals line of the flows of one group ("senders", "tcp receivers" ...). */
+static void
+totals(struct eng_runtime *rt, const char *group)
+{
+	unsigned int i, n = 0, done = 0, running = 0;
+	const struct eng_flow_view *first = NULL;
+	double gp = 0, thr = 0;
+	uint64_t sums[3] = {0, 0, 0};
+	struct hist *all = NULL;
+	char lat[160] = "";
+
+	for (i = 0; i < rt->live->n; i++) {
+		const struct live_row *r = &rt->live->rows[i];
+
+		if (!r->valid || strcmp(r->v.group, group) != 0)
+			continue;
+		if (first == NULL && (first = &r->v)->lat_name != NULL)
+			all = hist_create(ENG_HIST_SIG_BITS);
+		n++;
+		done += r->v.done != 0;
+		running += r->v.established != 0;
+		gp += r->goodput;
+		thr += r->thr;
+		sums[0] += r->v.sums[0];
+		sums[1] += r->v.sums[1];
+		sums[2] += r->v.sums[2];
+		if (all != NULL)
+			eng_lat_flow_merge(rt, all, i);
+	}
+	if (all != NULL && hist_count(all) != 0) {
+		struct hist_summary s;
+
+		hist_summarize(all, &s);
+		snprintf(lat, sizeof(lat), " | %s ", first->lat_name);
+		eng_lat_fmt(lat + strlen(lat), sizeof(lat) - strlen(lat), &s);
+	}
+	hist_free(all);
+	printf("  %-13s %4u flows (%u established, %u done) | thr %9.1f goodput %9.1f Mbit/s | "
+	       "%s %" PRIu64 " %s %" PRIu64 " %s %" PRIu64 "%s\n",
+			group, n, running, done, thr, gp, first->sum_names[0], sums[0],
+			first->sum_names[1], sums[1], first->sum_names[2], sums[2], lat);
+}
+
+static void
+live_print(struct eng_runtime *rt)
+{
+	unsigned int i, j, k = 0, top = rt->cfg->stats_top;
+	struct live_row **v;
+
+	v = calloc(rt->live->n + 1, sizeof(*v));
+	if (v == NULL)
+		return;
+	for (i = 0; i < rt->live->n; i++)
+		if (rt->live->rows[i].valid)
+			v[k++] = &rt->live->rows[i];
+	if (k == 0) {
+		free(v);
+		return;
+	}
+	printf("  ---- flows: totals ----\n");
+	for (i = 0; i < k; i++) {	/* each group once, in the order it first appears */
+		for (j = 0; j < i && strcmp(v[j]->v.group, v[i]->v.group) != 0; j++)
+			;
+		if (j == i)
+			totals(rt, v[i]->v.group);
+	}
+	if (top != 0 && k > top) {
+		qsort(v, k, sizeof(*v), by_goodput);
+		printf("  ---- flows: top %u of %u by goodput ----\n", top, k);
+		k = top;
+	}
+	for (i = 0; i < k; i++)
+		flow_line(rt, v[i]);
+	free(v);
+}
+
+static void
+ts_rows(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_config *cfg = rt->cfg;
+	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
+	unsigned int i;
+
+	for (i = 0; i < rt->live->n; i++) {
+		const struct live_row *r = &rt->live->rows[i];
+
+		if (!r->valid)
+			continue;
+		char red[16] = "";
+
+		if (r->v.has_redundancy)
+			snprintf(red, sizeof(red), "%u", r->v.redundancy);
+		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%s,%.6f\n", t, cfg->flows[i].name,
+				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6);
+	}
+	fflush(rt->live->ts_file);
+	rt->live->ts_last_tsc = now;
+}
+
+void
+eng_live_period(struct eng_runtime *rt, int print)
+{
+	uint64_t now = rte_rdtsc();
+
+	if (rt->cfg->nb_flows == 0 || live_alloc(rt) < 0)
+		return;
+	live_compute(rt, now);
+	if (print)
+		live_print(rt);
+	if (rt->live->ts_file != NULL)
+		ts_rows(rt, now);
+}
+
+int
+eng_timeseries_open(struct eng_runtime *rt)
+{
+	const char *path = rt->cfg->timeseries;
+
+	if (path[0] == '\0')
+		return 0;
+	if (live_rt(rt) == NULL)
+		return -ENOMEM;
+	rt->live->ts_file = fopen(path, "w");
+	if (rt->live->ts_file == NULL) {
+		int e = errno;
+
+		ENG_LOG(ERR, stats, "timeseries: cannot write %s: %s", path, strerror(e));
+		return -e;
+	}
+	fprintf(rt->live->ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss\n");
+	fflush(rt->live->ts_file);
+	return 0;
+}
+
+void
+eng_timeseries_close(struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	if (rt->live == NULL || rt->live->ts_file == NULL)
+		return;
+	/* the last, partial period (at least 1 ms long) */
+	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
+			end > (rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc) + rt->clock.hz / 1000) {
+		live_compute(rt, end);
+		ts_rows(rt, end);
+	}
+	fclose(rt->live->ts_file);
+	rt->live->ts_file = NULL;
+	ENG_LOG(INFO, stats, "timeseries written to %s", rt->cfg->timeseries);
+}

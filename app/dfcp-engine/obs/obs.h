@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * obs.h: observability of the engine (doc/observability.md):
+ *   latency.c      per-flow block latency and per-pipe queueing delay histograms
+ *                  (lib/hist), their summaries for the output writer
+ *   capture.c      [capture NAME] sections: pcapng of chosen ports, directions and
+ *                  flows through ethdev rx/tx callbacks; rte_pdump (pdump = on)
+ *   live.c         the periodic flow view (top-N by goodput + totals) and the
+ *                  --timeseries CSV
+ *   lcore_stats.c  busy/idle cycles per lcore and task (counted in core/lcore.c)
+ * Their state hangs off struct eng_runtime (lat, capture, live).
+ */
+#ifndef ENG_OBS_H
+#define ENG_OBS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/runtime.h"
+#include "core/task.h"
+#include "hist.h"
+
+#define ENG_HIST_SIG_BITS 7	/* <= 0.4 % relative error, 58 KiB per histogram */
+
+struct eng_out;
+struct rte_mbuf;
+
+/* ---- latency.c ------------------------------------------------------------ */
+/* Set-up (main lcore): the histogram of flow / pipe idx, allocated on socket the
+ * first time (NULL: out of memory, latency is then not recorded). One writer:
+ * the lcore that owns the flow or pipe. */
+struct hist *eng_lat_flow_hist(struct eng_runtime *rt, unsigned int flow, int socket);
+struct hist *eng_lat_pipe_hist(struct eng_runtime *rt, unsigned int pipe, int socket);
+/* Any thread: summary of a snapshot; -ENOENT when the histogram does not exist. */
+int eng_lat_flow_summary(const struct eng_runtime *rt, unsigned int flow, struct hist_summary *s);
+int eng_lat_pipe_summary(const struct eng_runtime *rt, unsigned int pipe, struct hist_summary *s);
+/* Any thread: merge a snapshot of flow's histogram into dst (same sig bits). */
+int eng_lat_flow_merge(const struct eng_runtime *rt, struct hist *dst, unsigned int flow);
+/* A summary through the writer: JSON {"count", "min", "mean", "p50", "p90",
+ * "p99", "p99.9", "max"}, telemetry KEY_count ... KEY_max, text compact. */
+void eng_out_hist(struct eng_out *o, const char *key, const struct hist_summary *s);
+/* Compact text: "p50 1.23ms p90 .. p99 .. p99.9 .. max .." ("-" when empty). */
+void eng_lat_fmt(char *buf, size_t len, const struct hist_summary *s);
+/* "850ns", "12.3us", "1.23ms", "2.50s" */
+void eng_ns_fmt(char *buf, size_t len, uint64_t ns);
+/* The mbuf dynamic field of the pipe enqueue time: its offset or -errno. */
+int eng_lat_ts_register(void);
+static inline uint64_t *
+eng_lat_ts(struct rte_mbuf *m, int off)
+{
+	return (uint64_t *)((char *)m + off);
+}
+/* After the tasks' teardown: free the histograms. */
+void eng_lat_free(struct eng_runtime *rt);
+
+/* ---- capture.c ------------------------------------------------------------ */
+/* After the tasks' setup: open the files, install the callbacks (0 or -errno). */
+int eng_capture_setup(struct eng_runtime *rt);
+/* Housekeeping: write what the callbacks queued. */
+void eng_capture_poll(struct eng_runtime *rt);
+/* Lcores stopped: remove the callbacks, write the rest, close; print a line each. */
+void eng_capture_close(struct eng_runtime *rt);
+void eng_capture_write(struct eng_runtime *rt, struct eng_out *o); /* "captures": [...] */
+void eng_capture_free(struct eng_runtime *rt); /* teardown: forget the captures */
+extern const struct eng_ctr_table eng_capture_tables[];
+
+/* ---- live.c --------------------------------------------------------------- */
+/* Every period: the flow view (print = 1) and a time-series row per flow. */
+void eng_live_period(struct eng_runtime *rt, int print);
+/* Open cfg->timeseries (0 or -errno); at the end: last partial period, close. */
+int eng_timeseries_open(struct eng_runtime *rt);
+void eng_timeseries_close(struct eng_runtime *rt);
+void eng_live_free(struct eng_runtime *rt);
+
+/* ---- lcore_stats.c -------------------------------------------------------- */
+/* "lcores": per lcore its cycles and its tasks' (PERIOD: since the last one). */
+void eng_lcore_write(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+int eng_lcore_tel(struct eng_runtime *rt, const char *params, struct eng_out *o);
+extern const struct eng_ctr_table eng_lcore_tables[];
+
+#endif /* ENG_OBS_H */

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Statistics: the periodic blocks, the final summary and the summary JSON.
+ * The core writes the ports, the tasks' generic counters, the pools, the
+ * lcores and the captures; every kind writes its own part (ops->report, in
+ * kind-table order). Everything goes through the output writer (out.h).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_mempool.h>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "core/task.h"
+#include "obs/obs.h"
+#include "obs/out.h"
+#include "obs/stats.h"
+
+/* A port's counters and its rates over an interval. */
+struct port_view {
+	const char *name, *device;
+	uint32_t port_id;
+	int socket;
+	struct eng_port_stats s;
+	double rx_pps, tx_pps, rx_mbps, tx_mbps;
+};
+
+#define PV(field) offsetof(struct port_view, field)
+#define PS(field) (offsetof(struct port_view, s) + offsetof(struct eng_port_stats, field))
+
+static const struct eng_ctr port_ctrs[] = {
+	{"name", "", PV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [port NAME]"},
+	{"device", "", PV(device), ENG_CT_STR, 0, ENG_V_JSON, "its device key"},
+	{"port_id", "", PV(port_id), ENG_CT_U32, 0, ENG_V_DATA, "ethdev port id"},
+	{"socket", "", PV(socket), ENG_CT_INT, 0, ENG_V_JSON, "NUMA socket of the device"},
+	{"rx_packets", "pkts", PS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
+	{"tx_packets", "pkts", PS(tx_packets), ENG_CT_U64, 0, 0, "frames transmitted"},
+	{"rx_bytes", "B", PS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "bytes received"},
+	{"tx_bytes", "B", PS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "bytes transmitted"},
+	{"rx_missed", "pkts", PS(rx_missed), ENG_CT_U64, 0, 0, "dropped by the device: rx queue full"},
+	{"rx_errors", "pkts", PS(rx_errors), ENG_CT_U64, 0, 0, "erroneous frames received"},
+	{"tx_errors", "pkts", PS(tx_errors), ENG_CT_U64, 0, 0, "failed transmissions"},
+	{"rx_nombuf", "pkts", PS(rx_nombuf), ENG_CT_U64, 0, 0, "rx mbuf allocation failures"},
+	{"rx_pps", "pkt/s", PV(rx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
+		"received frames per second over the interval"},
+	{"tx_pps", "pkt/s", PV(tx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
+		"transmitted frames per second over the interval"},
+	{"rx_mbps", "Mbit/s", PV(rx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"received bytes x 8 per second over the interval (no FCS)"},
+	{"tx_mbps", "Mbit/s", PV(tx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"transmitted bytes x 8 per second over the interval (no FCS)"},
+};
+
+#define TS(field) offsetof(struct eng_task_stats, field)
+
+/* The generic counters of every task (ops->stats). */
+static const struct eng_ctr task_ctrs[] = {
+	{"tx_packets", "pkts", TS(tx_packets), ENG_CT_U64, 0, 0, "frames handed to the tx queue"},
+	{"tx_bytes", "B", TS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"tx_dropped", "pkts", TS(tx_dropped), ENG_CT_U64, 0, 0,
+		"frames refused by the tx queue or ring and freed"},
+	{"rx_packets", "pkts", TS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
+	{"rx_bytes", "B", TS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0, "frames the task accepted"},
+	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0, "frames that failed verification"},
+	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
+	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0, "gaps in test-packet sequence numbers"},
+	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
+		"duplicate or late test packets"},
+	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
+	{"lat_samples", "", TS(lat_samples), ENG_CT_U64, 0, ENG_V_DATA,
+		"test packets with a one-way latency sample"},
+	{"lat_min_ns", "ns", TS(lat_min_ns), ENG_CT_U64, 0, ENG_V_DATA, "smallest one-way latency"},
+	{"lat_avg_ns", "ns", TS(lat_avg_ns), ENG_CT_U64, 0, 0, "mean one-way latency"},
+	{"lat_max_ns", "ns", TS(lat_max_ns), ENG_CT_U64, 0, ENG_V_DATA, "largest one-way latency"},
+};
+
+struct pool_view {
+	const char *name;
+	uint32_t socket, size, avail, in_use;
+};
+
+#define PO(field) offsetof(struct pool_view, field)
+
+static const struct eng_ctr pool_ctrs[] = {
+	{"name", "", PO(name), ENG_CT_STR, 0, 0, "mempool name"},
+	{"socket", "", PO(socket), ENG_CT_U32, 0, 0, "NUMA socket"},
+	{"size", "mbufs", PO(size), ENG_CT_U32, 0, 0, "mbufs in the pool"},
+	{"avail", "mbufs", PO(avail), ENG_CT_U32, 0, 0, "free at the end"},
+	{"in_use", "mbufs", PO(in_use), ENG_CT_U32, 0, 0,
+		"not returned at the end (0 after a clean run)"},
+};
+
+const struct eng_ctr_table eng_core_tables[] = {
+	{"port", port_ctrs, RTE_DIM(port_ctrs)},
+	{"task", task_ctrs, RTE_DIM(task_ctrs)},
+	{"pool", pool_ctrs, RTE_DIM(pool_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static double
+per_s(uint64_t v, uint64_t cycles, uint64_t hz)
+{
+	return cycles == 0 ? 0.0 : (double)v * (double)hz / (double)cycles;
+}
+
+static uint64_t
+run_cycles(const struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	return end > rt->start_tsc ? end - rt->start_tsc : 0;
+}
+
+void
+eng_stats_start(struct eng_runtime *rt)
+{
+	unsigned int i;
+	uint64_t now = rte_rdtsc();
+
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		memset(&rt->ports[i].last, 0, sizeof(rt->ports[i].last));
+		rt->ports[i].last_tsc = now;
+	}
+}
+
+/* Port i: counters s, rates of s - prev over cycles. */
+static void
+port_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i,
+		const struct eng_port_stats *s, const struct eng_port_stats *prev, uint64_t cycles)
+{
+	struct port_view v = {
+		.name = rt->cfg->ports[i].name,
+		.device = rt->cfg->ports[i].device,
+		.port_id = rt->ports[i].port_id,
+		.socket = rt->ports[i].socket,
+		.s = *s,
+		.rx_pps = per_s(s->rx_packets - prev->rx_packets, cycles, rt->clock.hz),
+		.tx_pps = per_s(s->tx_packets - prev->tx_packets, cycles, rt->clock.hz),
+		.rx_mbps = per_s(s->rx_bytes - prev->rx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
+		.tx_mbps = per_s(s->tx_bytes - prev->tx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
+	};
+
+	eng_out_item(o, "port", v.name);
+	eng_out_counters(o, port_ctrs, RTE_DIM(port_ctrs), &v);
+	eng_out_end(o);
+}
+
+/* Every port: period = 1 over the last period (and move it on), else since the start. */
+static void
+ports_write(struct eng_runtime *rt, struct eng_out *o, int period)
+{
+	static const struct eng_port_stats zero;
+	uint64_t now = rte_rdtsc(), cyc = run_cycles(rt);
+	unsigned int i;
+
+	eng_out_arr(o, "ports");
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		struct eng_port *p = &rt->ports[i];
+		struct eng_port_stats s;
+
+		eng_port_stats_read(rt, i, &s);
+		if (period) {
+			port_write(rt, o, i, &s, &p->last, now - p->last_tsc);
+			p->last = s;
+			p->last_tsc = now;
+		} else {
+			port_write(rt, o, i, &s, &zero, cyc);
+		}
+	}
+	eng_out_end(o);
+}
+
+static void
+tasks_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "tasks");
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct eng_task_stats ts;
+
+		memset(&ts, 0, sizeof(ts));
+		t->ops->stats(t, &ts);
+		eng_out_item(o, "task", t->name);
+		if (o->kind == ENG_OUT_JSON)
+			eng_out_str(o, "name", t->name);
+		eng_out_str(o, "kind", t->ops->name);
+		if (o->kind == ENG_OUT_JSON)
+			eng_out_u64(o, "lcore", t->lcore_id);
+		eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &ts);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+}
+
+static void
+pools_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i;
+
+	eng_out_arr(o, "pools");
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++) {
+		const struct rte_mempool *mp = rt->pools[i];
+		struct pool_view v;
+
+		if (mp == NULL)
+			continue;
+		v.name = mp->name;
+		v.socket = i;
+		v.size = mp->size;
+		v.avail = rte_mempool_avail_count(mp);
+		v.in_use = v.size - v.avail;
+		eng_out_item(o, "pool", v.name);
+		eng_out_counters(o, pool_ctrs, RTE_DIM(pool_ctrs), &v);
+		eng_out_end(o);
+	}
+	eng_out_end(o);
+}
+
+/* Every kind's part, in kind-table order. */
+static void
+kinds_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int k;
+
+	for (k = 0; k < eng_kinds_count(); k++)
+		if (eng_kind(k)->report != NULL)
+			eng_kind(k)->report(rt, o, what);
+}
+
+void
+eng_stats_period(struct eng_runtime *rt)
+{
+	uint64_t now = rte_rdtsc();
+	struct eng_out o;
+
+	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->clock.hz);
+	eng_out_text(&o, stdout, 2);
+	ports_write(rt, &o, 1);
+	eng_out_finish(&o);
+	eng_live_period(rt, 1); /* flows: totals + top N by goodput (live.c) */
+	eng_out_text(&o, stdout, 2);
+	kinds_report(rt, &o, ENG_REPORT_PERIOD);
+	eng_lcore_write(rt, &o, ENG_REPORT_PERIOD);
+	eng_out_finish(&o);
+	fflush(stdout);
+}
+
+void
+eng_stats_summary(struct eng_runtime *rt)
+{
+	struct eng_out o;
+
+	printf("== summary: %.3f s ==\n", (double)run_cycles(rt) / (double)rt->clock.hz);
+	eng_out_text(&o, stdout, 2);
+	ports_write(rt, &o, 0);
+	tasks_write(rt, &o);
+	eng_out_finish(&o);
+	printf("  lcores (busy = share of polling cycles spent in polls that handled packets):\n");
+	eng_out_text(&o, stdout, 2);
+	eng_lcore_write(rt, &o, ENG_REPORT_SUMMARY);
+	kinds_report(rt, &o, ENG_REPORT_SUMMARY);
+	eng_out_finish(&o);
+	eng_out_text(&o, stdout, 0);
+	kinds_report(rt, &o, ENG_REPORT_RESULT); /* each flow's goodput, Jain's index */
+	eng_out_finish(&o);
+	fflush(stdout);
+}
+
+int
+eng_stats_json(struct eng_runtime *rt, const char *path)
+{
+	struct eng_out o;
+	FILE *f;
+	int rc;
+
+	f = fopen(path, "w");
+	if (f == NULL) {
+		rc = -errno;
+		ENG_LOG(ERR, stats, "cannot write %s: %s", path, strerror(errno));
+		return rc;
+	}
+	eng_out_json(&o, f);
+	eng_out_str(&o, "config", rt->cfg->file);
+	eng_out_dbl(&o, "duration_s", (double)run_cycles(rt) / (double)rt->clock.hz, 6);
+	ports_write(rt, &o, 0);
+	tasks_write(rt, &o);
+	kinds_report(rt, &o, ENG_REPORT_JSON);
+	pools_write(rt, &o);
+	eng_lcore_write(rt, &o, ENG_REPORT_JSON);
+	eng_capture_write(rt, &o);
+	rc = eng_out_finish(&o);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0)
+		ENG_LOG(ERR, stats, "%s: %s", path, strerror(-rc));
+	return rc;
+}
+
+int
+eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_out *o)
+{
+	RTE_SET_USED(params);
+	ports_write(rt, o, 0);
+	return 0;
+}
+
+static void
+tables_print(FILE *f, const char *owner, const struct eng_ctr_table *t)
+{
+	unsigned int i;
+
+	for (; t != NULL && t->record != NULL; t++)
+		for (i = 0; i < t->n; i++) {
+			const struct eng_ctr *c = &t->ctr[i];
+			unsigned int v = c->views ? c->views : ENG_V_ALL;
+
+			fprintf(f, "%-8s %-15s %-20s %-7s %s%s%s %s\n", owner, t->record, c->name,
+					c->unit[0] ? c->unit : "-", v & ENG_V_TEXT ? "T" : "-",
+					v & ENG_V_JSON ? "J" : "-", v & ENG_V_TEL ? "M" : "-", c->help);
+		}
+}
+
+void
+eng_counters_print(FILE *f)
+{
+	unsigned int k;
+
+	fprintf(f, "%-8s %-15s %-20s %-7s %s %s\n", "owner", "record", "name", "unit", "out",
+			"meaning (out: T text, J summary JSON, M telemetry)");
+	tables_print(f, "core", eng_core_tables);
+	tables_print(f, "core", eng_lcore_tables);
+	tables_print(f, "core", eng_capture_tables);
+	for (k = 0; k < eng_kinds_count(); k++)
+		tables_print(f, eng_kind(k)->name, eng_kind(k)->tables);
+}

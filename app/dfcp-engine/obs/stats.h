@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Periodic blocks, the final summary and the summary JSON (stats.c). */
+#ifndef ENG_STATS_H
+#define ENG_STATS_H
+
+#include <stdio.h>
+
+struct eng_runtime;
+
+void eng_stats_start(struct eng_runtime *rt);
+void eng_stats_period(struct eng_runtime *rt);
+void eng_stats_summary(struct eng_runtime *rt);
+int eng_stats_json(struct eng_runtime *rt, const char *path);
+
+/* /dfcp/ports */
+struct eng_out;
+int eng_stats_tel_ports(struct eng_runtime *rt, const char *params, struct eng_out *o);
+/* The core's counter tables ({NULL}-terminated): ports, tasks, pools. */
+struct eng_ctr_table;
+extern const struct eng_ctr_table eng_core_tables[];
+
+/* Every counter table: record, name, unit, outputs, meaning (--counters). */
+void eng_counters_print(FILE *f);
+
+/* telemetry.c */
+int eng_telemetry_register(struct eng_runtime *rt);
+void eng_telemetry_stop(void);
+
+#endif /* ENG_STATS_H */
