@@ -345,7 +345,8 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	ep_flush(x, e);
 }
 
-/* Senders without their next hop's MAC: an ARP request every 200 ms. */
+/* Senders without their next hop's MAC: an ARP request every 200 ms, at most
+ * ENG_XPORT_ARP_TRIES; then the flow gives up (arp_failed). */
 static void
 arp_tick(struct eng_xtask *x, uint64_t now)
 {
@@ -359,10 +360,18 @@ arp_tick(struct eng_xtask *x, uint64_t now)
 		struct rte_mbuf *m;
 		int rc;
 
-		if (f->resolved || e == NULL || now < x->run_start_ns + f->fc->start_ns ||
-				now < f->arp_next_ns || e->npend != 0)
+		if (f->resolved || f->arp_failed || e == NULL ||
+				now < x->run_start_ns + f->fc->start_ns || now < f->arp_next_ns ||
+				e->npend != 0)
 			continue;
 		f->arp_next_ns = now + ARP_RETRY_NS;
+		if (f->arp_sent == ENG_XPORT_ARP_TRIES) {
+			f->arp_failed = 1;	/* the adapter's tick sees it: the flow is done */
+			ENG_LOG(ERR, task, "task %s: flow %s: no ARP answer after %u requests: "
+					"giving up", x->t->name, f->fc->name, f->arp_sent);
+			continue;
+		}
+		f->arp_sent++;
 		rc = eng_arp_request(x->pool, x->cap, &x->mac, f->fc->local_ip, f->fc->remote_ip, &m);
 		if (rc < 0) {
 			if (rc == -ENOMEM)

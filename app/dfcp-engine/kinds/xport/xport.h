@@ -34,6 +34,7 @@
 #include "core/task.h"
 
 #define ENG_XPORT_MAX_BURST	512
+#define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
 
 struct eng_out;
 struct eng_runtime;
@@ -58,6 +59,19 @@ struct eng_xsnap {
 	int used;			/* has (had) a connection */
 	int established;
 	int done;			/* its goal is reached */
+	/* the outcome (eng_xport_judge): the goal reached; why not, "" if nothing failed */
+	int completed;
+	char fail[ENG_FAIL_LEN];
+};
+
+/* What an adapter knows of a flow's outcome (eng_xport_judge). */
+struct eng_xfacts {
+	int completed;			/* the protocol says the goal was reached */
+	const char *closed;		/* an abnormal close before completing ("reset"), or NULL */
+	int connected;			/* had a connection */
+	int src_end;			/* sender: the source ended by itself (bytes or duration) */
+	uint64_t goodput;		/* bytes acknowledged (sender) / delivered (receiver) */
+	uint64_t bad_bytes, order_errors;	/* a verifying sink's findings */
 };
 
 /* A flow of a transport task. */
@@ -68,6 +82,8 @@ struct eng_xflow {
 	struct eng_xep *ep;		/* the endpoint it uses */
 	int resolved;			/* sender: the remote MAC is known */
 	uint64_t arp_next_ns;
+	unsigned int arp_sent;		/* requests so far */
+	int arp_failed;			/* no answer after ENG_XPORT_ARP_TRIES: the flow gave up */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
 };
@@ -166,6 +182,8 @@ int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egre
 		const char *name, uint32_t weight);
 /* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
 const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
+/* xport_view.c: a flow's outcome from its adapter's facts (xf->snap.completed, .fail) */
+void eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in);
 /* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
 int eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
 extern const struct eng_tel_cmd eng_xport_tel[];
