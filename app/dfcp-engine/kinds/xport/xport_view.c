@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "core/clock.h"
 #include "core/runtime.h"
 #include "kinds/xport/xport.h"
 #include "obs/out.h"
@@ -43,10 +44,20 @@ eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_
 	return 0;
 }
 
+/* The run reached its configured duration (its planned end, not a signal). */
+static int
+run_planned_end(const struct eng_runtime *rt)
+{
+	uint64_t dur = eng_clock_ns_cycles(&rt->clock, rt->cfg->duration_ns);
+
+	return dur != 0 && rt->stop_tsc != 0 && rt->stop_tsc - rt->start_tsc >= dur;
+}
+
 /*
  * The outcome of a flow (doc/config.md, "Exit status"). A sender's goal is
  * its bytes (every byte acknowledged; a duration is then only a limit), else
- * its duration (the source ran that long), else none; a receiver completes
+ * its duration (the source ran that long, or the run's own duration ended
+ * it first), else none; a receiver completes
  * when its peer's orderly close matches what it delivered. It fails: a
  * verifying sink found bad data; an abnormal close before completing; no
  * ARP answer; never connected; a sender with a goal that the end of the run
@@ -63,8 +74,9 @@ eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in)
 	size_t n = sizeof(s->fail);
 
 	s->completed = in->completed;
-	if (sender && !s->completed && fc->bytes == 0 && fc->duration_ns != 0 && in->src_end &&
-			in->closed == NULL && in->connected)
+	if (sender && !s->completed && fc->bytes == 0 && fc->duration_ns != 0 &&
+			(in->src_end || run_planned_end(xf->x->rt)) && in->closed == NULL &&
+			in->connected && fc->source != ENG_SRC_FILE)
 		s->completed = 1;	/* its goal is a duration, and it ran that long */
 	w[0] = '\0';
 	if (fc->verify && (in->bad_bytes != 0 || in->order_errors != 0))
