@@ -147,6 +147,14 @@ eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc, stru
 		return -ENOMEM;
 	}
 	dfcp_pool_stats(p, &ps);
+	if (ps.rx_slots == 0) {
+		ENG_LOG(ERR, task, "task %s: flow %s: its share of max_rx_memory, %" PRIu64 " bytes, "
+				"holds no block: one takes %" PRIu64 " bytes (measured; the load's "
+				"estimate was %" PRIu64 ")", x->t->name, fc->name, pc.max_bytes,
+				ps.rx_slot_bytes, slot);
+		dfcp_pool_free(p);
+		return -ENOSPC;
+	}
 	ENG_LOG(INFO, task, "task %s: flow %s: receive memory %" PRIu64 " bytes: %u blocks "
 			"(K %u, T %u)", x->t->name, fc->name, ps.bytes, ps.rx_slots, df->K, df->T);
 	*out = p;

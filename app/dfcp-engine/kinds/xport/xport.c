@@ -24,6 +24,7 @@
 #define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
 #define SNAP_PERIOD_NS		10000000ull	/* publish counters every 10 ms */
 #define ARP_RETRY_NS		200000000ull
+#define STUCK_NS		500000000ull	/* pending frames dropped after this without progress */
 #define RX_PREFETCH		4u		/* frames ahead */
 
 /* ------------------------------------------------------------------ */
@@ -301,10 +302,23 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 {
 	void *bufs[ENG_XPORT_MAX_BURST];
 	uint16_t lens[ENG_XPORT_MAX_BURST];
-	unsigned int n, k, i;
+	unsigned int n, k, i, left = e->npend - e->pend_off;
 
-	if (!ep_flush(x, e))
-		return;		/* the port or the scheduler is full: back-pressure */
+	if (!ep_flush(x, e)) {
+		if (e->stuck_ns == 0 || (unsigned int)(e->npend - e->pend_off) != left) {
+			e->stuck_ns = now;
+			return;	/* the port or the scheduler is full: back-pressure */
+		}
+		if (now - e->stuck_ns < STUCK_NS)
+			return;
+		/* nothing left for STUCK_NS (link down, peer gone): drop what is
+		 * pending so that the protocol's timers run again */
+		rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend - e->pend_off);
+		e->tx_dropped += e->npend - e->pend_off;
+		e->npend = 0;
+		e->pend_off = 0;
+	}
+	e->stuck_ns = 0;
 	/*
 	 * The endpoint's next deadline only moves when it receives, sends or is
 	 * ticked (each clears the cache) or when time reaches it: no scan of

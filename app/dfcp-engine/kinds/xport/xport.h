@@ -12,7 +12,9 @@
  *           the adapter straight into mbufs from a per-task stash, sent to
  *           the port or the endpoint's sched ring; what the queue refuses
  *           stays pending and nothing new is built until it left
- *           (back-pressure instead of loss);
+ *           (back-pressure instead of loss); frames that make no progress
+ *           for 0.5 s (link down, peer gone) are dropped and counted so
+ *           that the protocol's timers run again;
  *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
  *           10 ms (published by the owning lcore, read by stats and the
  *           live view), goals, quiesce, teardown.
@@ -98,7 +100,8 @@ struct eng_xep {
 	struct rte_ring *ring;		/* sched ring, or NULL: the port's tx queue */
 	uint32_t sched_id;
 	uint64_t due_ns;		/* cached next deadline, 0: ask again */
-	uint64_t tx_dropped;		/* pending frames freed at the end */
+	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck 0.5 s */
+	uint64_t stuck_ns;		/* pending frames made no progress since, 0: none */
 	uint16_t npend, pend_off;
 	struct rte_mbuf *pend[ENG_XPORT_MAX_BURST];
 };
