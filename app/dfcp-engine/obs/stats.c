@@ -302,6 +302,7 @@ outcome_write(struct eng_runtime *rt, struct eng_out *o)
 			continue;
 		if (o != NULL) {
 			eng_out_item(o, "flow", cfg->flows[i].name);
+			eng_out_str(o, "name", cfg->flows[i].name);
 			eng_out_str(o, "reason", v.fail);
 			eng_out_end(o);
 		} else {
