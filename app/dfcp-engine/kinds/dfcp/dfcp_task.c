@@ -77,7 +77,6 @@ static size_t
 flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 {
 	struct dfcp_flow *f = ctx;
-
 	size_t n;
 
 	if (f->stop_src)
