@@ -11,8 +11,27 @@ shift 4
 command -v clang >/dev/null 2>&1 || { echo "clang not installed"; exit 77; }
 mkdir -p "$out"
 bin="$out/fuzz-$name"
-if ! clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-D_GNU_SOURCE -std=gnu11 -o "$bin" "$@" 2>"$out/fuzz-$name.build.log"; then
+cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -std=gnu11"
+# the C files compile in parallel (one per CPU), then link with the other arguments
+# (include paths, libraries); paths here contain no spaces
+srcs="" rest=""
+for a in "$@"; do
+	case $a in
+	*.c) srcs="$srcs $a" ;;
+	*) rest="$rest $a" ;;
+	esac
+done
+objdir="$out/fuzz-$name.obj"
+rm -rf "$objdir"; mkdir -p "$objdir"
+n=0
+for s in $srcs; do
+	n=$((n + 1))
+	echo "$s $objdir/$n.o"
+done | xargs -P "$(nproc)" -n 2 sh -c \
+	'clang '"$cflags"' '"$rest"' -c -o "$2" "$1"' sh \
+	2>"$out/fuzz-$name.build.log"
+# shellcheck disable=SC2086
+if ! clang $cflags -o "$bin" "$objdir"/*.o $rest 2>>"$out/fuzz-$name.build.log"; then
 	if grep -q "libclang_rt.fuzzer\|cannot find.*fuzzer" "$out/fuzz-$name.build.log"; then
 		echo "libFuzzer runtime not installed"; exit 77
 	fi

@@ -291,12 +291,14 @@ def case_bad_config(eng, src, tmp):
             fail(f"{new!r}: expected exit code 1 (config error), got {p.returncode}")
         if f"{cfg}:" not in p.stderr or want not in p.stderr:
             fail(f"{new!r}: message does not name file:line and {want!r}")
-    # a txonly egress that is not a sched task: set-up error (exit 3), reason logged
+    # a txonly egress that is not a sched task: a config error at load (exit 1) that
+    # names the file and line of the egress key
     with open(cfg, "w") as f:
         f.write(sub(base, "rate = 80Mbit", "rate = 80Mbit\negress = rx0"))
     p = run(eng, ["--", "--config", cfg, "--duration", "1s"])
-    if p.returncode != 3 or "not a sched task" not in p.stdout + p.stderr:
-        fail(f"egress to an rxonly task: expected exit 3 and a reason, got {p.returncode}")
+    if p.returncode != 1 or "not a sched task" not in p.stderr or f"{cfg}:" not in p.stderr:
+        fail(f"egress to an rxonly task: expected exit 1 naming {cfg}:LINE and the reason, "
+             f"got {p.returncode}: {p.stderr[-300:]}")
 
 
 def main():
