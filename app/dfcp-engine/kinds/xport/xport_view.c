@@ -94,10 +94,11 @@ eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in)
 	else if (!in->connected)
 		snprintf(w, n, sender ? "never connected" : "no connection arrived");
 	else if (goal && fc->bytes != 0)
-		snprintf(w, n, "the run ended before its goal: %" PRIu64 " of %" PRIu64
-				" bytes acknowledged", in->goodput, fc->bytes);
+		snprintf(w, n, "goal not reached%s: %" PRIu64 " of %" PRIu64
+				" bytes acknowledged", fc->duration_ns != 0 ? " (bytes within duration)" : "",
+				in->goodput, fc->bytes);
 	else if (goal)
-		snprintf(w, n, "the run ended before its goal (%s) after %" PRIu64 " bytes",
+		snprintf(w, n, "goal not reached (%s) after %" PRIu64 " bytes",
 				fc->bytes == 0 && fc->duration_ns != 0 ? "duration" : "end of file",
 				in->goodput);
 }
