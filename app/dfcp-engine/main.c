@@ -49,13 +49,13 @@ usage(const char *prog)
 			"  --config FILE        INI config (doc/config.md); its [eal] section gives\n"
 			"                       the EAL args when none are on the command line\n"
 			"  --duration T         run time (10s, 1.5min; bare number = seconds; 0 = until\n"
-			"                       SIGINT/SIGTERM); overrides [engine] duration\n"
+			"                       SIGINT/SIGTERM/SIGHUP); overrides [engine] duration\n"
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
 			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
 			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
-			"exit codes: 0 ok, 1 config/usage error, 2 EAL error, 3 set-up error,\n"
-			"            4 runtime error\n",
+			"exit codes: 0 ok (every flow reached its goal), 1 config/usage error,\n"
+			"            2 EAL error, 3 set-up error, 4 runtime error, 5 a flow failed\n",
 			prog);
 }
 
@@ -257,6 +257,8 @@ engine_run(struct eng_runtime *rt)
 	eng_timeseries_close(rt);
 	if (cfg->summary_json[0] != '\0' && eng_stats_json(rt, cfg->summary_json) < 0)
 		exit_code = ENG_EXIT_RUNTIME;
+	if (exit_code == ENG_EXIT_OK && eng_stats_failed(rt) != 0)
+		exit_code = ENG_EXIT_FLOW;
 	return exit_code;
 }
 
@@ -307,13 +309,20 @@ main(int argc, char **argv)
 	}
 	if (apply_overrides(&cfg, &opts) < 0)
 		return ENG_EXIT_CONFIG;
-	exit_code = eal_init(argv, dashdash, &cfg);
-	if (exit_code != ENG_EXIT_OK)
-		return exit_code;
+	if (eng_config_outputs_check(&cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "dfcp-engine: output error: %s\n", err);
+		return ENG_EXIT_CONFIG;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal: stop as on SIGTERM, summary written */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);	/* stdout into `head`: writes fail, the run goes on */
+	exit_code = eal_init(argv, dashdash, &cfg);
+	if (exit_code != ENG_EXIT_OK)
+		return exit_code;
 	rt.cfg = &cfg;
 	exit_code = engine_run(&rt);
 	engine_teardown(&rt);

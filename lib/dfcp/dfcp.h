@@ -37,14 +37,20 @@ extern "C" {
 #define DFCP_COMMON_LEN		12	/* version, type, flags, two conn ids */
 #define DFCP_DATA_HDR_LEN	24	/* common + block, payload id, block len */
 #define DFCP_RND_LEN		8	/* DATA round header: seq, round length, position */
+#define DFCP_CRC_LEN		4	/* DATA block CRC-32C (flag DFCP_F_CRC) */
+#define DFCP_TAG_LEN		8	/* SipHash-2-4 tag ending every message (DFCP_F_AUTH) */
 /*
- * Offset of the symbol in a DATA frame: 74 with the round header (flag
- * DFCP_F_RND, negotiated by DFCP_F_XR: the default), 66 without (the
- * version-1 layout). DFCP_DATA_OFF is the larger: size frames with it.
+ * Offset of the symbol in a DATA frame: 78 with the round header and the
+ * block CRC (flags DFCP_F_RND and DFCP_F_CRC, negotiated by DFCP_F_XR and
+ * DFCP_F_CRC: the default), 74 with the round header only, 66 with
+ * neither (the version-1 layout). DFCP_DATA_OFF is the largest: size
+ * frames with it, plus DFCP_TAG_LEN with authentication (the tag follows
+ * the symbol): dfcp_data_frame_len().
  */
 #define DFCP_DATA_OFF_V1	(DFCP_L2L4_LEN + DFCP_DATA_HDR_LEN) /* 66 */
-#define DFCP_DATA_OFF		(DFCP_DATA_OFF_V1 + DFCP_RND_LEN) /* 74 */
-#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 64)	/* largest control frame */
+#define DFCP_DATA_OFF_XR	(DFCP_DATA_OFF_V1 + DFCP_RND_LEN) /* 74 */
+#define DFCP_DATA_OFF		(DFCP_DATA_OFF_XR + DFCP_CRC_LEN) /* 78 */
+#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 64 + DFCP_TAG_LEN) /* largest control frame */
 #define DFCP_ARP_LEN		42	/* Ethernet + ARP, before padding */
 #define DFCP_MIN_FRAME		60	/* frames are padded to this */
 
@@ -81,14 +87,16 @@ enum dfcp_type {
 #define DFCP_F_LAST		0x0001	/* DATA: last packet of a send round */
 #define DFCP_F_RND		0x0002	/* DATA: carries the round header */
 #define DFCP_F_RPT		0x0004	/* BLOCK-ACK: carries the loss report */
+#define DFCP_F_CRC		0x0008	/* SYN/SYNACK: block CRC-32C on; DATA: carries it */
 #define DFCP_F_ACKS		0x0010	/* SYN/SYNACK: block ACKs on */
 #define DFCP_F_ENC		0x0020	/* SYN/SYNACK: sender encodes every block */
 #define DFCP_F_DEC		0x0040	/* SYN/SYNACK: receiver decodes */
 #define DFCP_F_XR		0x0080	/* SYN/SYNACK: round headers and loss reports */
 #define DFCP_F_RHINT		0x0100	/* SYN/SYNACK: the sender wants rate hints */
+#define DFCP_F_AUTH		0x0200	/* any type: the message ends in a SipHash-2-4 tag */
 /* negotiated options; the responder may clear the extensions (an older peer does) */
 #define DFCP_F_OPTS		(DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC | DFCP_F_EXT)
-#define DFCP_F_EXT		(DFCP_F_XR | DFCP_F_RHINT)
+#define DFCP_F_EXT		(DFCP_F_XR | DFCP_F_RHINT | DFCP_F_CRC)
 
 /* BLOCK-ACK status. */
 #define DFCP_BA_DECODED		1	/* block decoded (and held or delivered) */
@@ -104,7 +112,8 @@ enum dfcp_type {
 #define DFCP_RST_UNKNOWN	1	/* no such connection */
 #define DFCP_RST_PARAMS		2	/* SYN parameters out of limits */
 #define DFCP_RST_ABORT		3	/* local abort */
-#define DFCP_RST_FULL		4	/* no connection slot */
+#define DFCP_RST_FULL		4	/* no connection slot or no receive memory */
+#define DFCP_RST_TIMEOUT	5	/* the peer was silent for the peer timeout */
 
 /*
  * Parse and validation errors. The parsers return 0 or the negative of one
@@ -138,6 +147,11 @@ enum dfcp_err {
 	DFCP_E_ADDR,		/* not addressed to us (MAC/IP/port) */
 	DFCP_E_ROUND,		/* DATA round header inconsistent */
 	DFCP_E_REPORT,		/* loss report inconsistent (parser or sender state) */
+	DFCP_E_PEER,		/* not from the connection's peer address:port */
+	DFCP_E_AUTH,		/* tag missing, wrong, or not negotiated */
+	DFCP_E_CRC,		/* DATA whose block CRC differs from the block's */
+	DFCP_E_VALUE,		/* a peer-supplied number out of range (cum, FIN counts, acks) */
+	DFCP_E_MEMORY,		/* SYN refused: no receive memory for the connection */
 	DFCP_E_MAX
 };
 
@@ -168,6 +182,11 @@ struct dfcp_pkt {
 	uint8_t type;
 	uint16_t flags;
 	uint32_t dst_cid, src_cid;
+	/* the DFCP message (common header to the end of the body or symbol) and,
+	 * with DFCP_F_AUTH, the tag after it: what dfcp_auth_check() verifies */
+	const uint8_t *msg;
+	uint32_t msg_len;
+	uint64_t tag;
 	/* per type */
 	union {
 		struct dfcp_params params;	/* SYN, SYNACK */
@@ -181,6 +200,7 @@ struct dfcp_pkt {
 			uint32_t seq;		/* DATA packet number of the connection */
 			uint16_t rlen;		/* packets in this send round */
 			uint16_t rpos;		/* this packet's index in the round */
+			uint32_t crc;		/* block CRC-32C (flags & DFCP_F_CRC) */
 		} data;
 		struct dfcp_back {		/* BLOCK-ACK */
 			uint32_t block;
@@ -252,6 +272,30 @@ int dfcp_params_check(const struct dfcp_params *p,
 int dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
 		enum dfcp_csum csum);
+
+/*
+ * Authentication (optional): a 16- or 32-byte key shared by both ends. Every
+ * message then ends in a SipHash-2-4 tag over the pseudo-header (source and
+ * destination IPv4 address and UDP port) and the message (doc/protocol.md,
+ * "Authentication"). A 32-byte key is reduced to SipHash's 128 bits.
+ */
+struct dfcp_auth {
+	uint64_t k0, k1;
+};
+/* 0, or -EINVAL when len is not 16 or 32. */
+int dfcp_auth_init(struct dfcp_auth *a, const void *key, size_t len);
+/* 0 if pkt carries a tag and it is right for a; else -DFCP_E_AUTH. */
+int dfcp_auth_check(const struct dfcp_auth *a, const struct dfcp_pkt *pkt);
+/* dfcp_build with a tag (auth != NULL sets DFCP_F_AUTH and appends it). */
+int dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
+		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
+		enum dfcp_csum csum, const struct dfcp_auth *auth);
+/* Bytes of a DATA frame with symbol size T: the default layout, plus the tag. */
+static inline uint32_t
+dfcp_data_frame_len(uint32_t T, int auth)
+{
+	return DFCP_DATA_OFF + T + (auth ? DFCP_TAG_LEN : 0);
+}
 
 /* Internet checksum helper (RFC 1071), returns the folded complement. */
 uint16_t dfcp_csum16(const void *buf, size_t len, uint32_t seed);
@@ -342,17 +386,28 @@ enum dfcp_state {
 };
 const char *dfcp_state_str(enum dfcp_state s);
 
-/* Why a connection reached CLOSED. */
+/*
+ * Why a connection reached CLOSED. Whether it reached its goal is a
+ * separate fact (dfcp_stats.completed): a transfer can complete and then
+ * lose its last FINACK (FIN_TIMEOUT), or close normally with nothing sent.
+ */
 enum dfcp_close_reason {
-	DFCP_CR_NONE = 0,
-	DFCP_CR_DONE,		/* orderly teardown completed */
+	DFCP_CR_NONE = 0,	/* not closed */
+	DFCP_CR_DONE,		/* orderly teardown completed ("normal") */
 	DFCP_CR_SYN_TIMEOUT,	/* SYN or SYNACK retries exhausted */
 	DFCP_CR_FIN_TIMEOUT,	/* FIN/FINACK retries or FIN_WAIT2 timer */
-	DFCP_CR_RESET,		/* RST received */
-	DFCP_CR_ABORT,		/* local abort */
+	DFCP_CR_RESET,		/* RST received from the peer */
+	DFCP_CR_ABORT,		/* local abort (dfcp_conn_abort, no memory) */
+	DFCP_CR_PEER_TIMEOUT,	/* nothing heard from the peer for peer_timeout */
+	DFCP_CR_REFUSED,	/* the peer refused the connection (RST to our SYN, bad SYNACK) */
+	DFCP_CR_MAX
 };
+#define DFCP_CR_NORMAL	DFCP_CR_DONE
+/* "none", "normal", "syn-timeout", "fin-timeout", "reset", "abort", "peer-timeout", "refused" */
+const char *dfcp_close_reason_str(enum dfcp_close_reason r);
 
 struct hist;
+struct dfcp_pool;
 
 /* Per-connection configuration (the thesis's five parameters and more). */
 struct dfcp_conn_conf {
@@ -384,6 +439,28 @@ struct dfcp_conn_conf {
 	int rate_hint;
 	/* Receiver: least idle time that ends a round whose tail was lost (250 us) */
 	uint64_t round_idle_ns;
+	/*
+	 * Per-block CRC-32C of the data (DFCP_F_CRC, default 1): a block whose
+	 * decode does not match is re-requested, never delivered. Negotiated
+	 * (both sides; needs encode and decode on).
+	 */
+	int integrity;
+	/*
+	 * Nothing accepted from the peer for this long while ESTABLISHED: the
+	 * connection closes (DFCP_CR_PEER_TIMEOUT, RST sent). 0: the default,
+	 * 10 block timeouts (srtt + 4 rttvar), at least 3 s.
+	 */
+	uint64_t peer_timeout_ns;
+	/* Authentication key (16 or 32 bytes; auth_key_len 0: none). Both ends. */
+	uint8_t auth_key[32];
+	uint8_t auth_key_len;
+	/*
+	 * Shared, preallocated item pool (dfcp_pool_create) the connection
+	 * draws encoders (sender) from; NULL: a private pool that makes them on
+	 * first need, up to the window (tests and tools; an engine passes one
+	 * made at set-up so that a connect allocates nothing).
+	 */
+	struct dfcp_pool *pool;
 	/* application */
 	dfcp_source_fn source;
 	void *source_ctx;
@@ -432,6 +509,15 @@ struct dfcp_stats {
 	/* no progress for 1 s while the peer is alive (dfcp_conn_stall) */
 	uint32_t stall;			/* DFCP_STALL_* now, 0 = progressing */
 	uint64_t stalls;		/* stall episodes so far */
+	/*
+	 * The outcome. completed: the goal was reached (sender: every byte of
+	 * the source acknowledged; receiver: a FIN whose block and byte counts
+	 * equal what was delivered). close_reason: enum dfcp_close_reason.
+	 */
+	uint32_t completed;
+	uint32_t close_reason;
+	uint64_t crc_failures;		/* receiver: decoded blocks whose CRC failed (re-requested) */
+	uint64_t rx_mem_bytes;		/* receiver: pool memory reserved for this connection */
 };
 
 /*
@@ -490,8 +576,16 @@ void dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st);
 
 struct dfcp_ep_conf {
 	struct dfcp_addr local;
-	uint32_t max_conns;		/* connection table size (<= 65535) */
-	uint32_t max_half_open;		/* SYN_RECV entries at most */
+	uint32_t max_conns;		/* connections at most (<= 65535; default 1024) */
+	/*
+	 * Half-open table (SYNs answered, no ACK yet): small records, no
+	 * connection and no buffers; when full the oldest is evicted, and an
+	 * entry expires after half_open_ns (0: (5 + 1) x accept_conf.hs_rto_ns).
+	 * A handshake survives a flood of R SYN/s while its RTT is below
+	 * max_half_open / R. Default 4096 (<= 1 << 20).
+	 */
+	uint32_t max_half_open;
+	uint64_t half_open_ns;
 	struct dfcp_params limits;	/* largest window/K/T accepted */
 	int listen;			/* accept SYNs */
 	struct dfcp_conn_conf accept_conf; /* template for accepted conns */
@@ -500,6 +594,22 @@ struct dfcp_ep_conf {
 	/* called when an accepted connection becomes ESTABLISHED */
 	void (*on_accept)(void *ctx, struct dfcp_conn *c);
 	void *accept_ctx;
+	/*
+	 * Receive memory (admission). pool: a shared pool (its K and T are the
+	 * only ones accepted) that accepted connections reserve their window's
+	 * block buffers and decoders from; else max_rx_memory > 0: the endpoint
+	 * makes such a pool of that many bytes at create, for accept_conf's K
+	 * and T; else (0) every accepted connection makes its own, on first
+	 * need, up to its window (no budget). A SYN's window is clamped to what
+	 * is free; none free: refused (RST 4, drop "memory").
+	 */
+	struct dfcp_pool *pool;
+	uint64_t max_rx_memory;
+	/* Per-endpoint secret for connection ids: 0 = getrandom(); tests fix it. */
+	uint64_t secret_seed;
+	/* Authentication key (16 or 32 bytes, 0: none): SYNs without it are dropped. */
+	uint8_t auth_key[32];
+	uint8_t auth_key_len;
 };
 void dfcp_ep_conf_default(struct dfcp_ep_conf *c);
 
@@ -510,6 +620,9 @@ struct dfcp_ep_stats {
 	uint64_t half_open;		/* current */
 	uint64_t conns;			/* current, all states */
 	uint64_t arp_replies;
+	uint64_t half_open_evicted;	/* the oldest half-open entry made room for a SYN */
+	uint64_t half_open_expired;	/* half-open entries that timed out */
+	uint64_t syn_clamped;		/* SYNs whose window was clamped (limits or memory) */
 	uint64_t drops[DFCP_E_MAX];
 };
 
@@ -531,6 +644,41 @@ struct dfcp_conn *dfcp_ep_conn(struct dfcp_ep *ep, uint32_t cid);
 /* Iterate: returns the next connection with table index >= *pos, or NULL. */
 struct dfcp_conn *dfcp_ep_next_conn(struct dfcp_ep *ep, uint32_t *pos);
 void dfcp_ep_stats(const struct dfcp_ep *ep, struct dfcp_ep_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Item pool: block buffers, decoders, encoders made at set-up          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A pool of one block shape (K, T) that several connections (of one
+ * thread) draw from: rx slots (a block buffer of K*T bytes and a decoder
+ * each) and tx slots (an encoder each). A connection reserves its window's
+ * worth when it opens (receiver: at the ACK that establishes it; sender: at
+ * connect), draws and returns items as blocks start and finish, and gives
+ * the reservation back when freed, so one connection's start never takes
+ * what another one holds and nothing is allocated while polling.
+ */
+struct dfcp_pool_conf {
+	uint16_t K, T;			/* the block shape of every item */
+	uint32_t rx_slots;		/* block buffer + decoder pairs */
+	uint32_t tx_slots;		/* encoders */
+	/* > 0: at most this many bytes: fewer slots if they would not fit
+	 * (each kind's size measured on the first item made) */
+	uint64_t max_bytes;
+	int lazy;			/* items made on first need (private pools) */
+};
+struct dfcp_pool_stats {
+	uint16_t K, T;
+	uint32_t rx_slots, tx_slots;	/* made (or allowed, lazy) */
+	uint32_t rx_reserved, tx_reserved;
+	uint32_t bufs_used, decs_used, encs_used;
+	uint64_t rx_slot_bytes, tx_slot_bytes;	/* measured per slot (0: not yet) */
+	uint64_t bytes;			/* made so far */
+	uint64_t refused;		/* reservations refused or clamped */
+};
+struct dfcp_pool *dfcp_pool_create(const struct dfcp_pool_conf *conf);
+void dfcp_pool_free(struct dfcp_pool *p);	/* after every connection using it */
+void dfcp_pool_stats(const struct dfcp_pool *p, struct dfcp_pool_stats *st);
 
 #ifdef __cplusplus
 }

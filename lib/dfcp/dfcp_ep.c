@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DFCP endpoint: one local address:port. Demultiplexes received frames by
- * connection id, answers unknown ids with RST and ARP requests with replies,
- * accepts SYNs into a bounded half-open table.
+ * DFCP endpoint: one local address:port. Connection ids are random (a
+ * per-endpoint secret seeded from getrandom()) and found through a hash
+ * table; received frames go to their connection, unknown ids are answered
+ * with RST and ARP requests with replies. A SYN makes only a small
+ * half-open record (no connection, no buffers) in a FIFO table whose
+ * oldest entry makes room when it is full; the connection is made, with
+ * its receive memory reserved from the pool, when the initiator's ACK,
+ * DATA or FIN proves it got our SYNACK. doc/protocol.md, "Identity" and
+ * "Admission".
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,143 +16,60 @@
 
 #include "dfcp.h"
 #include "dfcp_priv.h"
+#include "net_hash.h"
 
-#define CTRL_RING	64u
-#define CTRL_FRAME	DFCP_CTRL_MAX_LEN
-
-struct dfcp_ep {
-	struct dfcp_ep_conf conf;
-	struct dfcp_conn **tab;
-	uint8_t *half;			/* tab[i] counted as half-open */
-	uint16_t *gen;
-	uint32_t n_half, n_conns;
-	uint32_t rr;			/* tx round robin */
-	uint8_t ctrl[CTRL_RING][CTRL_FRAME];
-	uint16_t ctrl_len[CTRL_RING];
-	uint32_t ctrl_head, ctrl_count;
-	struct dfcp_ep_stats st;
-};
-
-void
-dfcp_ep_conf_default(struct dfcp_ep_conf *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->max_conns = 1024;
-	c->max_half_open = 64;
-	c->limits.max_window = 4096;
-	c->limits.max_K = DFCP_MAX_K;
-	c->limits.max_T = DFCP_MAX_T;
-	c->listen = 1;
-	dfcp_conn_conf_default(&c->accept_conf);
-}
-
-struct dfcp_ep *
-dfcp_ep_create(const struct dfcp_ep_conf *conf)
-{
-	struct dfcp_ep *ep;
-
-	if (conf->max_conns == 0 || conf->max_conns > 65535 ||
-			conf->max_half_open > conf->max_conns)
-		return NULL;
-	ep = calloc(1, sizeof(*ep));
-	if (ep == NULL)
-		return NULL;
-	ep->conf = *conf;
-	ep->tab = calloc(conf->max_conns, sizeof(*ep->tab));
-	ep->half = calloc(conf->max_conns, 1);
-	ep->gen = calloc(conf->max_conns, sizeof(*ep->gen));
-	if (ep->tab == NULL || ep->half == NULL || ep->gen == NULL) {
-		dfcp_ep_free(ep);
-		return NULL;
-	}
-	return ep;
-}
-
-void
-dfcp_ep_free(struct dfcp_ep *ep)
-{
-	if (ep == NULL)
-		return;
-	for (uint32_t i = 0; ep->tab != NULL && i < ep->conf.max_conns; i++)
-		dfcp_conn_free(ep->tab[i]);
-	free(ep->tab);
-	free(ep->half);
-	free(ep->gen);
-	free(ep);
-}
-
-static int
-slot_alloc(struct dfcp_ep *ep, uint32_t *cid)
-{
-	for (uint32_t i = 0; i < ep->conf.max_conns; i++) {
-		if (ep->tab[i] == NULL) {
-			ep->gen[i]++;
-			*cid = (uint32_t)ep->gen[i] << 16 | (i + 1);
-			return (int)i;
-		}
-	}
-	return -1;
-}
-
-struct dfcp_conn *
-dfcp_ep_conn(struct dfcp_ep *ep, uint32_t cid)
-{
-	uint32_t idx = (cid & 0xffff);
-	struct dfcp_conn *c;
-
-	if (idx == 0 || idx > ep->conf.max_conns)
-		return NULL;
-	c = ep->tab[idx - 1];
-	if (c == NULL || dfcp_conn_local_cid(c) != cid)
-		return NULL;
-	return c;
-}
-
-struct dfcp_conn *
-dfcp_ep_connect(struct dfcp_ep *ep, const struct dfcp_conn_conf *conf, uint64_t now)
-{
-	struct dfcp_conn_conf cc = *conf;
-	struct dfcp_conn *c;
-	uint32_t cid;
-	int i = slot_alloc(ep, &cid);
-
-	if (i < 0)
-		return NULL;
-	cc.local = ep->conf.local;
-	c = dfcp_conn_connect(&cc, cid, now);
-	if (c == NULL)
-		return NULL;
-	ep->tab[i] = c;
-	ep->n_conns++;
-	return c;
-}
+/* ------------------------------------------------------------------ */
+/* control frames of the endpoint (RST, SYNACK, ARP replies)            */
+/* ------------------------------------------------------------------ */
 
 static void
-ctrl_push(struct dfcp_ep *ep, const struct dfcp_pkt *in, uint8_t type,
-		uint16_t reason)
+ctrl_put(struct dfcp_ep *ep, const struct dfcp_addr *dst, const struct dfcp_pkt *pkt)
 {
-	struct dfcp_addr src = ep->conf.local, dst;
-	struct dfcp_pkt pkt;
 	uint32_t i;
 	int len;
 
-	if (ep->ctrl_count == CTRL_RING)
-		return;		/* bounded: excess RSTs are not sent */
-	memcpy(dst.mac, in->src_mac, 6);
-	dst.ip = in->src_ip;
-	dst.port = in->src_port;
-	memset(&pkt, 0, sizeof(pkt));
-	pkt.type = type;
-	pkt.dst_cid = in->src_cid;
-	pkt.src_cid = in->dst_cid ? in->dst_cid : 0xffffffffu;
-	pkt.u.rst.reason = reason;
-	i = (ep->ctrl_head + ep->ctrl_count) % CTRL_RING;
-	len = dfcp_build(ep->ctrl[i], CTRL_FRAME, &src, &dst, &pkt, ep->conf.csum);
+	if (ep->ctrl_count == DFCP_EP_CTRL_RING)
+		return;		/* bounded: excess control frames are not sent */
+	i = (ep->ctrl_head + ep->ctrl_count) % DFCP_EP_CTRL_RING;
+	len = dfcp_build_auth(ep->ctrl[i], DFCP_EP_CTRL_FRAME, &ep->conf.local, dst, pkt, ep->conf.csum,
+			ep->has_auth ? &ep->auth : NULL);
 	if (len < 0)
 		return;
 	ep->ctrl_len[i] = (uint16_t)len;
 	ep->ctrl_count++;
-	ep->st.rst_sent++;
+	if (pkt->type == DFCP_T_RST)
+		ep->st.rst_sent++;
+}
+
+static void
+ctrl_rst(struct dfcp_ep *ep, const struct dfcp_pkt *in, uint16_t reason)
+{
+	struct dfcp_addr dst;
+	struct dfcp_pkt pkt;
+
+	memcpy(dst.mac, in->src_mac, 6);
+	dst.ip = in->src_ip;
+	dst.port = in->src_port;
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.type = DFCP_T_RST;
+	pkt.dst_cid = in->src_cid;
+	pkt.src_cid = in->dst_cid ? in->dst_cid : 0xffffffffu;
+	pkt.u.rst.reason = reason;
+	ctrl_put(ep, &dst, &pkt);
+}
+
+static void
+ctrl_synack(struct dfcp_ep *ep, const struct ep_slot *s)
+{
+	struct dfcp_pkt pkt;
+
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.type = DFCP_T_SYNACK;
+	pkt.dst_cid = s->rcid;
+	pkt.src_cid = s->lcid;
+	pkt.u.params = s->p;
+	pkt.flags = s->p.flags;
+	ctrl_put(ep, &s->peer, &pkt);
 }
 
 static int
@@ -157,51 +80,218 @@ ep_drop(struct dfcp_ep *ep, int rc)
 	return rc;
 }
 
+/* With a key, what is not signed with it is dropped (and never answered). */
+static int
+ep_auth(const struct dfcp_ep *ep, const struct dfcp_pkt *pkt)
+{
+	if (ep->has_auth)
+		return dfcp_auth_check(&ep->auth, pkt);
+	return (pkt->flags & DFCP_F_AUTH) ? -DFCP_E_AUTH : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* connections                                                          */
+/* ------------------------------------------------------------------ */
+
+struct dfcp_conn *
+dfcp_ep_conn(struct dfcp_ep *ep, uint32_t cid)
+{
+	uint32_t i = dfcp_ep_cid_find(ep, cid);
+
+	return i != DFCP_EP_NIL && ep->sl[i].state == SL_CONN ? ep->sl[i].conn : NULL;
+}
+
+struct dfcp_conn *
+dfcp_ep_connect(struct dfcp_ep *ep, const struct dfcp_conn_conf *conf, uint64_t now)
+{
+	struct dfcp_conn_conf cc = *conf;
+	struct dfcp_conn *c;
+	uint32_t cid, i;
+
+	if (ep->n_conns >= ep->conf.max_conns)
+		return NULL;
+	i = dfcp_ep_slot_take(ep, &cid);
+	if (i == DFCP_EP_NIL)
+		return NULL;
+	cc.local = ep->conf.local;
+	if (cc.auth_key_len == 0 && ep->has_auth) {
+		memcpy(cc.auth_key, ep->conf.auth_key, sizeof(cc.auth_key));
+		cc.auth_key_len = ep->conf.auth_key_len;
+	}
+	c = dfcp_conn_connect(&cc, cid, now);
+	if (c == NULL) {
+		dfcp_ep_slot_release(ep, i);
+		return NULL;
+	}
+	dfcp_ep_slot_conn(ep, i, c);
+	return c;
+}
+
+/*
+ * What a SYN may get: the listener's limits (window clamped, K and T
+ * refused), the pool's shape, and the window clamped to the receive memory
+ * still free. 0, or the RST reason (and *err the drop reason).
+ */
+static uint16_t
+syn_admit(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, struct dfcp_params *p, int *err)
+{
+	*err = -DFCP_E_PARAMS;
+	if (dfcp_accept_params(&ep->conf.accept_conf, pkt, &ep->conf.limits, p) != 0)
+		return DFCP_RST_PARAMS;
+	if (p->window < pkt->u.params.window)
+		ep->st.syn_clamped++;
+	if (ep->pool == NULL || !(p->flags & DFCP_F_DEC))
+		return 0;
+	if (!dfcp_pool_shape_ok(ep->pool, p->K, p->T))
+		return DFCP_RST_PARAMS;
+	if (dfcp_pool_rx_free(ep->pool) == 0) {
+		dfcp_pool_count_refused(ep->pool);
+		*err = -DFCP_E_MEMORY;
+		return DFCP_RST_FULL;
+	}
+	if (p->window > dfcp_pool_rx_free(ep->pool)) {
+		p->window = dfcp_pool_rx_free(ep->pool);
+		dfcp_pool_count_refused(ep->pool);
+		ep->st.syn_clamped++;
+	}
+	return 0;
+}
+
 static int
 ep_syn(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, uint64_t now)
 {
-	struct dfcp_params p = pkt->u.params;
-	struct dfcp_conn_conf cc;
-	struct dfcp_conn *c;
-	uint32_t cid;
-	int i;
+	struct dfcp_params p;
+	struct ep_slot *s;
+	uint32_t i, cid, h;
+	uint16_t rst;
+	int rc;
 
-	/* a retransmitted SYN goes to its half-open connection */
-	for (uint32_t j = 0; j < ep->conf.max_conns; j++) {
-		c = ep->tab[j];
-		if (c != NULL && !dfcp_conn_is_sender(c) &&
-				dfcp_conn_state(c) != DFCP_CLOSED &&
-				dfcp_conn_matches_syn(c, pkt))
-			return dfcp_conn_rx(c, pkt, now);
+	rc = ep_auth(ep, pkt);
+	if (rc < 0)
+		return ep_drop(ep, rc);
+	/* a retransmitted SYN: its SYNACK again (or the connection's answer) */
+	i = dfcp_ep_syn_find(ep, pkt);
+	if (i != DFCP_EP_NIL && ep->sl[i].state == SL_HALF) {
+		ep->sl[i].retried = 1;
+		ctrl_synack(ep, &ep->sl[i]);
+		return 0;
 	}
+	if (i != DFCP_EP_NIL)
+		return ep_drop(ep, dfcp_conn_rx(ep->sl[i].conn, pkt, now));
 	if (!ep->conf.listen) {
-		ctrl_push(ep, pkt, DFCP_T_RST, DFCP_RST_UNKNOWN);
+		ctrl_rst(ep, pkt, DFCP_RST_UNKNOWN);
 		return ep_drop(ep, -DFCP_E_CONN);
 	}
+	rst = syn_admit(ep, pkt, &p, &rc);
+	if (rst != 0) {
+		ctrl_rst(ep, pkt, rst);
+		return ep_drop(ep, rc);
+	}
+	dfcp_ep_half_expire(ep, now);
+	if (ep->conf.max_half_open == 0)
+		return ep_drop(ep, -DFCP_E_BACKLOG);
 	if (ep->n_half >= ep->conf.max_half_open)
+		dfcp_ep_half_evict(ep);
+	i = dfcp_ep_slot_take(ep, &cid);
+	if (i == DFCP_EP_NIL)
 		return ep_drop(ep, -DFCP_E_BACKLOG);
-	if (ep->conf.limits.max_window && p.window > ep->conf.limits.max_window)
-		p.window = ep->conf.limits.max_window;
-	if (dfcp_params_check(&p, &ep->conf.limits) != 0) {
-		ctrl_push(ep, pkt, DFCP_T_RST, DFCP_RST_PARAMS);
-		return ep_drop(ep, -DFCP_E_PARAMS);
+	s = &ep->sl[i];
+	s->state = SL_HALF;
+	s->rcid = pkt->src_cid;
+	memcpy(s->peer.mac, pkt->src_mac, 6);
+	s->peer.ip = pkt->src_ip;
+	s->peer.port = pkt->src_port;
+	s->p = p;
+	s->t = now;
+	s->on_syn = 1;
+	h = dfcp_ep_syn_bucket(ep, s->peer.ip, s->peer.port, s->rcid);
+	s->syn_next = ep->syn_head[h];
+	ep->syn_head[h] = i;
+	dfcp_ep_half_push(ep, i);
+	ep->st.syn_accepted++;
+	ctrl_synack(ep, s);
+	return 0;
+}
+
+/*
+ * A packet for a half-open entry. The initiator's ACK, DATA or FIN (from
+ * its address and id: it got our SYNACK) makes the connection, its
+ * receive memory reserved now; its RST ends the entry.
+ */
+static int
+ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	struct ep_slot *s = &ep->sl[i];
+	struct dfcp_conn_conf cc;
+	struct dfcp_conn *c;
+	struct dfcp_pkt syn;
+	uint8_t t = pkt->type;
+	int rc;
+
+	if (pkt->src_ip != s->peer.ip || pkt->src_port != s->peer.port)
+		return ep_drop(ep, -DFCP_E_PEER);
+	if (pkt->src_cid != s->rcid)
+		return ep_drop(ep, -DFCP_E_CONN);
+	rc = ep_auth(ep, pkt);
+	if (rc < 0)
+		return ep_drop(ep, rc);
+	if (t == DFCP_T_RST) {
+		dfcp_ep_slot_release(ep, i);
+		return 0;
 	}
-	i = slot_alloc(ep, &cid);
-	if (i < 0) {
-		ctrl_push(ep, pkt, DFCP_T_RST, DFCP_RST_FULL);
+	if (!(t == DFCP_T_ACK && pkt->u.ack.acked == DFCP_T_SYNACK) && t != DFCP_T_DATA &&
+			t != DFCP_T_FIN)
+		return ep_drop(ep, -DFCP_E_STATE);
+	if (ep->n_conns >= ep->conf.max_conns) {
+		ctrl_rst(ep, pkt, DFCP_RST_FULL);
+		dfcp_ep_slot_release(ep, i);
 		return ep_drop(ep, -DFCP_E_BACKLOG);
 	}
+	memset(&syn, 0, sizeof(syn));
+	syn.type = DFCP_T_SYN;
+	memcpy(syn.src_mac, s->peer.mac, 6);
+	syn.src_ip = s->peer.ip;
+	syn.src_port = s->peer.port;
+	syn.src_cid = s->rcid;
+	syn.u.params = s->p;
+	syn.flags = s->p.flags;
 	cc = ep->conf.accept_conf;
 	cc.local = ep->conf.local;
 	cc.csum = ep->conf.csum;
-	c = dfcp_conn_accept(&cc, cid, pkt, &ep->conf.limits, now);
-	if (c == NULL)
-		return ep_drop(ep, -DFCP_E_PARAMS);
-	ep->tab[i] = c;
-	ep->half[i] = 1;
-	ep->n_half++;
-	ep->n_conns++;
-	ep->st.syn_accepted++;
+	memcpy(cc.auth_key, ep->conf.auth_key, sizeof(cc.auth_key));
+	cc.auth_key_len = ep->conf.auth_key_len;
+	c = dfcp_conn_accept_established(&cc, s->lcid, &syn, &ep->conf.limits, ep->pool, s->t,
+			!s->retried, now);
+	if (c == NULL) {
+		ctrl_rst(ep, pkt, DFCP_RST_FULL);
+		dfcp_ep_slot_release(ep, i);
+		return ep_drop(ep, -DFCP_E_MEMORY);
+	}
+	dfcp_ep_slot_conn(ep, i, c);
+	if (ep->conf.on_accept != NULL)
+		ep->conf.on_accept(ep->conf.accept_ctx, c);
+	rc = dfcp_conn_rx(c, pkt, now);
+	return rc < 0 ? ep_drop(ep, rc) : rc;
+}
+
+static int
+ep_arp(struct dfcp_ep *ep, const void *frame, size_t len)
+{
+	uint32_t i;
+	int rc;
+
+	if (ep->ctrl_count == DFCP_EP_CTRL_RING)
+		return 0;
+	i = (ep->ctrl_head + ep->ctrl_count) % DFCP_EP_CTRL_RING;
+	rc = dfcp_arp_answer(frame, len, ep->conf.local.mac, ep->conf.local.ip, ep->ctrl[i],
+			DFCP_EP_CTRL_FRAME);
+	if (rc < 0)
+		return ep_drop(ep, rc);
+	if (rc > 0) {
+		ep->ctrl_len[i] = (uint16_t)rc;
+		ep->ctrl_count++;
+		ep->st.arp_replies++;
+	}
 	return 0;
 }
 
@@ -210,55 +300,37 @@ dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now)
 {
 	struct dfcp_pkt pkt;
 	struct dfcp_conn *c;
-	uint32_t idx;
+	uint32_t i;
 	int rc;
 
 	ep->st.rx_pkts++;
-	if (len >= DFCP_ETH_LEN && net_rd16((const uint8_t *)frame + 12) == DFCP_ETHERTYPE_ARP) {
-		uint32_t i;
-
-		if (ep->ctrl_count == CTRL_RING)
-			return 0;
-		i = (ep->ctrl_head + ep->ctrl_count) % CTRL_RING;
-		rc = dfcp_arp_answer(frame, len, ep->conf.local.mac, ep->conf.local.ip,
-				ep->ctrl[i], CTRL_FRAME);
-		if (rc < 0)
-			return ep_drop(ep, rc);
-		if (rc > 0) {
-			ep->ctrl_len[i] = (uint16_t)rc;
-			ep->ctrl_count++;
-			ep->st.arp_replies++;
-		}
-		return 0;
-	}
+	if (len >= DFCP_ETH_LEN && net_rd16((const uint8_t *)frame + 12) == DFCP_ETHERTYPE_ARP)
+		return ep_arp(ep, frame, len);
 	rc = dfcp_parse(frame, len, ep->conf.rx_flags, &pkt);
-	if (rc == -DFCP_E_PARAMS && pkt.type == DFCP_T_SYN &&
+	if (rc == -DFCP_E_PARAMS && pkt.type == DFCP_T_SYN && !ep->has_auth &&
 			pkt.dst_ip == ep->conf.local.ip && pkt.dst_port == ep->conf.local.port)
-		ctrl_push(ep, &pkt, DFCP_T_RST, DFCP_RST_PARAMS);
+		ctrl_rst(ep, &pkt, DFCP_RST_PARAMS);
 	if (rc < 0)
 		return ep_drop(ep, rc);
 	if (pkt.dst_ip != ep->conf.local.ip || pkt.dst_port != ep->conf.local.port)
 		return ep_drop(ep, -DFCP_E_ADDR);
 	if (pkt.type == DFCP_T_SYN)
 		return ep_syn(ep, &pkt, now);
-	c = dfcp_ep_conn(ep, pkt.dst_cid);
-	if (c == NULL && pkt.type == DFCP_T_RST) {
-		/* an RST answering our SYN names only our cid in dst */
-		return ep_drop(ep, -DFCP_E_CONN);
-	}
+	i = dfcp_ep_cid_find(ep, pkt.dst_cid);
+	if (i != DFCP_EP_NIL && ep->sl[i].state == SL_HALF)
+		return ep_half_rx(ep, i, &pkt, now);
+	c = i != DFCP_EP_NIL ? ep->sl[i].conn : NULL;
 	if (c == NULL || dfcp_conn_state(c) == DFCP_CLOSED) {
-		if (pkt.type != DFCP_T_RST)
-			ctrl_push(ep, &pkt, DFCP_T_RST, DFCP_RST_UNKNOWN);
+		/* an RST answering our SYN names only our cid in dst; never an RST for an RST */
+		if (pkt.type == DFCP_T_RST)
+			return ep_drop(ep, -DFCP_E_CONN);
+		rc = ep_auth(ep, &pkt);
+		if (rc < 0)
+			return ep_drop(ep, rc);
+		ctrl_rst(ep, &pkt, DFCP_RST_UNKNOWN);
 		return ep_drop(ep, -DFCP_E_CONN);
 	}
-	idx = (pkt.dst_cid & 0xffff) - 1;
 	rc = dfcp_conn_rx(c, &pkt, now);
-	if (ep->half[idx] && !dfcp_conn_is_half_open(c)) {
-		ep->half[idx] = 0;
-		ep->n_half--;
-		if (dfcp_conn_state(c) == DFCP_ESTABLISHED && ep->conf.on_accept != NULL)
-			ep->conf.on_accept(ep->conf.accept_ctx, c);
-	}
 	return rc < 0 ? ep_drop(ep, rc) : rc;
 }
 
@@ -267,7 +339,7 @@ dfcp_ep_tx_burst(struct dfcp_ep *ep, uint64_t now, void *const *bufs,
 		uint16_t *lens, size_t cap, unsigned int n)
 {
 	unsigned int k = 0;
-	uint32_t m = ep->conf.max_conns;
+	uint32_t m = ep->n_conns;
 
 	while (k < n && ep->ctrl_count) {
 		uint32_t i = ep->ctrl_head;
@@ -276,22 +348,17 @@ dfcp_ep_tx_burst(struct dfcp_ep *ep, uint64_t now, void *const *bufs,
 			break;
 		memcpy(bufs[k], ep->ctrl[i], ep->ctrl_len[i]);
 		lens[k++] = ep->ctrl_len[i];
-		ep->ctrl_head = (i + 1) % CTRL_RING;
+		ep->ctrl_head = (i + 1) % DFCP_EP_CTRL_RING;
 		ep->ctrl_count--;
 	}
+	dfcp_ep_half_expire(ep, now);
 	for (uint32_t j = 0; j < m && k < n; j++) {
-		uint32_t i = (ep->rr + j) % m;
-		struct dfcp_conn *c = ep->tab[i];
+		struct dfcp_conn *c = ep->sl[ep->conn_idx[(ep->rr + j) % m]].conn;
 
-		if (c == NULL)
-			continue;
 		k += dfcp_conn_tx_burst(c, now, bufs + k, lens + k, cap, n - k);
-		if (ep->half[i] && dfcp_conn_state(c) == DFCP_CLOSED) {
-			ep->half[i] = 0;
-			ep->n_half--;
-		}
 	}
-	ep->rr = (ep->rr + 1) % m;
+	if (m)
+		ep->rr = (ep->rr + 1) % m;
 	return k;
 }
 
@@ -300,13 +367,11 @@ dfcp_ep_next_deadline(const struct dfcp_ep *ep, uint64_t now)
 {
 	uint64_t d = ep->ctrl_count ? now : UINT64_MAX;
 
-	for (uint32_t i = 0; i < ep->conf.max_conns && d > now; i++) {
-		if (ep->tab[i] != NULL) {
-			uint64_t x = dfcp_conn_next_deadline(ep->tab[i], now);
+	for (uint32_t j = 0; j < ep->n_conns && d > now; j++) {
+		uint64_t x = dfcp_conn_next_deadline(ep->sl[ep->conn_idx[j]].conn, now);
 
-			if (x < d)
-				d = x;
-		}
+		if (x < d)
+			d = x;
 	}
 	return d;
 }
@@ -316,20 +381,16 @@ dfcp_ep_reap(struct dfcp_ep *ep)
 {
 	unsigned int n = 0;
 
-	for (uint32_t i = 0; i < ep->conf.max_conns; i++) {
-		struct dfcp_conn *c = ep->tab[i];
+	for (uint32_t j = ep->n_conns; j-- > 0;) {
+		uint32_t i = ep->conn_idx[j];
+		struct dfcp_conn *c = ep->sl[i].conn;
 
-		if (c == NULL || dfcp_conn_state(c) != DFCP_CLOSED)
+		if (dfcp_conn_state(c) != DFCP_CLOSED)
 			continue;
 		if (dfcp_conn_next_deadline(c, 0) == 0)
 			continue;	/* a final RST is still queued */
-		if (ep->half[i]) {
-			ep->half[i] = 0;
-			ep->n_half--;
-		}
 		dfcp_conn_free(c);
-		ep->tab[i] = NULL;
-		ep->n_conns--;
+		dfcp_ep_slot_release(ep, i);
 		n++;
 	}
 	return n;
@@ -338,11 +399,9 @@ dfcp_ep_reap(struct dfcp_ep *ep)
 struct dfcp_conn *
 dfcp_ep_next_conn(struct dfcp_ep *ep, uint32_t *pos)
 {
-	for (; *pos < ep->conf.max_conns; (*pos)++) {
-		if (ep->tab[*pos] != NULL)
-			return ep->tab[(*pos)++];
-	}
-	return NULL;
+	if (*pos >= ep->n_conns)
+		return NULL;
+	return ep->sl[ep->conn_idx[(*pos)++]].conn;
 }
 
 void

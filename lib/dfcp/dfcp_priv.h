@@ -8,6 +8,15 @@
 
 #include "dfcp.h"
 #include "net.h"
+#include "net_hash.h"
+
+/* pending control packets (dfcp_conn.pending) */
+#define P_SYN		0x01
+#define P_SYNACK	0x02
+#define P_ACK		0x04
+#define P_FIN		0x08
+#define P_FINACK	0x10
+#define P_RST		0x20
 
 /* Body lengths after the 12-byte common header. */
 #define DFCP_SYN_BODY	24
@@ -19,13 +28,43 @@
 #define DFCP_RST_BODY	4
 
 void dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum);
+/* dfcp_wire.c: the tag of a built frame (message of msg_len bytes at f + 42). */
+void dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len);
 
 /* Connection internals used by the endpoint. */
 struct dfcp_conn *dfcp_conn_accept(const struct dfcp_conn_conf *conf,
 		uint32_t local_cid, const struct dfcp_pkt *syn,
 		const struct dfcp_params *limits, uint64_t now);
-int dfcp_conn_matches_syn(const struct dfcp_conn *c, const struct dfcp_pkt *syn);
-int dfcp_conn_is_half_open(const struct dfcp_conn *c);
+/*
+ * The parameters a responder with conf and limits answers syn with (the
+ * window clamped, extensions both sides have): 0 or -DFCP_E_PARAMS.
+ */
+int dfcp_accept_params(const struct dfcp_conn_conf *conf, const struct dfcp_pkt *syn,
+		const struct dfcp_params *limits, struct dfcp_params *p);
+/*
+ * Endpoint: a half-open entry became a connection (its ACK, DATA or FIN
+ * arrived): made ESTABLISHED at once, its receive slots reserved from
+ * pool (NULL: a private pool). rtt_ok: the SYN was not retried (its time
+ * syn_time times the path). NULL: no memory.
+ */
+struct dfcp_conn *dfcp_conn_accept_established(const struct dfcp_conn_conf *conf,
+		uint32_t local_cid, const struct dfcp_pkt *syn, const struct dfcp_params *limits,
+		struct dfcp_pool *pool, uint64_t syn_time, int rtt_ok, uint64_t now);
+
+/* dfcp_pool.c: the connections' side of a pool */
+int dfcp_pool_shape_ok(const struct dfcp_pool *p, uint16_t K, uint16_t T);
+uint32_t dfcp_pool_rx_free(const struct dfcp_pool *p);
+uint32_t dfcp_pool_tx_free(const struct dfcp_pool *p);
+uint64_t dfcp_pool_rx_slot_bytes(const struct dfcp_pool *p);
+int dfcp_pool_reserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx);	/* 0 or -ENOSPC */
+void dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx);
+void dfcp_pool_count_refused(struct dfcp_pool *p);
+uint8_t *dfcp_pool_get_buf(struct dfcp_pool *p);	/* NULL: none left */
+void dfcp_pool_put_buf(struct dfcp_pool *p, uint8_t *b);
+struct rq_dec *dfcp_pool_get_dec(struct dfcp_pool *p);
+void dfcp_pool_put_dec(struct dfcp_pool *p, struct rq_dec *d);	/* resets it */
+struct rq_enc *dfcp_pool_get_enc(struct dfcp_pool *p);
+void dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e);
 
 /* Connection internals (dfcp_conn.c, dfcp_tx.c, dfcp_rx.c). */
 struct rq_enc;
@@ -34,7 +73,8 @@ struct rq_dec;
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define GEN_MAX		64u		/* symbols queued for one rq_enc_symbols call */
 #define DFCP_SEQ_WIN	1024u		/* receiver: seqs checked for duplicates */
-#define DFCP_POOL_INIT	8u		/* encoders / decoders / buffers made at set-up */
+#define DFCP_PEER_TIMEOUT_MIN	3000000000ull	/* default peer timeout at least 3 s */
+#define DFCP_PEER_TIMEOUT_RTOS	10u		/* ... and 10 block timeouts */
 
 enum { TX_FREE = 0, TX_ACTIVE };
 enum { RX_FREE = 0, RX_COLLECT, RX_DECODED };
@@ -59,6 +99,7 @@ struct tx_slot {
 	uint8_t state;
 	uint8_t in_repair;	/* slot index is in the repair ring */
 	uint8_t topped;
+	uint32_t crc;		/* CRC-32C of the block's data (integrity) */
 	struct rq_enc *enc;
 };
 
@@ -68,6 +109,8 @@ struct rx_slot {
 	uint32_t esi_span;
 	uint32_t count;		/* symbols held (decoding off: packets counted) */
 	uint32_t nsrc;		/* source symbols copied into out */
+	uint32_t crc;		/* the block's CRC-32C, from its first packet */
+	uint32_t esi_floor;	/* after a failed CRC: older symbols are ignored */
 	uint8_t state;
 	uint8_t in_dec;		/* the source symbols went to the decoder too */
 	struct rq_dec *dec;	/* from the pool, only once a repair symbol is needed */
@@ -128,6 +171,14 @@ struct dfcp_conn {
 	struct dfcp_params p;		/* negotiated */
 	uint32_t W;			/* negotiated window */
 	uint32_t alloc_W;		/* slots allocated */
+	/* items: a shared pool or a private one (pool_own), with what is reserved */
+	struct dfcp_pool *pool;
+	int pool_own;
+	uint32_t pool_rx, pool_tx;
+	/* authentication (conf.auth_key) */
+	struct dfcp_auth auth;
+	int has_auth;
+	int completed;			/* the goal was reached (dfcp_stats.completed) */
 
 	/* control */
 	uint32_t pending;
@@ -144,10 +195,6 @@ struct dfcp_conn {
 	struct tx_slot *tx;
 	struct rq_enc *enc0;		/* encoding off: the only encoder */
 	int enc0_loaded;
-	struct rq_enc **encs;		/* all encoders (encoding on) */
-	struct rq_enc **enc_free;	/* LIFO of free encoders: the hottest is reused */
-	uint32_t n_enc_free;
-	uint32_t n_enc_alloc;		/* encoders made so far (<= window) */
 	/* symbols to generate in one rq_enc_symbols call per encoder run */
 	uint32_t n_gen;
 	const struct rq_enc *gen_enc[GEN_MAX];
@@ -187,14 +234,6 @@ struct dfcp_conn {
 
 	/* receiver */
 	struct rx_slot *rx;
-	struct rq_dec **decs;		/* all decoders; LIFO pool below */
-	struct rq_dec **dec_free;
-	uint32_t n_dec_free;
-	uint32_t n_dec_alloc;		/* made so far (<= window) */
-	uint8_t **outs;			/* all block buffers; LIFO pool below */
-	uint8_t **out_free;
-	uint32_t n_out_free;
-	uint32_t n_out_alloc;
 	uint64_t *have_mem;
 	uint32_t have_words;		/* per slot */
 	uint32_t rcv_cum;		/* next block to deliver */
@@ -231,6 +270,26 @@ struct dfcp_conn {
 
 /* dfcp_conn.c */
 void dfcp_rtt_sample(struct dfcp_conn *c, uint64_t r);
+/* Symbol offset of this connection's DATA frames (its negotiated layout). */
+static inline uint32_t
+dfcp_data_off(const struct dfcp_conn *c)
+{
+	return DFCP_DATA_OFF_V1 + ((c->p.flags & DFCP_F_XR) ? DFCP_RND_LEN : 0) +
+		((c->p.flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0);
+}
+/* The connection's items: its pool (shared or private) reserved for its window. */
+int dfcp_conn_pool_attach(struct dfcp_conn *c, struct dfcp_pool *shared, uint32_t rx,
+		uint32_t tx);
+void dfcp_conn_pool_detach(struct dfcp_conn *c);
+/* dfcp_ctrl.c: control packets and timers */
+unsigned int dfcp_tx_ctrl(struct dfcp_conn *c, void *const *bufs, uint16_t *lens,
+		size_t cap, unsigned int n);
+void dfcp_hs_timer(struct dfcp_conn *c, uint64_t now);
+void dfcp_peer_timer(struct dfcp_conn *c, uint64_t now);
+uint64_t dfcp_peer_deadline(const struct dfcp_conn *c);
+void dfcp_to_closed(struct dfcp_conn *c, enum dfcp_close_reason why);
+int dfcp_sender_done(const struct dfcp_conn *c);
+void dfcp_start_fin(struct dfcp_conn *c, uint64_t now);
 /* dfcp_tx.c: the sender */
 uint32_t dfcp_first_round_syms(const struct dfcp_conn *c);
 int dfcp_sender_alloc(struct dfcp_conn *c);
@@ -286,5 +345,67 @@ struct rx_slot *dfcp_rx_slot_of(struct dfcp_conn *c, uint32_t b);
 /* dfcp_conn.c: stall detection */
 void dfcp_stall_check(struct dfcp_conn *c, uint64_t now);
 void dfcp_progress(struct dfcp_conn *c, uint64_t now);
+
+/* ------------------------------------------------------------------ */
+/* endpoint (dfcp_ep.c, dfcp_eptab.c)                                   */
+/* ------------------------------------------------------------------ */
+
+#define DFCP_EP_CTRL_RING	64u
+#define DFCP_EP_CTRL_FRAME	DFCP_CTRL_MAX_LEN
+#define DFCP_EP_NIL	UINT32_MAX
+#define DFCP_EP_MAX_HALF	(1u << 20)
+
+enum { SL_FREE = 0, SL_HALF, SL_CONN };
+
+struct ep_slot {
+	struct dfcp_conn *conn;		/* SL_CONN */
+	uint32_t lcid, rcid;
+	uint32_t cid_next, syn_next;	/* hash chains */
+	uint32_t pos;			/* SL_CONN: index in conn_idx; SL_HALF: FIFO number */
+	uint8_t state;
+	uint8_t on_syn;			/* on the SYN chain (accepted from a SYN) */
+	uint8_t retried;		/* SL_HALF: the SYN came again (no RTT sample) */
+	uint64_t t;			/* SL_HALF: the SYN's arrival */
+	struct dfcp_addr peer;		/* SL_HALF: the initiator */
+	struct dfcp_params p;		/* SL_HALF: what the SYNACK said */
+};
+
+struct half_ent {
+	uint32_t slot, seq;
+};
+
+struct dfcp_ep {
+	struct dfcp_ep_conf conf;
+	struct ep_slot *sl;
+	uint32_t nslots;
+	uint32_t *free_stk, n_free;
+	uint32_t *cid_head, *syn_head, hmask;
+	uint32_t *conn_idx, n_conns;
+	struct half_ent *half;		/* FIFO of half-open entries, oldest first */
+	uint32_t h_head, h_count, h_seq, n_half;
+	uint64_t half_ns;
+	struct net_sipkey secret;
+	uint64_t cid_ctr;
+	struct dfcp_auth auth;
+	int has_auth;
+	struct dfcp_pool *pool;
+	int pool_own;
+	uint32_t rr;			/* tx round robin */
+	uint8_t ctrl[DFCP_EP_CTRL_RING][DFCP_EP_CTRL_FRAME];
+	uint16_t ctrl_len[DFCP_EP_CTRL_RING];
+	uint32_t ctrl_head, ctrl_count;
+	struct dfcp_ep_stats st;
+};
+
+/* dfcp_eptab.c: the endpoint's table */
+uint32_t dfcp_ep_cid_find(const struct dfcp_ep *ep, uint32_t cid);
+uint32_t dfcp_ep_syn_find(const struct dfcp_ep *ep, const struct dfcp_pkt *pkt);
+uint32_t dfcp_ep_syn_bucket(const struct dfcp_ep *ep, uint32_t ip, uint16_t port, uint32_t rcid);
+uint32_t dfcp_ep_slot_take(struct dfcp_ep *ep, uint32_t *cid);	/* DFCP_EP_NIL: none */
+void dfcp_ep_slot_release(struct dfcp_ep *ep, uint32_t i);
+void dfcp_ep_slot_conn(struct dfcp_ep *ep, uint32_t i, struct dfcp_conn *c);
+void dfcp_ep_half_expire(struct dfcp_ep *ep, uint64_t now);
+void dfcp_ep_half_evict(struct dfcp_ep *ep);
+void dfcp_ep_half_push(struct dfcp_ep *ep, uint32_t i);
 
 #endif /* DFCP_PRIV_H */

@@ -11,56 +11,23 @@
 
 #include "dfcp.h"
 #include "dfcp_priv.h"
+#include "net_hash.h"
 
 /* ------------------------------------------------------------------ */
 /* receiver buffers                                                     */
 /* ------------------------------------------------------------------ */
 
+static void rx_release(struct dfcp_conn *c, struct rx_slot *s);
+
 void
 dfcp_receiver_free(struct dfcp_conn *c)
 {
-	for (uint32_t i = 0; c->decs != NULL && i < c->n_dec_alloc; i++)
-		rq_dec_free(c->decs[i]);
-	for (uint32_t i = 0; c->outs != NULL && i < c->n_out_alloc; i++)
-		free(c->outs[i]);
-	free(c->decs);
-	free(c->dec_free);
-	free(c->outs);
-	free(c->out_free);
+	for (uint32_t i = 0; c->rx != NULL && i < c->W; i++)
+		rx_release(c, &c->rx[i]);
 	free(c->have_mem);
 	free(c->rx);
-	c->decs = NULL;
-	c->dec_free = NULL;
-	c->outs = NULL;
-	c->out_free = NULL;
 	c->have_mem = NULL;
 	c->rx = NULL;
-}
-
-/* One more decoder / block buffer in the pool (up to the window); 0 or -ENOMEM. */
-static int
-dec_new(struct dfcp_conn *c)
-{
-	struct rq_dec *d;
-
-	if (c->n_dec_alloc >= c->alloc_W || (d = rq_dec_create(c->p.K, c->p.T, 0)) == NULL)
-		return -ENOMEM;
-	c->decs[c->n_dec_alloc++] = d;
-	c->dec_free[c->n_dec_free++] = d;
-	return 0;
-}
-
-static int
-out_new(struct dfcp_conn *c)
-{
-	uint8_t *o;
-
-	if (c->n_out_alloc >= c->alloc_W ||
-			(o = aligned_alloc(64, ((size_t)c->p.K * c->p.T + 63) / 64 * 64)) == NULL)
-		return -ENOMEM;
-	c->outs[c->n_out_alloc++] = o;
-	c->out_free[c->n_out_free++] = o;
-	return 0;
 }
 
 int
@@ -77,29 +44,19 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	if (!(c->p.flags & DFCP_F_DEC))
 		return 0;
 	/*
-	 * Pools: a slot takes a block buffer when its block starts and gives it
-	 * back on delivery, so in-order traffic cycles through a few cache-hot
-	 * buffers; a decoder is taken only when a repair symbol is needed. Both
-	 * grow on first need, up to the window: a decoder is ~450 KiB (K = 47,
-	 * T = 1420), and creating the whole window's worth at once (445 in the
-	 * default dumbbell, ~150 ms and 200 MB) held the receiving lcore, and the
-	 * router beside it, for the first few hundred ms of every connection.
+	 * Block buffers and decoders come from the pool, where the window's
+	 * worth is reserved (a shared pool made at set-up, or a private one
+	 * that makes them on first need): a slot takes a buffer when its block
+	 * starts and gives it back on delivery, so in-order traffic cycles
+	 * through a few cache-hot buffers; a decoder (~450 KiB at K = 47,
+	 * T = 1420) is taken only when a repair symbol is needed.
 	 */
 	c->have_words = (c->p.K + 63u) / 64u;
-	c->decs = calloc(W, sizeof(*c->decs));
-	c->dec_free = calloc(W, sizeof(*c->dec_free));
-	c->outs = calloc(W, sizeof(*c->outs));
-	c->out_free = calloc(W, sizeof(*c->out_free));
 	c->have_mem = calloc((size_t)W * c->have_words, sizeof(uint64_t));
-	if (c->decs == NULL || c->dec_free == NULL || c->outs == NULL ||
-			c->out_free == NULL || c->have_mem == NULL)
+	if (c->have_mem == NULL)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < W; i++)
 		c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
-	for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
-		if (dec_new(c) < 0 || out_new(c) < 0)
-			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -128,18 +85,17 @@ dfcp_rx_queue_back(struct dfcp_conn *c, uint32_t b, uint16_t status, uint16_t mi
 		c->st.short_reports++;
 }
 
-/* Block buffer and decoder back to their pools. */
+/* Block buffer and decoder back to their pool. */
 static void
 rx_release(struct dfcp_conn *c, struct rx_slot *s)
 {
 	s->state = RX_FREE;
 	if (s->dec != NULL) {
-		rq_dec_reset(s->dec);
-		c->dec_free[c->n_dec_free++] = s->dec;
+		dfcp_pool_put_dec(c->pool, s->dec);
 		s->dec = NULL;
 	}
 	if (s->out != NULL) {
-		c->out_free[c->n_out_free++] = s->out;
+		dfcp_pool_put_buf(c->pool, s->out);
 		s->out = NULL;
 	}
 }
@@ -221,9 +177,9 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 		added = 1;
 	} else {
 		if (s->dec == NULL) {
-			if (c->n_dec_free == 0 && dec_new(c) < 0)
+			s->dec = dfcp_pool_get_dec(c->pool);
+			if (s->dec == NULL)
 				return -DFCP_E_NOBUF;	/* out of memory */
-			s->dec = c->dec_free[--c->n_dec_free];
 		}
 		rc = rq_dec_add(s->dec, esi, sym);
 		if (rc < 0)
@@ -257,6 +213,31 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 }
 
 /*
+ * A decoded block is checked against the CRC its packets carry. A mismatch
+ * (a forged or corrupted symbol with a valid checksum, a codec fault)
+ * discards everything held of the block and asks for K fresh symbols: the
+ * sender's next ESIs are all above what was seen (esi_floor), so nothing
+ * that went into the wrong decode is used again.
+ */
+static int
+crc_ok(struct dfcp_conn *c, struct rx_slot *s)
+{
+	if (!(c->p.flags & DFCP_F_CRC) || net_crc32c(s->out, s->len, 0) == s->crc)
+		return 1;
+	c->st.crc_failures++;
+	if (s->dec != NULL)
+		rq_dec_reset(s->dec);
+	memset(s->have, 0, c->have_words * sizeof(uint64_t));
+	s->esi_floor = s->esi_span;
+	s->state = RX_COLLECT;
+	s->count = 0;
+	s->nsrc = 0;
+	s->in_dec = 0;
+	dfcp_rx_queue_back(c, s->block, DFCP_BA_SHORT, (uint16_t)c->p.K, 0, s->esi_span);
+	return 0;
+}
+
+/*
  * One DATA packet for its block. last: the version-1 round end (LAST flag;
  * with round headers dfcp_round_rx/after end rounds). esi_end: the ESI
  * after the packet's round (what was sent of the block by then).
@@ -285,14 +266,16 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 	}
 	if (s->state == RX_FREE) {
 		if (c->p.flags & DFCP_F_DEC) {
-			if (c->n_out_free == 0 && out_new(c) < 0)
+			s->out = dfcp_pool_get_buf(c->pool);
+			if (s->out == NULL)
 				return -DFCP_E_NOBUF;	/* out of memory */
-			s->out = c->out_free[--c->n_out_free];
 			memset(s->have, 0, c->have_words * sizeof(uint64_t));
 		}
 		s->state = RX_COLLECT;
 		s->block = b;
 		s->len = pkt->u.data.block_len;
+		s->crc = pkt->u.data.crc;
+		s->esi_floor = 0;
 		s->esi_span = 0;
 		s->count = 0;
 		s->nsrc = 0;
@@ -304,6 +287,10 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 	}
 	if (pkt->u.data.block_len != s->len)
 		return -DFCP_E_ESI;
+	if ((c->p.flags & DFCP_F_CRC) && pkt->u.data.crc != s->crc)
+		return -DFCP_E_CRC;
+	if (esi < s->esi_floor)
+		return -DFCP_E_STALE;	/* sent before a decode that failed its CRC */
 	if (esi_end > s->esi_span)
 		s->esi_span = esi_end;
 	if (c->p.flags & DFCP_F_DEC) {
@@ -311,6 +298,8 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 
 		if (rc < 0)
 			return rc;
+		if (s->state == RX_DECODED && !crc_ok(c, s))
+			return 0;	/* re-requested: nothing delivered */
 	} else {
 		if (++s->count >= c->p.K)
 			s->state = RX_DECODED;
@@ -376,5 +365,6 @@ dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, siz
 	pkt.u.back.esi_span = e->span;
 	pkt.u.back.bitmap = bm;
 	dfcp_round_fill(c, &pkt);
-	return dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
+	return dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum,
+			c->has_auth ? &c->auth : NULL);
 }

@@ -16,6 +16,8 @@ dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
 {
 	*st = c->st;
 	st->srtt_ns = c->srtt;
+	st->completed = (uint32_t)c->completed;
+	st->close_reason = c->reason;
 	if (c->sender) {
 		st->loss_ppm = (uint32_t)(((uint64_t)c->loss_q16 * 1000000u) >> 16);
 		st->redundancy = dfcp_first_round_syms(c);

@@ -14,19 +14,13 @@
 
 #include "dfcp.h"
 #include "dfcp_priv.h"
+#include "net_hash.h"
 
 #define Q16		65536u
 #define TOPUP_MARGIN	1u		/* top-up aims at missing + 1 arrivals */
 #define EWMA_SHIFT	3		/* loss EWMA gain 1/8 */
 #define SYM_CAP		65535u		/* symbols per round at most */
 #define RTO_BACKOFF_MAX	6		/* block timer doubled up to 64 times */
-
-/* Symbol offset of this connection's DATA frames. */
-static inline uint32_t
-data_off(const struct dfcp_conn *c)
-{
-	return (c->p.flags & DFCP_F_XR) ? DFCP_DATA_OFF : DFCP_DATA_OFF_V1;
-}
 
 /*
  * srtt + 4 rttvar, min_rto at least; before any RTT sample (the SYN was
@@ -53,14 +47,11 @@ block_rto(const struct dfcp_conn *c)
 void
 dfcp_sender_free(struct dfcp_conn *c)
 {
-	if (c->encs != NULL) {
-		for (uint32_t i = 0; i < c->n_enc_alloc; i++)
-			rq_enc_free(c->encs[i]);
+	for (uint32_t i = 0; c->tx != NULL && c->pool != NULL && i < c->W; i++) {
+		if (c->tx[i].enc != NULL)
+			dfcp_pool_put_enc(c->pool, c->tx[i].enc);
+		c->tx[i].enc = NULL;
 	}
-	free(c->encs);
-	free(c->enc_free);
-	c->encs = NULL;
-	c->enc_free = NULL;
 	free(c->tx);
 	rq_enc_free(c->enc0);
 	free(c->stage);
@@ -73,24 +64,10 @@ dfcp_sender_free(struct dfcp_conn *c)
 	c->repair_ring = NULL;
 }
 
-/* One more encoder in the pool (up to the window); 0 or -ENOMEM. */
-static int
-enc_new(struct dfcp_conn *c)
-{
-	struct rq_enc *e;
-
-	if (c->n_enc_alloc >= c->alloc_W ||
-			(e = rq_enc_create(c->conf.K, c->conf.T)) == NULL)
-		return -ENOMEM;
-	c->encs[c->n_enc_alloc++] = e;
-	c->enc_free[c->n_enc_free++] = e;
-	return 0;
-}
-
 int
 dfcp_sender_alloc(struct dfcp_conn *c)
 {
-	uint32_t W = c->conf.window, R = 64;
+	uint32_t W = c->W, R = 64;
 
 	c->alloc_W = W;
 	/* rounds in flight: at most one per block, plus those being reported */
@@ -104,17 +81,8 @@ dfcp_sender_alloc(struct dfcp_conn *c)
 	c->stage = malloc((size_t)c->conf.K * c->conf.T);
 	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL || c->rnd == NULL)
 		return -ENOMEM;
-	if (c->conf.encode) {
-		c->encs = calloc(W, sizeof(*c->encs));
-		c->enc_free = calloc(W, sizeof(*c->enc_free));
-		if (c->encs == NULL || c->enc_free == NULL)
-			return -ENOMEM;
-		/* the pool grows on first need, up to the window (see dfcp_rx.c) */
-		for (uint32_t i = 0; i < W && i < DFCP_POOL_INIT; i++) {
-			if (enc_new(c) < 0)
-				return -ENOMEM;
-		}
-	} else {
+	/* encoders come from the pool (reserved for the window at connect) */
+	if (!c->conf.encode) {
 		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
 		if (c->enc0 == NULL)
 			return -ENOMEM;
@@ -163,7 +131,7 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
 {
 	s->state = TX_FREE;
 	if (s->enc != NULL) {
-		c->enc_free[c->n_enc_free++] = s->enc;
+		dfcp_pool_put_enc(c->pool, s->enc);
 		s->enc = NULL;
 	}
 }
@@ -173,12 +141,13 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
  * written): one rq_enc_symbols call per run of frames of the same encoder, so
  * that the repair symbols of a block come from one generator pass. Should the
  * codec refuse a symbol (it cannot: encoders are loaded, ESIs in range), its
- * frame gets DFCP version 0: the peer drops it like a lost packet.
+ * frame gets DFCP version 0: the peer drops it like a lost packet. With a
+ * key the frames are signed once their symbol is in.
  */
 static void
 gen_flush(struct dfcp_conn *c)
 {
-	uint32_t i = 0, n = c->n_gen, ver = data_off(c) - DFCP_L2L4_LEN;
+	uint32_t i = 0, n = c->n_gen, ver = dfcp_data_off(c) - DFCP_L2L4_LEN;
 
 	c->n_gen = 0;
 	while (i < n) {
@@ -187,12 +156,15 @@ gen_flush(struct dfcp_conn *c)
 		while (j < n && c->gen_enc[j] == c->gen_enc[i])
 			j++;
 		if (rq_enc_symbols(c->gen_enc[i], &c->gen_esi[i], &c->gen_out[i], j - i) < 0) {
-			for (; i < j; i++)
-				if (rq_enc_symbol(c->gen_enc[i], c->gen_esi[i], c->gen_out[i]) < 0)
-					((uint8_t *)c->gen_out[i])[-(int)ver] = 0;
+			for (uint32_t q = i; q < j; q++)
+				if (rq_enc_symbol(c->gen_enc[q], c->gen_esi[q], c->gen_out[q]) < 0)
+					((uint8_t *)c->gen_out[q])[-(int)ver] = 0;
 		}
 		i = j;
 	}
+	for (i = 0; c->has_auth && i < n; i++)
+		dfcp_auth_sign(&c->auth, (uint8_t *)c->gen_out[i] - dfcp_data_off(c),
+				ver + c->p.T);
 }
 
 static void
@@ -262,6 +234,48 @@ back_check(const struct dfcp_conn *c, const struct tx_slot *s, const struct dfcp
 	return 0;
 }
 
+/*
+ * A report may say that block b is decoded only if the block was sent at
+ * least K symbols (already acknowledged or released blocks: nothing to
+ * check); never for a block not taken from the source yet.
+ */
+static int
+claim_ok(const struct dfcp_conn *c, uint32_t b)
+{
+	const struct tx_slot *s;
+
+	if ((int32_t)(b - c->snd_base) < 0)
+		return 1;
+	if ((int32_t)(b - c->snd_next) >= 0)
+		return 0;
+	s = &c->tx[b % c->W];
+	if (s->state != TX_ACTIVE || s->block != b)
+		return 1;
+	return s->sent >= c->p.K;
+}
+
+/* Every block a BLOCK-ACK acknowledges (named, cumulative, bitmap) could be. */
+static int
+claims_ok(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+{
+	uint32_t cum = pkt->u.back.cum;
+	uint64_t bm = pkt->u.back.bitmap;
+
+	if ((int32_t)(cum - c->snd_next) > 0)
+		return 0;
+	if (pkt->u.back.status == DFCP_BA_DECODED && !claim_ok(c, pkt->u.back.block))
+		return 0;
+	for (uint32_t b = c->snd_base; (int32_t)(b - cum) < 0; b++)
+		if (!claim_ok(c, b))
+			return 0;
+	while (bm != 0) {
+		if (!claim_ok(c, cum + 1 + (uint32_t)__builtin_ctzll(bm)))
+			return 0;
+		bm &= bm - 1;
+	}
+	return 1;
+}
+
 /* The block's slot if b is an active block in flight, else NULL. */
 static struct tx_slot *
 tx_slot_of(struct dfcp_conn *c, uint32_t b)
@@ -300,6 +314,9 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 
 	if (s != NULL && back_check(c, s, pkt) < 0)
 		return -DFCP_E_REPORT;
+	/* nothing is acknowledged that could not have been decoded */
+	if (!claims_ok(c, pkt))
+		return -DFCP_E_VALUE;
 	/* the loss report first: a top-up below is sized from the new estimate */
 	rc = dfcp_model_report(c, pkt, now);
 	if (rc < 0)
@@ -309,9 +326,7 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 			back_decoded(c, s, pkt, now);
 		block_acked(c, b, now);
 	}
-	/* cumulative part: never beyond what was sent */
-	if ((int32_t)(cum - c->snd_next) > 0)
-		cum = c->snd_next;
+	/* cumulative part (never beyond what was sent: claims_ok) */
 	while ((int32_t)(c->snd_base - cum) < 0)
 		block_acked(c, c->snd_base, now);
 	for (uint32_t i = 0; i < 64; i++)
@@ -369,9 +384,9 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	s = &c->tx[c->snd_next % c->W];
 	/* the encoder first: without one nothing is taken from the source */
 	if ((c->p.flags & DFCP_F_ENC) && s->enc == NULL) {
-		if (c->n_enc_free == 0 && enc_new(c) < 0)
+		s->enc = dfcp_pool_get_enc(c->pool);
+		if (s->enc == NULL)
 			return 0;	/* out of memory: the window is what we have */
-		s->enc = c->enc_free[--c->n_enc_free];
 	}
 	while (len < bs) {
 		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
@@ -388,6 +403,8 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 		enc = s->enc;
 		if (rq_enc_block(enc, c->stage, len) < 0)
 			return 0;
+		/* what the receiver checks its decode against */
+		s->crc = (c->p.flags & DFCP_F_CRC) ? net_crc32c(c->stage, len, 0) : 0;
 	} else if (!c->enc0_loaded) {
 		if (rq_enc_block(c->enc0, c->stage, len) < 0)
 			return 0;
@@ -423,7 +440,9 @@ data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp
 {
 	uint32_t left = first ? s->first_left : s->repair_left;
 
-	pkt->flags = left == 1 ? DFCP_F_LAST : 0;
+	pkt->flags = (left == 1 ? DFCP_F_LAST : 0) | (c->p.flags & DFCP_F_CRC) |
+		(c->has_auth ? DFCP_F_AUTH : 0);
+	pkt->u.data.crc = s->crc;
 	pkt->u.data.block = s->block;
 	pkt->u.data.esi = s->next_esi > RQ_MAX_ESI ? RQ_MAX_ESI : s->next_esi;
 	pkt->u.data.block_len = s->len;
@@ -448,12 +467,12 @@ static int
 build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint8_t *buf, size_t cap)
 {
 	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
-	uint32_t off = data_off(c);
+	uint32_t off = dfcp_data_off(c), tag = c->has_auth ? DFCP_TAG_LEN : 0;
 	struct dfcp_pkt pkt;
 	uint8_t *d;
 	int len;
 
-	if (cap < (size_t)off + c->p.T)
+	if (cap < (size_t)off + c->p.T + tag)
 		return -EMSGSIZE;
 	data_fields(c, s, first, &pkt);
 	if (c->conf.csum == DFCP_CSUM_FULL) {
@@ -488,15 +507,18 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint8_t *buf, size
 			net_wr16(d + 16, pkt.u.data.rlen);
 			net_wr16(d + 18, pkt.u.data.rpos);
 		}
-		return (int)(off + c->p.T);
+		if (pkt.flags & DFCP_F_CRC)
+			net_wr32(buf + off - DFCP_CRC_LEN, pkt.u.data.crc);
+		return (int)(off + c->p.T + tag);
 	}
 	pkt.type = DFCP_T_DATA;
 	pkt.dst_cid = c->rcid;
 	pkt.src_cid = c->lcid;
 	pkt.u.data.sym = NULL;
 	pkt.u.data.sym_len = c->p.T;
-	len = dfcp_build(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum);
-	if (len == (int)(off + c->p.T) && c->conf.csum != DFCP_CSUM_FULL) {
+	len = dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum,
+			c->has_auth ? &c->auth : NULL);
+	if (len == (int)(off + c->p.T + tag) && c->conf.csum != DFCP_CSUM_FULL) {
 		memcpy(c->dhdr, buf, sizeof(c->dhdr));
 		c->dhdr_ok = 1;
 	}

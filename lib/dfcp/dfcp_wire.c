@@ -8,6 +8,7 @@
 
 #include "dfcp.h"
 #include "dfcp_priv.h"
+#include "net_hash.h"
 
 static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_OK] = "ok",
@@ -37,6 +38,11 @@ static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_ADDR] = "address",
 	[DFCP_E_ROUND] = "round",
 	[DFCP_E_REPORT] = "report",
+	[DFCP_E_PEER] = "peer",
+	[DFCP_E_AUTH] = "auth",
+	[DFCP_E_CRC] = "crc",
+	[DFCP_E_VALUE] = "value",
+	[DFCP_E_MEMORY] = "memory",
 };
 
 const char *
@@ -101,6 +107,79 @@ dfcp_params_check(const struct dfcp_params *p, const struct dfcp_params *lim)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* authentication                                                       */
+/* ------------------------------------------------------------------ */
+
+int
+dfcp_auth_init(struct dfcp_auth *a, const void *key, size_t len)
+{
+	const uint8_t *k = key;
+	struct net_sipkey sk;
+	uint8_t in[17];
+
+	if (len != 16 && len != 32)
+		return -EINVAL;
+	net_sipkey_set(&sk, k);
+	if (len == 16) {
+		a->k0 = sk.k0;
+		a->k1 = sk.k1;
+		return 0;
+	}
+	/* 32 bytes: SipHash keyed by the first half, as a PRF of the second */
+	memcpy(in, k + 16, 16);
+	in[16] = 1;
+	a->k0 = net_siphash24(&sk, in, sizeof(in));
+	in[16] = 2;
+	a->k1 = net_siphash24(&sk, in, sizeof(in));
+	return 0;
+}
+
+/* Tag of a message: SipHash-2-4 of the pseudo-header (source and destination
+ * IPv4 address and UDP port, big-endian: 12 bytes) and the message. */
+static uint64_t
+auth_tag(const struct dfcp_auth *a, uint32_t sip, uint32_t dip, uint16_t sport,
+		uint16_t dport, const uint8_t *msg, uint32_t len)
+{
+	const struct net_sipkey k = { a->k0, a->k1 };
+	struct net_siphash h;
+	uint8_t ph[12];
+
+	net_wr32(ph, sip);
+	net_wr32(ph + 4, dip);
+	net_wr16(ph + 8, sport);
+	net_wr16(ph + 10, dport);
+	net_siphash_init(&h, &k);
+	net_siphash_update(&h, ph, sizeof(ph));
+	net_siphash_update(&h, msg, len);
+	return net_siphash_final(&h);
+}
+
+int
+dfcp_auth_check(const struct dfcp_auth *a, const struct dfcp_pkt *pkt)
+{
+	if (!(pkt->flags & DFCP_F_AUTH) || pkt->msg == NULL)
+		return -DFCP_E_AUTH;
+	if (auth_tag(a, pkt->src_ip, pkt->dst_ip, pkt->src_port, pkt->dst_port, pkt->msg,
+			pkt->msg_len) != pkt->tag)
+		return -DFCP_E_AUTH;
+	return 0;
+}
+
+void
+dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len)
+{
+	const uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
+	uint8_t *msg = f + DFCP_L2L4_LEN;
+
+	net_wr64(msg + msg_len, auth_tag(a, net_rd32(ip + 12), net_rd32(ip + 16),
+			net_rd16(udp), net_rd16(udp + 2), msg, msg_len));
+}
+
+/* ------------------------------------------------------------------ */
+/* parse                                                                */
+/* ------------------------------------------------------------------ */
+
 static int
 parse_data(const uint8_t *d, uint32_t dlen, struct dfcp_pkt *pkt)
 {
@@ -122,11 +201,19 @@ parse_data(const uint8_t *d, uint32_t dlen, struct dfcp_pkt *pkt)
 		pkt->u.data.rlen = net_rd16(d + 16);
 		pkt->u.data.rpos = net_rd16(d + 18);
 		hdr += DFCP_RND_LEN;
-		/* the last packet of a round is the one flagged LAST */
+		/* the last packet of a round is the one flagged LAST; its ESIs
+		 * are consecutive: from esi - rpos, all below 2^24 */
 		if (pkt->u.data.rpos >= pkt->u.data.rlen ||
 				((pkt->u.data.rpos + 1u == pkt->u.data.rlen) !=
-				 !!(pkt->flags & DFCP_F_LAST)))
+				 !!(pkt->flags & DFCP_F_LAST)) ||
+				pkt->u.data.rpos > pkt->u.data.esi ||
+				pkt->u.data.esi - pkt->u.data.rpos + pkt->u.data.rlen > (1u << 24))
 			return -DFCP_E_ROUND;
+	}
+	pkt->u.data.crc = 0;
+	if (pkt->flags & DFCP_F_CRC) {
+		pkt->u.data.crc = net_rd32(d + hdr);
+		hdr += DFCP_CRC_LEN;
 	}
 	pkt->u.data.sym = d + hdr;
 	pkt->u.data.sym_len = dlen - hdr;
@@ -219,14 +306,24 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	pkt->flags = net_rd16(d + 2);
 	pkt->dst_cid = net_rd32(d + 4);
 	pkt->src_cid = net_rd32(d + 8);
+	pkt->msg = d;
+	pkt->tag = 0;
 	if (pkt->version != DFCP_VERSION)
 		return -DFCP_E_VERSION;
 	if (type == 0 || type >= DFCP_T_MAX)
 		return -DFCP_E_TYPE;
+	if (pkt->flags & DFCP_F_AUTH) {
+		if (dlen < DFCP_COMMON_LEN + DFCP_TAG_LEN)
+			return -DFCP_E_LEN;
+		dlen -= DFCP_TAG_LEN;
+		pkt->tag = net_rd64(d + dlen);
+	}
+	pkt->msg_len = dlen;
 	dlen -= DFCP_COMMON_LEN;
 	d += DFCP_COMMON_LEN;
 	if (type == DFCP_T_DATA) {
-		if (dlen <= DFCP_DATA_BODY + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0))
+		if (dlen <= DFCP_DATA_BODY + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0) +
+				((pkt->flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0))
 			return -DFCP_E_LEN;
 	} else if (dlen != body_len[type] + ((type == DFCP_T_BLOCK_ACK &&
 			(pkt->flags & DFCP_F_RPT)) ? DFCP_RPT_LEN : 0)) {
@@ -322,6 +419,39 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
 		enum dfcp_csum csum)
 {
+	return dfcp_build_auth(frame, cap, src, dst, pkt, csum, NULL);
+}
+
+/* DATA body after the common header; returns the bytes written before the symbol. */
+static uint32_t
+build_data(uint8_t *d, const struct dfcp_pkt *pkt, uint16_t flags)
+{
+	uint32_t hdr = DFCP_DATA_BODY;
+
+	net_wr32(d, pkt->u.data.block);
+	net_wr32(d + 4, ((pkt->u.data.block & 0xff) << 24) | (pkt->u.data.esi & 0xffffff));
+	net_wr32(d + 8, pkt->u.data.block_len);
+	if (flags & DFCP_F_RND) {
+		net_wr32(d + 12, pkt->u.data.seq);
+		net_wr16(d + 16, pkt->u.data.rlen);
+		net_wr16(d + 18, pkt->u.data.rpos);
+		hdr += DFCP_RND_LEN;
+	}
+	if (flags & DFCP_F_CRC) {
+		net_wr32(d + hdr, pkt->u.data.crc);
+		hdr += DFCP_CRC_LEN;
+	}
+	if (pkt->u.data.sym != NULL)
+		memmove(d + hdr, pkt->u.data.sym, pkt->u.data.sym_len);
+	return hdr;
+}
+
+int
+dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
+		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
+		enum dfcp_csum csum, const struct dfcp_auth *auth)
+{
+	uint16_t flags = (uint16_t)((pkt->flags & ~DFCP_F_AUTH) | (auth ? DFCP_F_AUTH : 0));
 	uint8_t *f = frame, *d;
 	uint32_t dlen, flen;
 
@@ -329,9 +459,11 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		return -EINVAL;
 	dlen = DFCP_COMMON_LEN + body_len[pkt->type];
 	if (pkt->type == DFCP_T_DATA)
-		dlen += pkt->u.data.sym_len + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0);
-	if (pkt->type == DFCP_T_BLOCK_ACK && (pkt->flags & DFCP_F_RPT))
+		dlen += pkt->u.data.sym_len + ((flags & DFCP_F_RND) ? DFCP_RND_LEN : 0) +
+			((flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0);
+	if (pkt->type == DFCP_T_BLOCK_ACK && (flags & DFCP_F_RPT))
 		dlen += DFCP_RPT_LEN;
+	dlen += auth ? DFCP_TAG_LEN : 0;
 	flen = DFCP_L2L4_LEN + dlen;
 	if (dlen > 65535 - DFCP_IP_LEN - DFCP_UDP_LEN)
 		return -EMSGSIZE;
@@ -341,7 +473,7 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 	d = f + DFCP_L2L4_LEN;
 	d[0] = DFCP_VERSION;
 	d[1] = pkt->type;
-	net_wr16(d + 2, pkt->flags);
+	net_wr16(d + 2, flags);
 	net_wr32(d + 4, pkt->dst_cid);
 	net_wr32(d + 8, pkt->src_cid);
 	d += DFCP_COMMON_LEN;
@@ -365,23 +497,9 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		d[0] = pkt->u.ack.acked;
 		d[1] = d[2] = d[3] = 0;
 		break;
-	case DFCP_T_DATA: {
-		uint32_t hdr = DFCP_DATA_BODY;
-
-		net_wr32(d, pkt->u.data.block);
-		net_wr32(d + 4, ((pkt->u.data.block & 0xff) << 24) |
-				(pkt->u.data.esi & 0xffffff));
-		net_wr32(d + 8, pkt->u.data.block_len);
-		if (pkt->flags & DFCP_F_RND) {
-			net_wr32(d + 12, pkt->u.data.seq);
-			net_wr16(d + 16, pkt->u.data.rlen);
-			net_wr16(d + 18, pkt->u.data.rpos);
-			hdr += DFCP_RND_LEN;
-		}
-		if (pkt->u.data.sym != NULL)
-			memmove(d + hdr, pkt->u.data.sym, pkt->u.data.sym_len);
+	case DFCP_T_DATA:
+		build_data(d, pkt, flags);
 		break;
-	}
 	case DFCP_T_BLOCK_ACK:
 		net_wr32(d, pkt->u.back.block);
 		net_wr32(d + 4, pkt->u.back.cum);
@@ -390,7 +508,7 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 		net_wr32(d + 12, pkt->u.back.rcvd);
 		net_wr32(d + 16, pkt->u.back.esi_span);
 		net_wr64(d + 20, pkt->u.back.bitmap);
-		if (pkt->flags & DFCP_F_RPT) {
+		if (flags & DFCP_F_RPT) {
 			uint8_t *r = d + DFCP_BACK_BODY;
 
 			net_wr32(r, pkt->u.back.rx_pkts);
@@ -414,6 +532,8 @@ dfcp_build(void *frame, size_t cap, const struct dfcp_addr *src,
 	default:
 		break;
 	}
+	if (auth != NULL)
+		dfcp_auth_sign(auth, f, dlen - DFCP_TAG_LEN);
 	dfcp_finish_csum(f, csum);
 	if (flen < DFCP_MIN_FRAME) {
 		memset(f + flen, 0, DFCP_MIN_FRAME - flen);

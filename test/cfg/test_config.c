@@ -6,10 +6,12 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_CONFIG_PATH "/tmp/dfcp-cfg-test-XXXXXX"
 #include "test_config_util.h"
 #include "config/flow.h"
+#include "kinds/dfcp/dfcp_task.h"
 #include "kinds/tcp/tcp_task.h"
 
 static const char *good_base =
@@ -103,6 +105,62 @@ test_flows(void)
 			"[flow ts2]\nproto = tcp\nrole = sender\nlocal = 10.0.1.1:40000\n"
 			"remote = 10.0.1.2:5201\n[task t0]\nkind = tcp\nport = c\nflows = ts, ts2\n"),
 			"[flow ts2] local:", "senders need their own ports");
+}
+
+/* A key file with these bytes; its path in path. */
+static int
+key_file(char *path, size_t len, const char *name, const void *bytes, size_t n)
+{
+	FILE *f;
+
+	snprintf(path, len, "/tmp/dfcp-cfg-test-%d-%s", (int)getpid(), name);
+	f = fopen(path, "wb");
+	if (f == NULL)
+		return -1;
+	fwrite(bytes, 1, n, f);
+	return fclose(f);
+}
+
+/* auth_key, block_crc, peer_timeout, max_K, [task] max_rx_memory (issue #15). */
+static void
+test_security_keys(void)
+{
+	static const char hex[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n";
+	char err[ENG_ERR_LEN], khex[96], kshort[96], line[256];
+	const struct eng_dfcp_flow_conf *df;
+
+	REQUIRE(key_file(khex, sizeof(khex), "hex", hex, sizeof(hex) - 1) == 0);
+	REQUIRE(key_file(kshort, sizeof(kshort), "short", "0123456789", 10) == 0);
+	snprintf(line, sizeof(line), "sink = verify\nauth_key = %s\nblock_crc = off\n"
+			"peer_timeout = 2.5\nmax_K = 100", khex);
+	if (load(fedit("sink = verify", line), err, sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL security keys: %s\n", err);
+		test_failures++;
+	} else {
+		df = eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "r1")]);
+		CHECK(df->auth_key_len == 32 && df->auth_key[0] == 0 && df->auth_key[31] == 0x1f);
+		CHECK(df->block_crc == 0 && df->peer_timeout_ns == 2500000000ull && df->max_K == 100);
+		df = eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "f1")]);
+		CHECK(df->auth_key_len == 0 && df->block_crc == 1 && df->peer_timeout_ns == 0);
+		eng_config_free(&cfg);
+	}
+	snprintf(line, sizeof(line), "sink = verify\nauth_key = %s", kshort);
+	expect_err("auth_key short", fedit("sink = verify", line), "[flow r1] auth_key:",
+			"10 bytes: expected a key of exactly 16 or 32 bytes");
+	expect_err("auth_key missing", fedit("sink = verify", "sink = verify\nauth_key = /nonexistent"),
+			"[flow r1] auth_key:", "No such file");
+	expect_err("auth_key a folder", fedit("sink = verify", "sink = verify\nauth_key = /tmp"),
+			"[flow r1] auth_key:", "not a regular file");
+	expect_err("peer_timeout too short", fedit("sink = verify", "sink = verify\npeer_timeout = 1ms"),
+			"[flow r1] peer_timeout:", NULL);
+	expect_err("max_K below K", fedit("sink = verify", "sink = verify\nmax_K = 10"),
+			"[flow r1] max_K:", "below the flow's own K = 47");
+	expect_err("max_rx_memory too small", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 100KiB\n"),
+			"[task d1] max_rx_memory: 102400 bytes cannot hold one block", "(489780 bytes");
+	expect_ok("max_rx_memory", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 16MiB\n"));
+	CHECK(eng_dfcp_rx_slot_bytes(47, 1420) == 489780);
+	unlink(khex);
+	unlink(kshort);
 }
 
 /* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
@@ -313,5 +371,6 @@ main(int argc, char **argv)
 	test_flows_deprecated();
 	test_not_text();
 	test_cross_refs();
+	test_security_keys();
 	return config_file_finish("test_config");
 }

@@ -165,12 +165,28 @@ test_extensions(void)
 	in.u.data.sym = sym;
 	in.u.data.sym_len = sizeof(sym);
 	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
-	CHECK(len == DFCP_DATA_OFF + 1420);
+	CHECK(len == DFCP_DATA_OFF_XR + 1420);
 	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0);
 	CHECK(out.flags == DFCP_F_RND && out.u.data.seq == 0xfffffff0u);
 	CHECK(out.u.data.rlen == 57 && out.u.data.rpos == 13 && out.u.data.esi == 60);
 	CHECK(out.u.data.sym_len == 1420 && memcmp(out.u.data.sym, sym, 1420) == 0);
-	CHECK(out.u.data.sym == f + DFCP_DATA_OFF);
+	CHECK(out.u.data.sym == f + DFCP_DATA_OFF_XR);
+	/* with the block CRC: the default layout */
+	in.flags = DFCP_F_RND | DFCP_F_CRC;
+	in.u.data.crc = 0xdeadbeefu;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(len == DFCP_DATA_OFF + 1420 && len == (int)dfcp_data_frame_len(1420, 0));
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0 && out.u.data.crc == 0xdeadbeefu);
+	CHECK(out.u.data.sym == f + DFCP_DATA_OFF && out.u.data.sym_len == 1420);
+	/* a round whose first ESI would be below 0, or past 2^24 */
+	in.u.data.esi = 12;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_ROUND);
+	in.u.data.esi = (1u << 24) - 40;
+	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
+	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == -DFCP_E_ROUND);
+	in.u.data.esi = 60;
+	in.flags = DFCP_F_RND;
 	/* the round's last packet, and only it, carries LAST */
 	in.u.data.rpos = 56;
 	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
@@ -206,7 +222,7 @@ test_extensions(void)
 	in.u.back.rnd_end = DFCP_END_NEXT;
 	in.u.back.rate = 81234;
 	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
-	CHECK(len == DFCP_CTRL_MAX_LEN);
+	CHECK(len == DFCP_CTRL_MAX_LEN - DFCP_TAG_LEN);
 	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0);
 	CHECK(out.flags == DFCP_F_RPT && out.u.back.block == 9);
 	CHECK(out.u.back.rx_pkts == 1000 && out.u.back.seq_next == 1100);

@@ -145,15 +145,15 @@ test_negotiation(void)
 	/* the responder without extensions (an older peer): version-1 frames */
 	bc.xr = 0;
 	open_pair(&pr, &ac, &bc, 3 * 640);
-	CHECK(!(dfcp_conn_params(pr.a)->flags & DFCP_F_EXT));
+	CHECK(!(dfcp_conn_params(pr.a)->flags & (DFCP_F_XR | DFCP_F_RHINT)));
 	CHECK(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, VN_BURST) >= 2);
-	CHECK(fl[1] == DFCP_DATA_OFF_V1 + 64);
+	CHECK(fl[1] == DFCP_DATA_OFF_V1 + DFCP_CRC_LEN + 64);
 	close_pair(&pr);
 	/* the initiator without them: none either */
 	ac.xr = 0;
 	bc.xr = 1;
 	open_pair(&pr, &ac, &bc, 3 * 640);
-	CHECK(!(dfcp_conn_params(pr.b)->flags & DFCP_F_EXT));
+	CHECK(!(dfcp_conn_params(pr.b)->flags & (DFCP_F_XR | DFCP_F_RHINT)));
 	run_until(&pr, 100 * MS);
 	CHECK(pr.sink.bytes == 3 * 640);
 	close_pair(&pr);

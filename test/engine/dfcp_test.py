@@ -59,8 +59,10 @@ def check_transfer(snd, rcv, nbytes):
         fail(f"sender acked {snd['goodput_bytes']} bytes, expected {nbytes}")
     if not snd["done"] or not rcv["done"]:
         fail("a flow did not finish")
-    if rcv["state"] != "CLOSED" or rcv["close_reason"] != 1:
-        fail("receiver did not close in order")
+    if not snd["completed"] or not rcv["completed"] or snd["failed"] or rcv["failed"]:
+        fail(f"not completed: sender {snd['failed']!r}, receiver {rcv['failed']!r}")
+    if rcv["state"] != "CLOSED" or rcv["close_reason"] != "normal":
+        fail(f"receiver did not close in order: {rcv['close_reason']}")
 
 
 SENDER = """

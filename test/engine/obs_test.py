@@ -193,9 +193,10 @@ def case_capture(engine, root, tmp):
             fail(f"{c1}: frame direction {d} from {src} type {typ} caplen {caplen} len {flen}")
         if typ == "4":
             ndata += 1
-            # 1420-byte symbol + 74 bytes of headers (the round header of
-            # extended reports, doc/protocol.md; 1486 in the version-1 layout)
-            if int(flen) != 1494:
+            # 1420-byte symbol + 78 bytes of headers (the round header of
+            # extended reports and the block CRC, doc/protocol.md; 1486 in the
+            # version-1 layout without the CRC)
+            if int(flen) != 1498:
                 fail(f"{c1}: DATA frame of {flen} bytes")
     if ndata < 90:
         fail(f"{c1}: only {ndata} DATA frames in the first 100")

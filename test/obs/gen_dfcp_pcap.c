@@ -129,6 +129,8 @@ cap_dfcp(struct cap *c, uint64_t t_ns, const uint8_t *f, uint16_t len)
 		if (p.flags & DFCP_F_RND)
 			fprintf(e, "\tdfcp.seq=%u\tdfcp.rlen=%u\tdfcp.rpos=%u", p.u.data.seq,
 				p.u.data.rlen, p.u.data.rpos);
+		if (p.flags & DFCP_F_CRC)
+			fprintf(e, "\tdfcp.crc=%u", p.u.data.crc);
 		break;
 	case DFCP_T_BLOCK_ACK:
 		fprintf(e, "\tdfcp.block=%u\tdfcp.cum=%u\tdfcp.status=%u"
@@ -154,6 +156,8 @@ cap_dfcp(struct cap *c, uint64_t t_ns, const uint8_t *f, uint16_t len)
 	default:
 		break;
 	}
+	if (p.flags & DFCP_F_AUTH)
+		fprintf(e, "\tdfcp.tag=%llu", (unsigned long long)p.tag);
 	fputc('\n', e);
 }
 
@@ -286,6 +290,10 @@ gen_bad(const char *dir)
 		{ "dfcp.bad_report", DFCP_E_REPORT, 1, DFCP_T_BLOCK_ACK, dc, sc, 52, 13 },
 		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_BLOCK_ACK, dc, sc, 28, 12 },
 		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_BLOCK_ACK, dc, sc, 52, 0 },
+		/* a round starting below ESI 0; a CRC and no symbol; a tag too short */
+		{ "dfcp.bad_round", DFCP_E_ROUND, 1, DFCP_T_DATA, dc, sc, 48, 14 },
+		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_DATA, dc, sc, 16, 15 },
+		{ "dfcp.bad_length", DFCP_E_LEN, 1, DFCP_T_ACK, dc, sc, 4, 16 },
 		/* valid for the parser: a SYN (T = 100), then its DATA with a
 		 * 28-byte symbol (the receiver's state check, symbol-length) */
 		{ "-", 0, 1, DFCP_T_SYN, 0, 0x00030001, 24, 2 },
@@ -337,6 +345,26 @@ gen_bad(const char *dir)
 			wr16(d + 28, 5);
 			wr16(d + 30, cases[i].what == 10 ? 5 : 4);
 			break;
+		case 14:	/* DATA, round header: ESI 3 at position 4 of 5 (LAST) */
+			common(d, 1, DFCP_T_DATA, DFCP_F_RND | DFCP_F_LAST, cases[i].dst,
+					cases[i].src);
+			wr32(d + 12, 7);
+			wr32(d + 16, 7u << 24 | 3);
+			wr32(d + 20, 100);
+			wr32(d + 24, 1000);
+			wr16(d + 28, 5);
+			wr16(d + 30, 4);
+			break;
+		case 15:	/* DATA with a block CRC and no symbol after it */
+			common(d, 1, DFCP_T_DATA, DFCP_F_CRC, cases[i].dst, cases[i].src);
+			wr32(d + 12, 7);
+			wr32(d + 16, 7u << 24 | 3);
+			wr32(d + 20, 100);
+			break;
+		case 16:	/* ACK flagged AUTH: its 4 bytes cannot hold a tag */
+			common(d, 1, DFCP_T_ACK, DFCP_F_AUTH, cases[i].dst, cases[i].src);
+			d[12] = DFCP_T_SYNACK;
+			break;
 		case 12:	/* BLOCK-ACK, report: 10 of a 9-packet round */
 		case 13:	/* ... a round, but "no round ended" */
 			common(d, 1, DFCP_T_BLOCK_ACK, DFCP_F_RPT, cases[i].dst, cases[i].src);
@@ -384,11 +412,11 @@ done(void *ctx)
 
 /*
  * A transfer over 5 % loss each way, captured at the senders; xr: the
- * format (and rate hints asked for). The endpoints stay in v (the caller
- * frees them).
+ * format (and rate hints asked for), with the block CRC; key: signed. The
+ * endpoints stay in v (the caller frees them).
  */
 static void
-transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed)
+transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed, int key)
 {
 	static struct dfcp_sink_count sink;	/* outlives the call: the endpoints do */
 	static struct dfcp_src_pattern src;
@@ -410,6 +438,8 @@ transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed)
 	ec.accept_conf.sink_ctx = &sink;
 	ec.accept_conf.hs_rto_ns = 20 * MS;
 	ec.accept_conf.time_wait_ns = 20 * MS;
+	ec.auth_key_len = key ? 16 : 0;
+	memcpy(ec.auth_key, "capture-test-key", 16);
 	eb = dfcp_ep_create(&ec);
 	REQUIRE(ea != NULL && eb != NULL);
 
@@ -423,6 +453,8 @@ transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed)
 	cc.source_ctx = &src;
 	cc.xr = xr;
 	cc.rate_hint = xr;
+	cc.auth_key_len = key ? 16 : 0;
+	memcpy(cc.auth_key, "capture-test-key", 16);
 
 	vn_init(v, ea, eb, seed);
 	v->filter = tap;
@@ -454,11 +486,16 @@ gen_transfer(const char *dir)
 	cap_open(&c, dir, "dfcp");
 	c.v = &v;
 	/* the version-1 format, then the extended reports: 8 blocks, the last one short */
-	transfer(&c, &v, 0, 2 * 47 * 1420 + 500, 9);
+	transfer(&c, &v, 0, 2 * 47 * 1420 + 500, 9, 0);
 	dfcp_ep_free(v.ep[0]);
 	dfcp_ep_free(v.ep[1]);
 	vn_fini(&v);
-	transfer(&c, &v, 1, 7 * 47 * 1420 + 1000, 8);
+	/* signed (a key on both ends) */
+	transfer(&c, &v, 1, 2 * 47 * 1420, 10, 1);
+	dfcp_ep_free(v.ep[0]);
+	dfcp_ep_free(v.ep[1]);
+	vn_fini(&v);
+	transfer(&c, &v, 1, 7 * 47 * 1420 + 1000, 8, 0);
 	ea = v.ep[0];
 	eb = v.ep[1];
 

@@ -31,7 +31,7 @@ FIELDS = [
     "dfcp.esi_span", "dfcp.bitmap", "dfcp.nblocks", "dfcp.nbytes",
     "dfcp.rst_reason", "dfcp.seq", "dfcp.rlen", "dfcp.rpos", "dfcp.rx_pkts",
     "dfcp.seq_next", "dfcp.rnd_seq", "dfcp.rnd_len", "dfcp.rnd_rcvd",
-    "dfcp.rnd_end", "dfcp.rate",
+    "dfcp.rnd_end", "dfcp.rate", "dfcp.crc", "dfcp.tag",
 ]
 EXPERTS = [
     "dfcp.short", "dfcp.bad_version", "dfcp.bad_type", "dfcp.bad_length",

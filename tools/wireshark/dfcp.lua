@@ -18,8 +18,10 @@
 -- dfcp.bad_cid, dfcp.bad_params, dfcp.bad_payload_id, dfcp.bad_block_len,
 -- dfcp.bad_status, dfcp.bad_round, dfcp.bad_report. Extended reports
 -- (negotiated by the XR flag): DATA with RND carries the round header
--- (seq, round length, position), BLOCK-ACK with RPT the loss report. With
--- the handshake in the capture, DATA symbols are
+-- (seq, round length, position), BLOCK-ACK with RPT the loss report. DATA
+-- with CRC carries the block's CRC-32C (after the round header); any
+-- message with AUTH ends in an 8-byte SipHash-2-4 tag (shown, not checked:
+-- the key is not in the capture). With the handshake in the capture, DATA symbols are
 -- checked against the negotiated T (dfcp.bad_symbol_len, a warning) and
 -- classified source (ESI < K) or repair.
 
@@ -35,11 +37,13 @@ local TYPES = {
 -- body length after the 12-byte common header (DATA: at least 12 + 1)
 local BODY = { [1] = 24, [2] = 24, [3] = 4, [4] = 12, [5] = 28, [6] = 12, [7] = 0, [8] = 4 }
 local RND_LEN, RPT_LEN = 8, 24	-- DATA round header (flag RND), BLOCK-ACK loss report (RPT)
+local CRC_LEN, TAG_LEN = 4, 8	-- DATA block CRC (flag CRC), the tag of any message (AUTH)
 local COMMON_LEN = 12
 local STATUS = { [1] = "DECODED", [2] = "SHORT" }
 local ENDS = { [0] = "none", [1] = "LAST arrived", [2] = "a later packet arrived", [3] = "idle" }
 local RST_REASONS = {
-	[1] = "unknown connection", [2] = "parameters", [3] = "abort", [4] = "no slot",
+	[1] = "unknown connection", [2] = "parameters", [3] = "abort",
+	[4] = "no slot or receive memory", [5] = "peer timeout",
 }
 -- hard limits of lib/dfcp (dfcp.h)
 local MIN_T, MAX_T, MAX_K, MAX_WINDOW = 16, 9000, 8192, 65536
@@ -51,12 +55,14 @@ f.flags       = ProtoField.uint16("dfcp.flags", "Flags", base.HEX)
 f.flag_last   = ProtoField.bool("dfcp.flags.last", "LAST (last packet of a send round)", 16, nil, 0x0001)
 f.flag_rnd    = ProtoField.bool("dfcp.flags.rnd", "RND (DATA: round header)", 16, nil, 0x0002)
 f.flag_rpt    = ProtoField.bool("dfcp.flags.rpt", "RPT (BLOCK-ACK: loss report)", 16, nil, 0x0004)
+f.flag_crc    = ProtoField.bool("dfcp.flags.crc", "CRC (SYN/SYNACK: block CRC on; DATA: carries it)", 16, nil, 0x0008)
 f.flag_acks   = ProtoField.bool("dfcp.flags.acks", "ACKS (block acknowledgements on)", 16, nil, 0x0010)
 f.flag_enc    = ProtoField.bool("dfcp.flags.enc", "ENC (every block encoded)", 16, nil, 0x0020)
 f.flag_dec    = ProtoField.bool("dfcp.flags.dec", "DEC (receiver decodes)", 16, nil, 0x0040)
 f.flag_xr     = ProtoField.bool("dfcp.flags.xr", "XR (round headers and loss reports)", 16, nil, 0x0080)
 f.flag_rhint  = ProtoField.bool("dfcp.flags.rhint", "RHINT (sender wants rate hints)", 16, nil, 0x0100)
-f.flag_other  = ProtoField.uint16("dfcp.flags.unknown", "Unknown flag bits (ignored)", base.HEX, nil, 0xfe08)
+f.flag_auth   = ProtoField.bool("dfcp.flags.auth", "AUTH (the message ends in a tag)", 16, nil, 0x0200)
+f.flag_other  = ProtoField.uint16("dfcp.flags.unknown", "Unknown flag bits (ignored)", base.HEX, nil, 0xfc00)
 f.dst_cid     = ProtoField.uint32("dfcp.dst_cid", "Destination connection id", base.HEX)
 f.src_cid     = ProtoField.uint32("dfcp.src_cid", "Source connection id", base.HEX)
 -- SYN / SYNACK
@@ -77,6 +83,8 @@ f.payload_id  = ProtoField.uint32("dfcp.payload_id", "FEC Payload ID (RFC 6330)"
 f.sbn         = ProtoField.uint32("dfcp.sbn", "Source block number (SBN)", base.DEC, nil, 0xff000000)
 f.esi         = ProtoField.uint32("dfcp.esi", "Encoding symbol id (ESI)", base.DEC, nil, 0x00ffffff)
 f.block_len   = ProtoField.uint32("dfcp.block_len", "Block length (bytes)", base.DEC)
+f.crc         = ProtoField.uint32("dfcp.crc", "Block CRC-32C", base.HEX)
+f.tag         = ProtoField.uint64("dfcp.tag", "SipHash-2-4 tag", base.HEX)
 f.symbol      = ProtoField.bytes("dfcp.symbol", "Symbol")
 f.symbol_len  = ProtoField.uint32("dfcp.symbol_len", "Symbol length", base.DEC)
 f.symbol_kind = ProtoField.string("dfcp.symbol_kind", "Symbol kind")
@@ -126,7 +134,7 @@ local e = {
 		expert.group.MALFORMED, expert.severity.ERROR),
 	bad_status = ProtoExpert.new("dfcp.bad_status", "Unknown BLOCK-ACK status",
 		expert.group.MALFORMED, expert.severity.ERROR),
-	bad_round = ProtoExpert.new("dfcp.bad_round", "Round header inconsistent (position, length, LAST)",
+	bad_round = ProtoExpert.new("dfcp.bad_round", "Round header inconsistent (position, length, LAST, ESIs)",
 		expert.group.MALFORMED, expert.severity.ERROR),
 	bad_report = ProtoExpert.new("dfcp.bad_report", "Loss report inconsistent",
 		expert.group.MALFORMED, expert.severity.ERROR),
@@ -158,7 +166,7 @@ local function bit(v, n)
 end
 
 local function cid_text(c)
-	return string.format("0x%08x (gen %d, slot %d)", c, shr(c, 16), c % 65536)
+	return string.format("0x%08x", c)
 end
 
 local function malformed(pinfo, item, ex, text)
@@ -222,6 +230,9 @@ local function body_len(ty, flags)
 	local b = BODY[ty]
 	if ty == T_DATA and bit(flags, 1) then
 		b = b + RND_LEN
+	end
+	if ty == T_DATA and bit(flags, 3) then
+		b = b + CRC_LEN
 	elseif ty == T_BLOCK_ACK and bit(flags, 2) then
 		b = b + RPT_LEN
 	end
@@ -233,8 +244,11 @@ local function dissect_round(pinfo, t, d, flags)
 	t:add(f.seq, d(12, 4))
 	local i_rl = t:add(f.rlen, d(16, 2))
 	t:add(f.rpos, d(18, 2))
+	local esi = d(4, 4):uint() % 16777216
 	if rpos >= rlen or ((rpos + 1 == rlen) ~= bit(flags, 0)) then
 		malformed(pinfo, i_rl, e.bad_round, "round position / length / LAST inconsistent")
+	elseif rpos > esi or esi - rpos + rlen > 16777216 then
+		malformed(pinfo, i_rl, e.bad_round, "the round's ESIs are not within 0 .. 2^24 - 1")
 	end
 	pinfo.cols.info:append(string.format(" seq=%d round %d/%d", d(12, 4):uint(), rpos + 1, rlen))
 end
@@ -255,7 +269,10 @@ local function dissect_data(tvb, pinfo, t, d, symlen, src_cid, flags)
 	if bit(flags, 1) then
 		dissect_round(pinfo, t, d, flags)
 	end
-	t:add(f.symbol, d(hdr))
+	if bit(flags, 3) then
+		t:add(f.crc, d(hdr - CRC_LEN, CRC_LEN))
+	end
+	t:add(f.symbol, d(hdr, symlen))
 	local i_sl = t:add(f.symbol_len, symlen):set_generated()
 	if sbn ~= blk % 256 then
 		malformed(pinfo, i_sbn, e.bad_payload_id, "SBN is not block mod 256")
@@ -341,6 +358,7 @@ end
 
 function dfcp.dissector(tvb, pinfo, tree)
 	local n = tvb:reported_length_remaining()
+	local whole = n
 	pinfo.cols.protocol:set("DFCP")
 	local t = tree:add(dfcp, tvb(), "DFCP")
 	if n < COMMON_LEN then
@@ -353,6 +371,11 @@ function dfcp.dissector(tvb, pinfo, tree)
 	end
 
 	local ver, ty, flags = tvb(0, 1):uint(), tvb(1, 1):uint(), tvb(2, 2):uint()
+	-- with AUTH the last 8 bytes are the tag: the message is the rest
+	local short_tag = bit(flags, 9) and n < COMMON_LEN + TAG_LEN
+	if bit(flags, 9) and not short_tag then
+		n = n - TAG_LEN
+	end
 	local dst, src = tvb(4, 4):uint(), tvb(8, 4):uint()
 	local name = TYPES[ty] or string.format("type %d", ty)
 	pinfo.cols.info:set(string.format("%s %d -> %d", name, pinfo.src_port, pinfo.dst_port))
@@ -364,21 +387,25 @@ function dfcp.dissector(tvb, pinfo, tree)
 	i_fl:add(f.flag_last, tvb(2, 2))
 	i_fl:add(f.flag_rnd, tvb(2, 2))
 	i_fl:add(f.flag_rpt, tvb(2, 2))
+	i_fl:add(f.flag_crc, tvb(2, 2))
 	i_fl:add(f.flag_acks, tvb(2, 2))
 	i_fl:add(f.flag_enc, tvb(2, 2))
 	i_fl:add(f.flag_dec, tvb(2, 2))
 	i_fl:add(f.flag_xr, tvb(2, 2))
 	i_fl:add(f.flag_rhint, tvb(2, 2))
+	i_fl:add(f.flag_auth, tvb(2, 2))
 	i_fl:add(f.flag_other, tvb(2, 2))
 	local names = {}
 	if bit(flags, 0) then names[#names + 1] = "LAST" end
 	if bit(flags, 1) then names[#names + 1] = "RND" end
 	if bit(flags, 2) then names[#names + 1] = "RPT" end
+	if bit(flags, 3) then names[#names + 1] = "CRC" end
 	if bit(flags, 4) then names[#names + 1] = "ACKS" end
 	if bit(flags, 5) then names[#names + 1] = "ENC" end
 	if bit(flags, 6) then names[#names + 1] = "DEC" end
 	if bit(flags, 7) then names[#names + 1] = "XR" end
 	if bit(flags, 8) then names[#names + 1] = "RHINT" end
+	if bit(flags, 9) then names[#names + 1] = "AUTH" end
 	if #names > 0 then
 		i_fl:append_text(" (" .. table.concat(names, ", ") .. ")")
 	end
@@ -392,22 +419,30 @@ function dfcp.dissector(tvb, pinfo, tree)
 	end
 
 	local body = n - COMMON_LEN
+	if n < whole then
+		t:add(f.tag, tvb(n, TAG_LEN))
+	end
 	if ver ~= 1 then
 		if body > 0 then t:add(f.body, tvb(COMMON_LEN)) end
 		malformed(pinfo, i_ver, e.bad_version, "unknown version " .. ver)
-		return n
+		return whole
 	end
 	if TYPES[ty] == nil then
 		if body > 0 then t:add(f.body, tvb(COMMON_LEN)) end
 		malformed(pinfo, t, e.bad_type, "unknown type " .. ty)
-		return n
+		return whole
 	end
 	local need = body_len(ty, flags)
+	if short_tag then
+		if body > 0 then t:add(f.body, tvb(COMMON_LEN)) end
+		malformed(pinfo, t, e.bad_length, "AUTH flag, but no room for the tag")
+		return whole
+	end
 	if (ty == T_DATA and body <= need) or (ty ~= T_DATA and body ~= need) then
 		if body > 0 then t:add(f.body, tvb(COMMON_LEN)) end
 		malformed(pinfo, t, e.bad_length, string.format("%s body of %d bytes, %s %d",
 			name, body, ty == T_DATA and "needs more than" or "needs", need))
-		return n
+		return whole
 	end
 	if src == 0 then
 		malformed(pinfo, i_src, e.bad_cid, "source connection id 0")
@@ -439,7 +474,7 @@ function dfcp.dissector(tvb, pinfo, tree)
 		t:add(f.reserved, d(2, 2))
 		pinfo.cols.info:append(" reason=" .. (RST_REASONS[r] or tostring(r)))
 	end
-	return n
+	return whole
 end
 
 -- Heuristic: cheap and strict, so ordinary UDP is left alone.
@@ -455,7 +490,14 @@ local function heuristic(tvb, pinfo, tree)
 	if BODY[ty] == nil then
 		return false
 	end
-	local b = body_len(ty, tvb(2, 2):uint())
+	local fl = tvb(2, 2):uint()
+	local b = body_len(ty, fl)
+	if bit(fl, 9) then
+		if n < COMMON_LEN + TAG_LEN then
+			return false
+		end
+		n = n - TAG_LEN
+	end
 	local body = n - COMMON_LEN
 	if (ty == T_DATA and body <= b) or (ty ~= T_DATA and body ~= b) then
 		return false

@@ -114,6 +114,10 @@ extern const struct eng_section_kind eng_section_flow;
  * errno with the reason in err ("FILE:LINE: [SECTION] KEY: ..."). No EAL.
  */
 int eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errlen);
+/* outputs.c: every file the run will write can be written (nothing created);
+ * 0 or a negative errno with the reason in err. */
+int eng_config_outputs_check(const struct eng_config *cfg, char *err, size_t errlen);
+int eng_output_check(const char *what, const char *path, char *err, size_t errlen);
 void eng_config_free(struct eng_config *cfg);
 int eng_config_port_index(const struct eng_config *cfg, const char *name);
 /* Load drivers-config/<preset>.ini into pc (used by sec_port.c). */

@@ -17,6 +17,7 @@
 #include "core/defs.h"
 
 #define ENG_MAX_FLOWS 256
+#define ENG_FAIL_LEN 96	/* a failed flow's reason */
 
 struct eng_config;
 struct eng_sec;
@@ -67,7 +68,10 @@ struct eng_flow_conf {
 	void *pconf;
 };
 
-/* A running flow as the live view and the time series see it (ops->flow_view). */
+/*
+ * A running flow as the live view and the time series see it (ops->flow_view;
+ * -EAGAIN: never used, only done, completed and fail are set).
+ */
 struct eng_flow_view {
 	const char *group;		/* its totals line: "senders", "tcp receivers" ... */
 	const char *state;		/* of its connection */
@@ -81,6 +85,9 @@ struct eng_flow_view {
 	int has_redundancy;		/* tcp: 0 (an empty time-series cell) */
 	uint32_t loss_ppm;		/* dfcp: symbol loss; tcp: retransmitted segments */
 	int established, done;
+	/* the outcome: the goal reached; why the flow failed ("" = it did not) */
+	int completed;
+	char fail[ENG_FAIL_LEN];
 	char detail[160];		/* the rest of its line in the live view */
 };
 

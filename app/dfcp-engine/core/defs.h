@@ -12,6 +12,7 @@ enum eng_exit {
 	ENG_EXIT_EAL = 2,      /* rte_eal_init() failed */
 	ENG_EXIT_SETUP = 3,    /* ports, pools, lcores or tasks could not be set up */
 	ENG_EXIT_RUNTIME = 4,  /* an lcore or task failed while running */
+	ENG_EXIT_FLOW = 5,     /* a flow failed: goal not reached, bad close, verify failed */
 };
 
 #define ENG_NAME_LEN 32

@@ -607,3 +607,17 @@ eng_capture_write(struct eng_runtime *rt, struct eng_out *o)
 	}
 	eng_out_end(o);
 }
+
+int
+eng_capture_outputs_check(const struct eng_config *cfg, char *err, size_t errlen)
+{
+	char what[ENG_NAME_LEN + 16];
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < cfg->nb_captures; i++) {
+		snprintf(what, sizeof(what), "[capture %s] file", cfg->captures[i].name);
+		rc = eng_output_check(what, cfg->captures[i].file, err, errlen);
+	}
+	return rc;
+}

@@ -63,6 +63,8 @@ void eng_capture_poll(struct eng_runtime *rt);
 void eng_capture_close(struct eng_runtime *rt);
 void eng_capture_write(struct eng_runtime *rt, struct eng_out *o); /* "captures": [...] */
 void eng_capture_free(struct eng_runtime *rt); /* teardown: forget the captures */
+/* Before the run: every capture file can be written (config/outputs.c). */
+int eng_capture_outputs_check(const struct eng_config *cfg, char *err, size_t errlen);
 extern const struct eng_ctr_table eng_capture_tables[];
 
 /* ---- live.c --------------------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include <rte_mempool.h>
 
 #include "config/config.h"
+#include "config/flow.h"
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
@@ -189,10 +190,10 @@ tasks_write(struct eng_runtime *rt, struct eng_out *o)
 		memset(&ts, 0, sizeof(ts));
 		t->ops->stats(t, &ts);
 		eng_out_item(o, "task", t->name);
-		if (o->kind == ENG_OUT_JSON)
+		if (o != NULL)
 			eng_out_str(o, "name", t->name);
 		eng_out_str(o, "kind", t->ops->name);
-		if (o->kind == ENG_OUT_JSON)
+		if (o != NULL)
 			eng_out_u64(o, "lcore", t->lcore_id);
 		eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &ts);
 		eng_out_end(o);
@@ -253,6 +254,71 @@ eng_stats_period(struct eng_runtime *rt)
 	fflush(stdout);
 }
 
+/* The outcome of flow i (its kind's flow_view); 0, or -ENOENT when it did not run. */
+static int
+flow_outcome(struct eng_runtime *rt, unsigned int i, struct eng_flow_view *v)
+{
+	const struct eng_task_ops *k = rt->cfg->flows[i].proto;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	rc = k != NULL && k->flow_view != NULL ? k->flow_view(rt, i, v) : -ENOENT;
+	if (rc == -ENOENT)
+		snprintf(v->fail, sizeof(v->fail), "did not run");
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+unsigned int
+eng_stats_failed(struct eng_runtime *rt)
+{
+	struct eng_flow_view v;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rt->cfg->nb_flows; i++) {
+		flow_outcome(rt, i, &v);
+		n += v.fail[0] != '\0';
+	}
+	return n;
+}
+
+/* "flow NAME FAILED: why" for each failed flow on stdout (o NULL), or "outcome" in the JSON. */
+static void
+outcome_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	const struct eng_config *cfg = rt->cfg;
+	struct eng_flow_view v;
+	unsigned int i, done = 0, failed = eng_stats_failed(rt);
+
+	if (o != NULL) {
+		eng_out_obj(o, "outcome");
+		eng_out_u64(o, "flows", cfg->nb_flows);
+		eng_out_u64(o, "failed", failed);
+		eng_out_arr(o, "failures");
+	}
+	for (i = 0; i < cfg->nb_flows; i++) {
+		flow_outcome(rt, i, &v);
+		done += v.completed != 0;
+		if (v.fail[0] == '\0')
+			continue;
+		if (o != NULL) {
+			eng_out_item(o, "flow", cfg->flows[i].name);
+			eng_out_str(o, "name", cfg->flows[i].name);
+			eng_out_str(o, "reason", v.fail);
+			eng_out_end(o);
+		} else {
+			printf("flow %s FAILED: %s\n", cfg->flows[i].name, v.fail);
+		}
+	}
+	if (o != NULL) {
+		eng_out_end(o);
+		eng_out_u64(o, "completed", done);
+		eng_out_end(o);
+	} else if (cfg->nb_flows != 0) {
+		printf("outcome: %u of %u flows failed, %u reached their goal\n", failed,
+				cfg->nb_flows, done);
+	}
+}
+
 void
 eng_stats_summary(struct eng_runtime *rt)
 {
@@ -271,6 +337,7 @@ eng_stats_summary(struct eng_runtime *rt)
 	eng_out_text(&o, stdout, 0);
 	kinds_report(rt, &o, ENG_REPORT_RESULT); /* each flow's goodput, Jain's index */
 	eng_out_finish(&o);
+	outcome_write(rt, NULL);
 	fflush(stdout);
 }
 
@@ -296,6 +363,7 @@ eng_stats_json(struct eng_runtime *rt, const char *path)
 	pools_write(rt, &o);
 	eng_lcore_write(rt, &o, ENG_REPORT_JSON);
 	eng_capture_write(rt, &o);
+	outcome_write(rt, &o);
 	rc = eng_out_finish(&o);
 	if (fclose(f) != 0 && rc == 0)
 		rc = -errno;

@@ -11,6 +11,8 @@ void eng_stats_start(struct eng_runtime *rt);
 void eng_stats_period(struct eng_runtime *rt);
 void eng_stats_summary(struct eng_runtime *rt);
 int eng_stats_json(struct eng_runtime *rt, const char *path);
+/* Flows that failed (doc/config.md, "Exit status"): the run exits ENG_EXIT_FLOW. */
+unsigned int eng_stats_failed(struct eng_runtime *rt);
 
 /* /dfcp/ports */
 struct eng_out;

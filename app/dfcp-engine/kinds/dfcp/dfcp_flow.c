@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The DFCP keys of a [flow NAME] (proto = dfcp, the default): the thesis's
- * five parameters, coding, pacing, timers (config/sec_flow.c reads the keys
- * every flow has). The dfcp kind's check: the flows of one task have
- * distinct local addresses. Keys: doc/config.md.
+ * five parameters, coding, pacing, timers, integrity, authentication and
+ * the peer timeout (config/sec_flow.c reads the keys every flow has); the
+ * keys of a [task] kind = dfcp. The dfcp kind's check: the flows of one
+ * task have distinct local addresses, its receivers fit its receive
+ * memory. Keys: doc/config.md.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kinds/dfcp/dfcp_task.h"
 
@@ -28,6 +34,82 @@ dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 	f->xr = 1;
 	f->round_idle_ns = 250000ull;
 	f->bucket = ENG_DFCP_BUCKET_AUTO;
+	f->block_crc = 1;
+	f->max_K = DFCP_MAX_K;
+}
+
+/* A key of 16 or 32 bytes: the raw bytes, or 32 / 64 hex digits (one line). */
+static int
+key_decode(const uint8_t *buf, size_t n, uint8_t *key, uint8_t *len)
+{
+	size_t i, h = n;
+
+	while (h > 0 && (buf[h - 1] == '\n' || buf[h - 1] == '\r'))
+		h--;
+	for (i = 0; i < h && isxdigit(buf[i]); i++)
+		;
+	if (i == h && (h == 32 || h == 64)) {
+		for (i = 0; i < h / 2; i++) {
+			char b[3] = {(char)buf[2 * i], (char)buf[2 * i + 1], 0};
+
+			key[i] = (uint8_t)strtoul(b, NULL, 16);
+		}
+		*len = (uint8_t)(h / 2);
+		return 0;
+	}
+	if (n != 16 && n != 32)
+		return -EINVAL;
+	memcpy(key, buf, n);
+	*len = (uint8_t)n;
+	return 0;
+}
+
+/* auth_key = FILE: read and check it now (errors before any EAL output). */
+static int
+flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
+{
+	const char *path = eng_sec_get(sec, "auth_key");
+	uint8_t buf[80];
+	struct stat sb;
+	ssize_t n;
+	int fd, rc;
+
+	if (path == NULL)
+		return 0;
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return eng_sec_error(sec, "auth_key", "%s: %s", path, strerror(errno));
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return eng_sec_error(sec, "auth_key", "%s: not a regular file", path);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return eng_sec_error(sec, "auth_key", "%s: %s", path, strerror(errno));
+	rc = key_decode(buf, (size_t)n, f->auth_key, &f->auth_key_len);
+	memset(buf, 0, sizeof(buf));
+	if (rc < 0)
+		return eng_sec_error(sec, "auth_key", "%s: %zd bytes: expected a key of exactly 16 "
+				"or 32 bytes, or 32 or 64 hex digits", path, n);
+	return 0;
+}
+
+/* Integrity, authentication, dead peers, the peer's K. */
+static int
+flow_parse_sec(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
+{
+	const char *v = eng_sec_get(sec, "peer_timeout");
+	int rc = eng_sec_bool(sec, "block_crc", &f->block_crc);
+
+	if (rc == 0 && v != NULL && strcmp(v, "auto") != 0)
+		rc = eng_sec_time(sec, "peer_timeout", 1000000000ull, 10000000ull, 3600000000000ull,
+				&f->peer_timeout_ns);
+	if (rc == 0)
+		rc = eng_sec_u16(sec, "max_K", 1, DFCP_MAX_K, &f->max_K);
+	if (rc == 0)
+		rc = flow_parse_key(sec, f);
+	return rc;
 }
 
 /* The thesis's five parameters and the path they are sized for. */
@@ -119,6 +201,10 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 	rc = flow_parse_five(sec, f);
 	if (rc == 0)
 		rc = flow_parse_coding(sec, f);
+	if (rc == 0)
+		rc = flow_parse_sec(sec, f);
+	if (rc == 0 && f->max_K < f->K)
+		return eng_sec_error(sec, "max_K", "%u is below the flow's own K = %u", f->max_K, f->K);
 	if (rc < 0)
 		return rc;
 	if (f->window == 0) {
@@ -127,6 +213,79 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 		uint64_t blocks = (uint64_t)(bdp / 8u / 1000000000u / f->block_size) + 64u;
 
 		f->window = blocks > DFCP_MAX_WINDOW ? DFCP_MAX_WINDOW : (uint32_t)blocks;
+	}
+	return 0;
+}
+
+/* [task NAME] kind = dfcp: egress or port, flows, max_conns, checksum, max_rx_memory. */
+int
+eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
+{
+	static const char *const modes[] = {"auto", "full", "zero", "offload"};
+	struct eng_dfcp_conf *c;
+	const char *v;
+	int rc, i;
+
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return -ENOMEM;
+	t->conf = c;
+	c->max_conns = 4;
+	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
+	if (rc == 0)
+		rc = eng_task_parse_flows(t, sec);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "max_conns", 1, 1024, &c->max_conns);
+	v = eng_sec_get(sec, "max_rx_memory");
+	if (rc == 0 && v != NULL && strcmp(v, "auto") != 0)
+		rc = eng_sec_size(sec, "max_rx_memory", 1, 1ull << 40, &c->max_rx_memory);
+	v = eng_sec_get(sec, "checksum");
+	if (rc == 0 && v != NULL) {
+		for (i = 0; i < 4; i++)
+			if (strcmp(v, modes[i]) == 0)
+				break;
+		if (i == 4)
+			return eng_sec_error(sec, "checksum",
+					"unknown mode \"%s\" (expected auto, full, zero or offload)", v);
+		c->csum = i;
+	}
+	return rc;
+}
+
+uint64_t
+eng_dfcp_rx_slot_bytes(uint16_t K, uint16_t T)
+{
+	uint64_t k = K, t = (T + 63u) / 64u * 64u;
+
+	/* the block buffer; the decoder keeps K + max(K/4, 64) rows beside K + 64 of work */
+	return k * T + (2 * k + (k / 4 > 64 ? k / 4 : 64) + 64) * t + 32 * k * 64;
+}
+
+/* A task's max_rx_memory must hold one block slot per receiver flow. */
+static int
+check_memory(const struct eng_config *cfg, const struct eng_task *tk, char *err, size_t errlen)
+{
+	const struct eng_dfcp_conf *dc = tk->conf;
+	uint64_t need = 0;
+	unsigned int i, n = 0;
+
+	if (dc->max_rx_memory == 0)
+		return 0;
+	for (i = 0; i < tk->nb_flows; i++) {
+		const struct eng_flow_conf *f = eng_task_flow(cfg, tk, i);
+		const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(f);
+
+		if (f->role != ENG_FLOW_RECEIVER || !df->decode)
+			continue;
+		need += eng_dfcp_rx_slot_bytes(df->K, df->T);
+		n++;
+	}
+	if (need > dc->max_rx_memory) {
+		snprintf(err, errlen, "%s:%d: [task %s] max_rx_memory: %" PRIu64 " bytes cannot hold "
+				"one block of each of its %u receivers (%" PRIu64 " bytes: a block buffer "
+				"and a decoder each)", cfg->file, tk->line, tk->name, dc->max_rx_memory,
+				n, need);
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -142,6 +301,8 @@ eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
 
 		if (tk->ops != &eng_task_dfcp)
 			continue;
+		if (check_memory(cfg, tk, err, errlen) < 0)
+			return -EINVAL;
 		for (i = 0; i < tk->nb_flows; i++)
 			for (j = 0; j < i; j++) {
 				const struct eng_flow_conf *f = eng_task_flow(cfg, tk, i);

@@ -23,8 +23,8 @@
 
 /* A flow's snapshot and what is derived from it. */
 struct flow_view {
-	const char *name, *role, *task, *state, *bottleneck;
-	int close_reason, done;
+	const char *name, *role, *task, *state, *bottleneck, *close_reason, *fail;
+	int completed, done;
 	uint32_t weight;
 	double active_s, goodput_mbps, throughput_mbps, loss;
 	uint64_t goodput_kbps;
@@ -41,9 +41,14 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"role", "", FV(role), ENG_CT_STR, 0, 0, "sender or receiver"},
 	{"task", "", FV(task), ENG_CT_STR, 0, V_TJ, "the dfcp task running it"},
 	{"state", "", FV(state), ENG_CT_STR, 0, 0, "state of its current connection"},
-	{"close_reason", "", FV(close_reason), ENG_CT_INT, 0, ENG_V_JSON,
-		"enum dfcp_close_reason of the last close"},
-	{"done", "", FV(done), ENG_CT_BOOL, 0, ENG_V_JSON, "the flow has finished"},
+	{"completed", "", FV(completed), ENG_CT_BOOL, 0, ENG_V_JSON,
+		"its goal reached (doc/config.md, \"Exit status\")"},
+	{"close_reason", "", FV(close_reason), ENG_CT_STR, 0, ENG_V_JSON,
+		"why its last connection closed: none (open), normal, syn-timeout, fin-timeout, "
+		"reset, abort, peer-timeout, refused"},
+	{"failed", "", FV(fail), ENG_CT_STR, 0, ENG_V_JSON, "why the flow failed, \"\" if it did not"},
+	{"done", "", FV(done), ENG_CT_BOOL, 0, ENG_V_JSON,
+		"the flow has finished (closed or gave up; kept for compatibility)"},
 	{"weight", "", FV(weight), ENG_CT_U32, 0, ENG_V_JSON, "its WF2Q+ weight"},
 	{"bottleneck", "", FV(bottleneck), ENG_CT_STR, 0, ENG_V_JSON,
 		"label of the flows Jain's index is computed over"},
@@ -82,6 +87,10 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"timeouts", "", FT(timeouts), ENG_CT_U64, 0, V_TJ, "block timer expiries"},
 	{"short_reports", "", FT(short_reports), ENG_CT_U64, 0, ENG_V_JSON,
 		"BLOCK-ACK SHORT sent or received"},
+	{"crc_failures", "", FT(crc_failures), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: decoded blocks whose block CRC failed (re-requested, not delivered)"},
+	{"rx_mem_bytes", "B", FT(rx_mem_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: receive memory its connection reserved from the task's max_rx_memory"},
 	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
 		"handshake and teardown packets resent"},
 	{"rounds_last", "", FT(rounds_last), ENG_CT_U64, 0, ENG_V_JSON,
@@ -158,7 +167,9 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->task = cfg->tasks[fc->task_idx].name;
 	v->state = dfcp_state_str(v->s.state);
 	v->bottleneck = fc->bottleneck;
-	v->close_reason = v->s.close_reason;
+	v->close_reason = dfcp_close_reason_str(v->s.close_reason);
+	v->completed = v->s.completed;
+	v->fail = v->s.fail;
 	v->done = v->s.done;
 	v->weight = fc->weight;
 	v->active_s = active_ns(&v->s) / 1e9;

@@ -39,37 +39,6 @@ struct dfcp_task {
 	struct dfcp_flow flows[];	/* [x->nb_flows] */
 };
 
-static int
-eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
-{
-	static const char *const modes[] = {"auto", "full", "zero", "offload"};
-	struct eng_dfcp_conf *c;
-	const char *v;
-	int rc, i;
-
-	c = calloc(1, sizeof(*c));
-	if (c == NULL)
-		return -ENOMEM;
-	t->conf = c;
-	c->max_conns = 4;
-	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
-	if (rc == 0)
-		rc = eng_task_parse_flows(t, sec);
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "max_conns", 1, 1024, &c->max_conns);
-	v = eng_sec_get(sec, "checksum");
-	if (rc == 0 && v != NULL) {
-		for (i = 0; i < 4; i++)
-			if (strcmp(v, modes[i]) == 0)
-				break;
-		if (i == 4)
-			return eng_sec_error(sec, "checksum",
-					"unknown mode \"%s\" (expected auto, full, zero or offload)", v);
-		c->csum = i;
-	}
-	return rc;
-}
-
 /* ------------------------------------------------------------------ */
 /* application callbacks                                                */
 /* ------------------------------------------------------------------ */
@@ -78,10 +47,14 @@ static size_t
 flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 {
 	struct dfcp_flow *f = ctx;
+	size_t n;
 
 	if (f->stop_src)
 		return 0;
-	return dfcp_src_pattern_read(&f->src, now, buf, len);
+	n = dfcp_src_pattern_read(&f->src, now, buf, len);
+	if (n == 0)
+		f->src_end = 1;
+	return n;
 }
 
 static void
@@ -112,29 +85,10 @@ flow_accept(void *ctx, struct dfcp_conn *c)
 static struct dfcp_ep *
 flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flow *f)
 {
-	const struct eng_dfcp_conf *dc = x->t->conf;
-	const struct eng_flow_conf *fc = f->xf->fc;
-	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
 	struct dfcp_ep_conf ec;
 
-	dfcp_ep_conf_default(&ec);
-	memcpy(ec.local.mac, x->mac.addr_bytes, 6);
-	ec.local.ip = fc->local_ip;
-	ec.local.port = fc->local_port;
-	ec.csum = d->csum;
-	ec.rx_flags = d->rx_flags;
-	ec.listen = fc->role == ENG_FLOW_RECEIVER;
-	ec.max_conns = fc->role == ENG_FLOW_RECEIVER ? dc->max_conns : 2;
-	ec.max_half_open = ec.max_conns;
-	ec.limits.max_window = df->window;
-	ec.limits.max_K = DFCP_MAX_K;
-	ec.limits.max_T = DFCP_MAX_T;
-	ec.accept_conf.csum = d->csum;
-	ec.accept_conf.hs_rto_ns = df->hs_rto_ns;
-	ec.accept_conf.min_rto_ns = df->min_rto_ns;
-	ec.accept_conf.time_wait_ns = df->time_wait_ns;
-	ec.accept_conf.xr = df->xr;
-	ec.accept_conf.round_idle_ns = df->round_idle_ns;
+	eng_dfcp_ep_conf(x, d->csum, d->rx_flags, f->xf->fc, &ec);
+	ec.pool = f->pool;
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
 	ec.on_accept = flow_accept;
@@ -146,36 +100,9 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 static void
 flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flow *f)
 {
-	const struct eng_flow_conf *fc = f->xf->fc;
-	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
-	struct dfcp_conn_conf *cc = &f->cc;
-
-	dfcp_conn_conf_default(cc);
-	cc->remote.ip = fc->remote_ip;
-	cc->remote.port = fc->remote_port;
-	if (fc->has_remote_mac)
-		memcpy(cc->remote.mac, fc->remote_mac.addr_bytes, 6);
-	else if (x->peer_mac_set)
-		memcpy(cc->remote.mac, x->peer_mac.addr_bytes, 6);
-	cc->T = df->T;
-	cc->K = df->K;
-	cc->window = df->window;
-	cc->redundancy = df->redundancy;
-	cc->acks = df->acks;
-	cc->encode = df->encode;
-	cc->decode = df->decode;
-	cc->csum = d->csum;
-	cc->hs_rto_ns = df->hs_rto_ns;
-	cc->min_rto_ns = df->min_rto_ns;
-	cc->time_wait_ns = df->time_wait_ns;
-	cc->xr = df->xr;
-	cc->rate_hint = df->rate_hint;
-	cc->round_idle_ns = df->round_idle_ns;
-	cc->source = flow_source;
-	cc->source_ctx = f;
-	/* block latency histogram (obs/obs.h): one hist_record per acked block */
-	cc->block_latency = eng_lat_flow_hist(x->rt, f->xf->idx,
-			(int)rte_lcore_to_socket_id(x->t->lcore_id));
+	eng_dfcp_conn_conf(x, d->csum, f->xf->fc, &f->cc);
+	f->cc.source = flow_source;
+	f->cc.source_ctx = f;
 }
 
 /* Source or sink file. */
@@ -210,6 +137,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	const struct eng_flow_conf *fc = xf->fc;
 	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
 	const struct eng_port_conf *pc = &x->rt->cfg->ports[x->t->ports[0].port_idx];
+	uint32_t flen;
 	int rc;
 
 	f->xf = xf;
@@ -217,13 +145,16 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	f->src.fd = -1;
 	f->sink.fd = -1;
 	f->snap.state = DFCP_CLOSED;
-	if ((uint32_t)df->T + DFCP_DATA_OFF > x->cap ||
-			(pc->mtu != 0 && (uint32_t)df->T + DFCP_DATA_OFF - DFCP_ETH_LEN > pc->mtu)) {
+	flen = dfcp_data_frame_len(df->T, df->auth_key_len != 0);
+	if (flen > x->cap || (pc->mtu != 0 && flen - DFCP_ETH_LEN > pc->mtu)) {
 		ENG_LOG(ERR, task, "task %s: flow %s: symbol_size %u makes %u-byte frames: larger "
 				"than the mbuf data room (%u) or the MTU of port %s", x->t->name,
-				fc->name, df->T, df->T + DFCP_DATA_OFF, x->cap, pc->name);
+				fc->name, df->T, flen, x->cap, pc->name);
 		return -EINVAL;
 	}
+	rc = eng_dfcp_rx_pool(x, fc, &f->pool);
+	if (rc < 0)
+		return rc;
 	f->ep = flow_ep_create(x, d, f);
 	xf->ep = eng_xport_ep_add(x, f->ep, fc->local_ip, fc->local_port);
 	if (f->ep == NULL || xf->ep == NULL) {
@@ -315,6 +246,7 @@ dfcp_xteardown(struct eng_xtask *x)
 		if (f->xf == NULL)
 			continue;
 		dfcp_ep_free(f->ep);
+		dfcp_pool_free(f->pool);
 		if (f->src.fd >= 0)
 			close(f->src.fd);
 		if (f->sink.fd >= 0)
@@ -398,48 +330,6 @@ dfcp_xresolved(struct eng_xflow *xf, const uint8_t mac[6])
 /* snapshots, housekeeping                                              */
 /* ------------------------------------------------------------------ */
 
-static void
-stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
-{
-	unsigned int i;
-
-	a->tx_pkts += b->tx_pkts;
-	a->tx_bytes += b->tx_bytes;
-	a->rx_pkts += b->rx_pkts;
-	a->rx_bytes += b->rx_bytes;
-	a->tx_data_pkts += b->tx_data_pkts;
-	a->rx_data_pkts += b->rx_data_pkts;
-	a->goodput_bytes += b->goodput_bytes;
-	a->blocks_sent += b->blocks_sent;
-	a->blocks_acked += b->blocks_acked;
-	a->blocks_decoded += b->blocks_decoded;
-	a->blocks_first_pass += b->blocks_first_pass;
-	a->blocks_lost += b->blocks_lost;
-	a->decode_failures += b->decode_failures;
-	a->topups += b->topups;
-	a->topup_syms += b->topup_syms;
-	a->timeouts += b->timeouts;
-	a->short_reports += b->short_reports;
-	a->retransmits += b->retransmits;
-	a->rounds_last += b->rounds_last;
-	a->rounds_next += b->rounds_next;
-	a->rounds_idle += b->rounds_idle;
-	a->reports += b->reports;
-	a->implicit_topups += b->implicit_topups;
-	a->rate_capped += b->rate_capped;
-	a->stalls += b->stalls;
-	a->dispersion_pct = b->dispersion_pct;
-	a->rate_hint_pps = b->rate_hint_pps;
-	a->stall = b->stall;
-	a->loss_ppm = b->loss_ppm;
-	a->redundancy = b->redundancy;
-	a->window_used = b->window_used;
-	a->window = b->window;
-	a->srtt_ns = b->srtt_ns;
-	for (i = 0; i < DFCP_E_MAX; i++)
-		a->drops[i] += b->drops[i];
-}
-
 /* The generic part of the snapshot (the live view, time series, goals). */
 static void
 publish_generic(struct eng_xflow *xf, const struct eng_flow_snap *s)
@@ -464,6 +354,31 @@ publish_generic(struct eng_xflow *xf, const struct eng_flow_snap *s)
 	g->done = s->done;
 }
 
+/* The flow's outcome (kinds/xport/xport_view.c) into xf->snap and s. */
+static void
+flow_judge(struct eng_xflow *xf, const struct dfcp_flow *f, struct eng_flow_snap *s)
+{
+	struct eng_xfacts in;
+
+	memset(&in, 0, sizeof(in));
+	in.completed = f->completed;
+	in.closed = f->closed;
+	if (f->conn != NULL) {
+		struct dfcp_stats cs;
+
+		dfcp_conn_stats(f->conn, &cs);
+		in.completed |= cs.completed != 0;
+	}
+	in.connected = s->conns != 0 && (xf->fc->role == ENG_FLOW_RECEIVER || s->start_ns != 0);
+	in.src_end = f->src_end;
+	in.goodput = s->st.goodput_bytes;
+	in.bad_bytes = s->bad_bytes;
+	in.order_errors = s->order_errors;
+	eng_xport_judge(xf, &in);
+	s->completed = xf->snap.completed;
+	memcpy(s->fail, xf->snap.fail, sizeof(s->fail));
+}
+
 static void
 dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 {
@@ -478,7 +393,7 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 		struct dfcp_stats cs;
 
 		dfcp_conn_stats(f->conn, &cs);
-		stats_add(&s.st, &cs);
+		eng_dfcp_stats_add(&s.st, &cs);
 		s.state = dfcp_conn_state(f->conn);
 		s.close_reason = dfcp_conn_close_reason(f->conn);
 	} else {
@@ -502,7 +417,8 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	s.tx_dropped = xf->ep->tx_dropped;
 	s.conns = f->conns_closed + (f->conn != NULL);
 	if (xf->fc->role == ENG_FLOW_SENDER)
-		s.done = f->started && (f->conn == NULL || s.state == DFCP_TIME_WAIT);
+		s.done = (f->started && (f->conn == NULL || s.state == DFCP_TIME_WAIT)) ||
+				xf->arp_failed;
 	else
 		s.done = f->conns_closed > 0 && f->conn == NULL;
 	if (s.st.stalls > f->stalls_logged) {
@@ -512,8 +428,9 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 		ENG_LOG(WARNING, task, "flow %s: no progress for 1 s while the peer is alive: %s",
 				xf->fc->name, dfcp_stall_str(s.st.stall, why, sizeof(why)));
 	}
-	f->snap = s;
 	publish_generic(xf, &s);
+	flow_judge(xf, f, &s);
+	f->snap = s;
 }
 
 static void
@@ -538,11 +455,15 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 		struct dfcp_stats cs;
 
 		dfcp_conn_stats(f->conn, &cs);
-		stats_add(&f->acc, &cs);
+		eng_dfcp_stats_add(&f->acc, &cs);
 		f->snap.close_reason = dfcp_conn_close_reason(f->conn);
+		f->completed |= cs.completed != 0;
+		if (!cs.completed && f->closed == NULL && cs.close_reason != DFCP_CR_DONE)
+			f->closed = dfcp_close_reason_str(cs.close_reason);
 		if (dfcp_conn_close_reason(f->conn) != DFCP_CR_DONE)
-			ENG_LOG(WARNING, task, "flow %s: connection closed: reason %d", fc->name,
-					dfcp_conn_close_reason(f->conn));
+			ENG_LOG(WARNING, task, "flow %s: connection closed: %s%s", fc->name,
+					dfcp_close_reason_str(dfcp_conn_close_reason(f->conn)),
+					cs.completed ? " (after completing)" : "");
 		f->conns_closed++;
 		f->conn = NULL;
 		dfcp_xpublish(xf, now);

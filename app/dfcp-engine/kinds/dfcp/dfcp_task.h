@@ -41,6 +41,12 @@ struct eng_dfcp_flow_conf {
 	int xr;				/* negotiate DFCP_F_XR (default on) */
 	int rate_hint;			/* sender: cap the rate at the receiver's hint */
 	uint64_t round_idle_ns;		/* receiver: idle time that ends a round */
+	/* under attack and failure (doc/protocol.md, "Security") */
+	int block_crc;			/* negotiate the block CRC-32C (default on) */
+	uint64_t peer_timeout_ns;	/* silence that closes (PEER_TIMEOUT); 0: 10 x RTO, >= 3 s */
+	uint16_t max_K;			/* receiver: largest K a SYN may ask for */
+	uint8_t auth_key[32];		/* auth_key = FILE: both ends */
+	uint8_t auth_key_len;		/* 0: none, else 16 or 32 */
 };
 
 static inline const struct eng_dfcp_flow_conf *
@@ -61,7 +67,15 @@ struct eng_dfcp_conf {
 	char egress[ENG_NAME_LEN];	/* sched task; "" = rte_eth_tx_burst */
 	int csum;			/* enum eng_dfcp_csum */
 	uint32_t max_conns;		/* per receiver flow */
+	uint64_t max_rx_memory;		/* receive memory of its receivers, bytes; 0: auto */
 };
+
+/*
+ * The receive memory a block slot of shape (K, T) takes: its buffer and a
+ * decoder (an estimate from the codec's layout; the pool measures the real
+ * one at set-up).
+ */
+uint64_t eng_dfcp_rx_slot_bytes(uint16_t K, uint16_t T);
 
 /* Live per-flow counters, published by the owning lcore (stats_flow.c reads). */
 struct eng_flow_snap {
@@ -74,11 +88,25 @@ struct eng_flow_snap {
 	int state;			/* enum dfcp_state of the current connection */
 	int close_reason;
 	int done;			/* the flow has finished (closed) */
+	int completed;			/* its goal reached (eng_xport_judge) */
+	char fail[ENG_FAIL_LEN];	/* why it failed, "" if it did not */
 };
 
-/* dfcp_flow.c: a [flow]'s DFCP keys, the kind's check (addresses per task) */
+/* dfcp_flow.c: a [flow]'s DFCP keys, the task keys, the kind's check
+ * (addresses per task, receive memory) */
 int eng_dfcp_flow_parse(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_config *cfg);
+int eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg);
 int eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen);
+
+/* dfcp_conn.c: connection and endpoint configuration, receive pools, sums */
+struct eng_xtask;
+int eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx_flags,
+		const struct eng_flow_conf *fc, struct dfcp_ep_conf *ec);
+void eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum,
+		const struct eng_flow_conf *fc, struct dfcp_conn_conf *cc);
+int eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc,
+		struct dfcp_pool **out);
+void eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b);
 
 /* task_dfcp.c */
 /* Snapshot of a flow's counters (any thread); 0 or -ENOENT if not running. */
@@ -116,6 +144,10 @@ struct dfcp_flow {
 	struct dfcp_sink_count sink;
 	volatile int stop_src;		/* DRAIN: the source reports end of data */
 	int started;			/* sender: connect issued */
+	int src_end;			/* sender: the source ended by itself (its goal) */
+	int completed;			/* a connection reached the goal */
+	const char *closed;		/* the first abnormal close before completing, or NULL */
+	struct dfcp_pool *pool;		/* receiver: its preallocated receive memory */
 	struct dfcp_fpace pace;		/* rate = (dfcp_pace.c) */
 	/* accounting */
 	struct dfcp_stats acc;		/* closed connections, summed */

@@ -34,6 +34,8 @@ struct tcp_flow {
 	struct hist *rtt;		/* RTT samples (obs/obs.h), NULL: none */
 	uint64_t rtt_n, rtt_sum;	/* samples so far, their sum */
 	int used, done, started, closed;
+	int src_end;			/* sender: the source ended by itself (its goal) */
+	int completed;			/* sender: every byte acked / receiver: the FIN arrived */
 	uint64_t done_ns;
 	struct tcp_stats last;		/* the connection's counters when it closed */
 	struct eng_tcp_snap snap;	/* published to other threads */

@@ -25,8 +25,8 @@ static const char *const close_reasons[] = {"none", "done", "syn-timeout", "time
 struct conn_view {
 	char name[ENG_NAME_LEN + 12];
 	char remote_ip[16];
-	const char *task, *role, *cc, *state, *close_reason;
-	int done, rack;
+	const char *task, *role, *cc, *state, *close_reason, *fail;
+	int done, completed, rack;
 	double tick_us, rto_min_us, goodput_mbps;
 	double cwnd_seg, ssthresh_seg, srtt_us, rttvar_us, rto_us, rtt_min_us, rtt_avg_us;
 	uint32_t init_cwnd, local_port, remote_port;
@@ -53,7 +53,11 @@ static const struct eng_ctr conn_ctrs[] = {
 	{"remote_port", "", CV(remote_port), ENG_CT_U32, 0, J, "peer TCP port"},
 	{"state", "", CV(state), ENG_CT_STR, 0, 0, "TCP state"},
 	{"close_reason", "", CV(close_reason), ENG_CT_STR, 0, J, "why it closed"},
-	{"done", "", CV(done), ENG_CT_BOOL, 0, 0, "the transfer finished"},
+	{"done", "", CV(done), ENG_CT_BOOL, 0, 0,
+		"the transfer finished or gave up (kept for compatibility)"},
+	{"completed", "", CV(completed), ENG_CT_BOOL, 0, J,
+		"its goal reached (doc/config.md, \"Exit status\")"},
+	{"failed", "", CV(fail), ENG_CT_STR, 0, J, "why the flow failed, \"\" if it did not"},
 	{"goodput_bytes", "B", CV(goodput_bytes), ENG_CT_U64, 0, 0,
 		"bytes acked (sender) or delivered (receiver)"},
 	{"goodput_mbps", "Mbit/s", CV(goodput_mbps), ENG_CT_DBL, 6, V_TJ,
@@ -202,6 +206,8 @@ conn_view(const struct eng_runtime *rt, const struct eng_task *t, unsigned int i
 	v->state = tcp_state_str(v->s.state);
 	v->close_reason = cr >= 0 && cr < (int)RTE_DIM(close_reasons) ? close_reasons[cr] : "?";
 	v->done = v->s.done;
+	v->completed = v->s.completed;
+	v->fail = v->s.fail;
 	v->rack = st->rack;
 	v->tick_us = (double)k->tick_ns / 1e3;
 	v->rto_min_us = (double)k->rto_min_ns / 1e3;

@@ -44,10 +44,14 @@ static size_t
 flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 {
 	struct tcp_flow *f = ctx;
+	size_t n;
 
 	if (f->g->d->stop_src)
 		return 0;
-	return tcp_src_bulk_read(&f->src, now, buf, len);
+	n = tcp_src_bulk_read(&f->src, now, buf, len);
+	if (n == 0)
+		f->src_end = 1;
+	return n;
 }
 
 /* A connection accepted on a listener: the next receiver flow of its address. */
@@ -286,6 +290,31 @@ publish_generic(struct eng_xflow *xf, const struct eng_tcp_snap *s)
 	g->done = s->done;
 }
 
+/* The flow's outcome (kinds/xport/xport_view.c) into xf->snap and s. */
+static void
+flow_judge(struct eng_xflow *xf, const struct tcp_flow *f, struct eng_tcp_snap *s)
+{
+	static const char *const reasons[] = {"none", "done", "syn-timeout", "timeout", "reset",
+		"abort"};
+	struct eng_xfacts in;
+	int sender = xf->fc->role == ENG_FLOW_SENDER;
+
+	memset(&in, 0, sizeof(in));
+	in.goodput = sender ? s->st.bytes_acked : s->st.bytes_delivered;
+	in.completed = f->completed;
+	if (sender && xf->fc->bytes != 0)
+		in.completed = in.goodput >= xf->fc->bytes;
+	if (!in.completed && s->close_reason > TCP_CR_DONE)
+		in.closed = s->close_reason < (int)RTE_DIM(reasons) ? reasons[s->close_reason] : "?";
+	in.connected = s->used && (s->st.established_ns != 0 || in.closed != NULL);
+	in.src_end = f->src_end;
+	in.bad_bytes = s->bad_bytes;
+	in.order_errors = s->order_errors;
+	eng_xport_judge(xf, &in);
+	s->completed = xf->snap.completed;
+	memcpy(s->fail, xf->snap.fail, sizeof(s->fail));
+}
+
 static void
 tcp_xpublish(struct eng_xflow *xf, uint64_t now)
 {
@@ -319,8 +348,9 @@ tcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	s.trace_dropped = f->trace.dropped;
 	s.snap_ns = now;
 	s.done_ns = f->done_ns;
-	f->snap = s;
 	publish_generic(xf, &s);
+	flow_judge(xf, f, &s);
+	f->snap = s;
 }
 
 /* Senders connect once resolved, at their start time. */
@@ -333,6 +363,10 @@ start_senders(struct eng_xtask *x, struct tcp_task *d, uint64_t now)
 		struct eng_xflow *xf = &x->flows[i];
 		struct tcp_flow *f = &d->flows[i];
 
+		if (xf->arp_failed && !f->done) {
+			f->done = 1;	/* gave up: no next hop */
+			f->done_ns = now;
+		}
 		if (xf->fc->role != ENG_FLOW_SENDER || f->started || !xf->resolved ||
 				now < x->run_start_ns + xf->fc->start_ns)
 			continue;
@@ -376,10 +410,13 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, struct tcp_flow *f, uint64_
 	if (c == NULL)
 		return;
 	st_now = tcp_conn_state(c);
-	if (xf->fc->role == ENG_FLOW_SENDER)
+	if (xf->fc->role == ENG_FLOW_SENDER) {
+		f->completed = f->completed || (tcp_conn_send_done(c) && f->src_end);
 		f->done = f->done || tcp_conn_send_done(c) || st_now == TCP_CLOSED;
-	else
+	} else {
+		f->completed = f->completed || tcp_conn_recv_done(c);
 		f->done = f->done || tcp_conn_recv_done(c) || st_now == TCP_CLOSED;
+	}
 	if (f->done && f->done_ns == 0)
 		f->done_ns = now;
 	tcp_conn_stats(c, &st);

@@ -101,6 +101,8 @@ struct eng_tcp_snap {
 	int close_reason;		/* enum tcp_close_reason */
 	int used;			/* the flow has (had) a connection */
 	int done;
+	int completed;			/* its goal reached (eng_xport_judge) */
+	char fail[ENG_FAIL_LEN];	/* why it failed, "" if it did not */
 	uint16_t local_port, remote_port;
 	uint32_t remote_ip;
 	uint64_t sink_bytes, bad_bytes, order_errors;

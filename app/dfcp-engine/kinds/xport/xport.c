@@ -24,6 +24,7 @@
 #define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
 #define SNAP_PERIOD_NS		10000000ull	/* publish counters every 10 ms */
 #define ARP_RETRY_NS		200000000ull
+#define STUCK_NS		500000000ull	/* pending frames dropped after this without progress */
 #define RX_PREFETCH		4u		/* frames ahead */
 
 /* ------------------------------------------------------------------ */
@@ -301,15 +302,27 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 {
 	void *bufs[ENG_XPORT_MAX_BURST];
 	uint16_t lens[ENG_XPORT_MAX_BURST];
-	unsigned int n, k, i;
+	unsigned int n, k, i, left = e->npend - e->pend_off;
 
 	if (!ep_flush(x, e)) {
 		/* the port or the scheduler is full: back-pressure. The path, not
 		 * the lcore, holds the sender back: no credit banked for a burst */
 		if (x->ops->pace_idle != NULL)
 			x->ops->pace_idle(e, now);
-		return;
+		if (e->stuck_ns == 0 || (unsigned int)(e->npend - e->pend_off) != left) {
+			e->stuck_ns = now;
+			return;
+		}
+		if (now - e->stuck_ns < STUCK_NS)
+			return;
+		/* nothing left for STUCK_NS (link down, peer gone): drop what is
+		 * pending so that the protocol's timers run again */
+		rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend - e->pend_off);
+		e->tx_dropped += e->npend - e->pend_off;
+		e->npend = 0;
+		e->pend_off = 0;
 	}
+	e->stuck_ns = 0;
 	/*
 	 * The endpoint's next deadline only moves when it receives, sends or is
 	 * ticked (each clears the cache) or when time reaches it: no scan of
@@ -355,7 +368,8 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	ep_flush(x, e);
 }
 
-/* Senders without their next hop's MAC: an ARP request every 200 ms. */
+/* Senders without their next hop's MAC: an ARP request every 200 ms, at most
+ * ENG_XPORT_ARP_TRIES; then the flow gives up (arp_failed). */
 static void
 arp_tick(struct eng_xtask *x, uint64_t now)
 {
@@ -369,10 +383,18 @@ arp_tick(struct eng_xtask *x, uint64_t now)
 		struct rte_mbuf *m;
 		int rc;
 
-		if (f->resolved || e == NULL || now < x->run_start_ns + f->fc->start_ns ||
-				now < f->arp_next_ns || e->npend != 0)
+		if (f->resolved || f->arp_failed || e == NULL ||
+				now < x->run_start_ns + f->fc->start_ns || now < f->arp_next_ns ||
+				e->npend != 0)
 			continue;
 		f->arp_next_ns = now + ARP_RETRY_NS;
+		if (f->arp_sent == ENG_XPORT_ARP_TRIES) {
+			f->arp_failed = 1;	/* the adapter's tick sees it: the flow is done */
+			ENG_LOG(ERR, task, "task %s: flow %s: no ARP answer after %u requests: "
+					"giving up", x->t->name, f->fc->name, f->arp_sent);
+			continue;
+		}
+		f->arp_sent++;
 		rc = eng_arp_request(x->pool, x->cap, &x->mac, f->fc->local_ip, f->fc->remote_ip, &m);
 		if (rc < 0) {
 			if (rc == -ENOMEM)

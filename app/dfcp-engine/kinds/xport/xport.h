@@ -12,7 +12,9 @@
  *           the adapter straight into mbufs from a per-task stash, sent to
  *           the port or the endpoint's sched ring; what the queue refuses
  *           stays pending and nothing new is built until it left
- *           (back-pressure instead of loss);
+ *           (back-pressure instead of loss); frames that make no progress
+ *           for 0.5 s (link down, peer gone) are dropped and counted so
+ *           that the protocol's timers run again;
  *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
  *           10 ms (published by the owning lcore, read by stats and the
  *           live view), goals, quiesce, teardown.
@@ -34,6 +36,7 @@
 #include "core/task.h"
 
 #define ENG_XPORT_MAX_BURST	512
+#define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
 
 struct eng_out;
 struct eng_runtime;
@@ -58,6 +61,19 @@ struct eng_xsnap {
 	int used;			/* has (had) a connection */
 	int established;
 	int done;			/* its goal is reached */
+	/* the outcome (eng_xport_judge): the goal reached; why not, "" if nothing failed */
+	int completed;
+	char fail[ENG_FAIL_LEN];
+};
+
+/* What an adapter knows of a flow's outcome (eng_xport_judge). */
+struct eng_xfacts {
+	int completed;			/* the protocol says the goal was reached */
+	const char *closed;		/* an abnormal close before completing ("reset"), or NULL */
+	int connected;			/* had a connection */
+	int src_end;			/* sender: the source ended by itself (bytes or duration) */
+	uint64_t goodput;		/* bytes acknowledged (sender) / delivered (receiver) */
+	uint64_t bad_bytes, order_errors;	/* a verifying sink's findings */
 };
 
 /* A flow of a transport task. */
@@ -68,6 +84,8 @@ struct eng_xflow {
 	struct eng_xep *ep;		/* the endpoint it uses */
 	int resolved;			/* sender: the remote MAC is known */
 	uint64_t arp_next_ns;
+	unsigned int arp_sent;		/* requests so far */
+	int arp_failed;			/* no answer after ENG_XPORT_ARP_TRIES: the flow gave up */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
 };
@@ -82,7 +100,8 @@ struct eng_xep {
 	struct rte_ring *ring;		/* sched ring, or NULL: the port's tx queue */
 	uint32_t sched_id;
 	uint64_t due_ns;		/* cached next deadline, 0: ask again */
-	uint64_t tx_dropped;		/* pending frames freed at the end */
+	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck 0.5 s */
+	uint64_t stuck_ns;		/* pending frames made no progress since, 0: none */
 	uint16_t npend, pend_off;
 	struct rte_mbuf *pend[ENG_XPORT_MAX_BURST];
 };
@@ -168,6 +187,8 @@ int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egre
 		const char *name, uint32_t weight);
 /* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
 const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
+/* xport_view.c: a flow's outcome from its adapter's facts (xf->snap.completed, .fail) */
+void eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in);
 /* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
 int eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
 extern const struct eng_tel_cmd eng_xport_tel[];

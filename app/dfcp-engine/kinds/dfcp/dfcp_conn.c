@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The dfcp kind's connection configuration: a flow's endpoint (listener
+ * limits, the accepted connections' template), a sender's connection, the
+ * receive pool a receiver's connections reserve their memory from (made at
+ * set-up from the task's max_rx_memory), and the sum of closed connections'
+ * counters. dfcp_task.c wires the application callbacks. doc/config.md.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include <rte_lcore.h>
+
+#include "core/log.h"
+#include "dfcp.h"
+#include "kinds/dfcp/dfcp_task.h"
+#include "kinds/xport/xport.h"
+#include "obs/obs.h"
+
+/* The largest symbol size a peer may ask for: its frames fit the mbufs and the MTU. */
+static uint16_t
+max_T(const struct eng_xtask *x, int auth)
+{
+	const struct eng_port_conf *pc = &x->rt->cfg->ports[x->t->ports[0].port_idx];
+	uint32_t over = dfcp_data_frame_len(0, auth), cap = x->cap;
+
+	if (pc->mtu != 0 && (uint32_t)pc->mtu + DFCP_ETH_LEN < cap)
+		cap = (uint32_t)pc->mtu + DFCP_ETH_LEN;
+	if (cap <= over + DFCP_MIN_T)
+		return DFCP_MIN_T;
+	return (uint16_t)RTE_MIN(cap - over, (uint32_t)DFCP_MAX_T);
+}
+
+/* The keys both ends of a connection share: timers, extensions, integrity, key. */
+static void
+conn_common(const struct eng_dfcp_flow_conf *df, enum dfcp_csum csum, struct dfcp_conn_conf *cc)
+{
+	cc->csum = csum;
+	cc->hs_rto_ns = df->hs_rto_ns;
+	cc->min_rto_ns = df->min_rto_ns;
+	cc->time_wait_ns = df->time_wait_ns;
+	cc->xr = df->xr;
+	cc->round_idle_ns = df->round_idle_ns;
+	cc->integrity = df->block_crc;
+	cc->peer_timeout_ns = df->peer_timeout_ns;
+	memcpy(cc->auth_key, df->auth_key, sizeof(cc->auth_key));
+	cc->auth_key_len = df->auth_key_len;
+}
+
+int
+eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx_flags,
+		const struct eng_flow_conf *fc, struct dfcp_ep_conf *ec)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+	int receiver = fc->role == ENG_FLOW_RECEIVER;
+
+	dfcp_ep_conf_default(ec);
+	memcpy(ec->local.mac, x->mac.addr_bytes, 6);
+	ec->local.ip = fc->local_ip;
+	ec->local.port = fc->local_port;
+	ec->csum = csum;
+	ec->rx_flags = rx_flags;
+	ec->listen = receiver;
+	ec->max_conns = receiver ? dc->max_conns : 2;
+	/* local policy on what a peer may ask for: the window, K, T within the port */
+	ec->limits.max_window = df->window;
+	ec->limits.max_K = df->max_K;
+	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
+	conn_common(df, csum, &ec->accept_conf);
+	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
+	ec->auth_key_len = df->auth_key_len;
+	return 0;
+}
+
+void
+eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum, const struct eng_flow_conf *fc,
+		struct dfcp_conn_conf *cc)
+{
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+
+	dfcp_conn_conf_default(cc);
+	cc->remote.ip = fc->remote_ip;
+	cc->remote.port = fc->remote_port;
+	if (fc->has_remote_mac)
+		memcpy(cc->remote.mac, fc->remote_mac.addr_bytes, 6);
+	else if (x->peer_mac_set)
+		memcpy(cc->remote.mac, x->peer_mac.addr_bytes, 6);
+	cc->T = df->T;
+	cc->K = df->K;
+	cc->window = df->window;
+	cc->redundancy = df->redundancy;
+	cc->acks = df->acks;
+	cc->encode = df->encode;
+	cc->decode = df->decode;
+	cc->rate_hint = df->rate_hint;
+	conn_common(df, csum, cc);
+	/* block latency histogram (obs/obs.h): one hist_record per acked block */
+	cc->block_latency = eng_lat_flow_hist(x->rt, fc - x->rt->cfg->flows,
+			(int)rte_lcore_to_socket_id(x->t->lcore_id));
+}
+
+/*
+ * A receiver's share of the task's max_rx_memory, in proportion to what its
+ * windows would take, preallocated now: its connections reserve their
+ * windows from it (clamped to what is free; none free: refused), so a SYN
+ * allocates nothing. *out NULL without a budget (auto) or without decoding.
+ */
+int
+eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc, struct dfcp_pool **out)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
+	struct dfcp_pool_conf pc;
+	struct dfcp_pool_stats ps;
+	struct dfcp_pool *p;
+	uint64_t mine = 0, all = 0, slot;
+	unsigned int i;
+
+	*out = NULL;
+	if (dc->max_rx_memory == 0 || fc->role != ENG_FLOW_RECEIVER || !df->decode)
+		return 0;
+	for (i = 0; i < x->nb_flows; i++) {
+		const struct eng_flow_conf *g = x->flows[i].fc;
+		const struct eng_dfcp_flow_conf *dg = eng_dfcp_fc(g);
+		uint64_t need;
+
+		if (g->role != ENG_FLOW_RECEIVER || !dg->decode)
+			continue;
+		need = (uint64_t)dg->window * dc->max_conns * eng_dfcp_rx_slot_bytes(dg->K, dg->T);
+		all += need;
+		if (g == fc)
+			mine = need;
+	}
+	memset(&pc, 0, sizeof(pc));
+	pc.K = df->K;
+	pc.T = df->T;
+	pc.max_bytes = all > dc->max_rx_memory ?
+			(uint64_t)((unsigned __int128)dc->max_rx_memory * mine / all) : mine;
+	slot = eng_dfcp_rx_slot_bytes(df->K, df->T);
+	pc.rx_slots = (uint32_t)RTE_MIN((uint64_t)df->window * dc->max_conns,
+			pc.max_bytes / slot + 1);
+	p = dfcp_pool_create(&pc);
+	if (p == NULL) {
+		ENG_LOG(ERR, task, "task %s: flow %s: cannot make its receive memory (%" PRIu64
+				" bytes)", x->t->name, fc->name, pc.max_bytes);
+		return -ENOMEM;
+	}
+	dfcp_pool_stats(p, &ps);
+	if (ps.rx_slots == 0) {
+		ENG_LOG(ERR, task, "task %s: flow %s: its share of max_rx_memory, %" PRIu64 " bytes, "
+				"holds no block: one takes %" PRIu64 " bytes (measured; the load's "
+				"estimate was %" PRIu64 ")", x->t->name, fc->name, pc.max_bytes,
+				ps.rx_slot_bytes, slot);
+		dfcp_pool_free(p);
+		return -ENOSPC;
+	}
+	ENG_LOG(INFO, task, "task %s: flow %s: receive memory %" PRIu64 " bytes: %u blocks "
+			"(K %u, T %u)", x->t->name, fc->name, ps.bytes, ps.rx_slots, df->K, df->T);
+	*out = p;
+	return 0;
+}
+
+void
+eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
+{
+	unsigned int i;
+
+	a->tx_pkts += b->tx_pkts;
+	a->tx_bytes += b->tx_bytes;
+	a->rx_pkts += b->rx_pkts;
+	a->rx_bytes += b->rx_bytes;
+	a->tx_data_pkts += b->tx_data_pkts;
+	a->rx_data_pkts += b->rx_data_pkts;
+	a->goodput_bytes += b->goodput_bytes;
+	a->blocks_sent += b->blocks_sent;
+	a->blocks_acked += b->blocks_acked;
+	a->blocks_decoded += b->blocks_decoded;
+	a->blocks_first_pass += b->blocks_first_pass;
+	a->blocks_lost += b->blocks_lost;
+	a->decode_failures += b->decode_failures;
+	a->topups += b->topups;
+	a->topup_syms += b->topup_syms;
+	a->timeouts += b->timeouts;
+	a->short_reports += b->short_reports;
+	a->retransmits += b->retransmits;
+	a->rounds_last += b->rounds_last;
+	a->rounds_next += b->rounds_next;
+	a->rounds_idle += b->rounds_idle;
+	a->reports += b->reports;
+	a->implicit_topups += b->implicit_topups;
+	a->rate_capped += b->rate_capped;
+	a->stalls += b->stalls;
+	a->crc_failures += b->crc_failures;
+	a->rx_mem_bytes = b->rx_mem_bytes;
+	a->dispersion_pct = b->dispersion_pct;
+	a->rate_hint_pps = b->rate_hint_pps;
+	a->stall = b->stall;
+	a->loss_ppm = b->loss_ppm;
+	a->redundancy = b->redundancy;
+	a->window_used = b->window_used;
+	a->window = b->window;
+	a->srtt_ns = b->srtt_ns;
+	for (i = 0; i < DFCP_E_MAX; i++)
+		a->drops[i] += b->drops[i];
+}
+

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The engine under attack and failure (issue #15): sec_test.py CASE ENGINE SOURCE_ROOT.
+
+Cases:
+  peer-timeout  sender and receiver in two processes over net_memif; the receiver is
+                killed mid-transfer: the sender closes with PEER_TIMEOUT within its
+                peer_timeout and the engine exits 5 (a flow failed), naming the flow
+  auth          auth_key on both ends (net_ring, one process): the transfer completes
+                verified, every DATA frame carries the tag; a receiver with another key
+                drops the SYNs (counted as "auth") and the sender fails (exit 5)
+  verify-fail   a verifying sink with another seed: exit 5, "verify failed" in the summary
+  arp           a sender whose next hop never answers ARP gives up after 15 requests
+                (exit 5, the reason in the JSON)
+  sighup        SIGHUP stops the run like SIGTERM: summary and JSON written, exit 0
+  bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
+                unwritable --summary-json: exit 1 before EAL, with FILE:LINE and numbers
+No timing assertions beyond the peer timeout's bound: counts, reasons and exit codes.
+"""
+import functools
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import case_main, fail, load, write  # noqa: E402
+import enginetest  # noqa: E402
+
+EAL = "-l 0-1 --no-huge -m 1024 --no-pci"
+run = functools.partial(enginetest.run, out_tail=5000)
+FLOW_FAILED = 5
+
+RING = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = {duration}
+stats_period = {period}
+[port p0]
+device = ring:wire0
+preset = net_ring
+[port p1]
+device = ring:wire0
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+{smac}
+{sgoal}
+window = 32
+seed = 7
+{skeys}
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+window = 32
+seed = {rseed}
+sink = verify
+{rkeys}
+[task tx]
+kind = dfcp
+port = p0
+flows = s1
+[task rx]
+kind = dfcp
+port = p1
+flows = r1
+{rtask}
+[lcore 1]
+tasks = tx, rx
+"""
+
+
+def ring_cfg(tmp, name, duration="20s", period="0", smac="remote_mac = 02:00:00:00:00:02",
+             sgoal="bytes = 8MiB", skeys="", rkeys="", rseed=7, rtask=""):
+    return write(os.path.join(tmp, name), RING.format(
+        duration=duration, period=period, smac=smac, sgoal=sgoal, skeys=skeys, rkeys=rkeys,
+        rseed=rseed, rtask=rtask))
+
+
+def flow(js, name):
+    for f in js.get("flows", []):
+        if f["name"] == name:
+            return f
+    fail(f"flow {name} missing from the summary")
+
+
+def expect_code(p, code):
+    if p.returncode != code:
+        fail(f"exit code {p.returncode}, expected {code}")
+
+
+def failures(js):
+    out = js.get("outcome")
+    if out is None:
+        fail("no outcome in the summary JSON")
+    return {f["name"]: f["reason"] for f in out["failures"]}
+
+
+def case_peer_timeout(engine, src, tmp):
+    sock = os.path.join(tmp, "memif.sock")
+    common = ("[engine]\nduration = 30s\nstats_period = 0\n"
+              "[port m0]\ndevice = net_memif0\npreset = net_memif\n")
+    rcfg = write(os.path.join(tmp, "r.ini"), common +
+                 "[flow r1]\nrole = receiver\nlocal = 10.0.0.2:6001\nwindow = 32\n"
+                 "[task rx]\nkind = dfcp\nport = m0\nflows = r1\n[lcore 1]\ntasks = rx\n")
+    scfg = write(os.path.join(tmp, "s.ini"), common +
+                 "[flow s1]\nrole = sender\nlocal = 10.0.0.1:5001\nremote = 10.0.0.2:6001\n"
+                 "remote_mac = 02:00:00:00:00:02\nwindow = 32\nrate = 200Mbit\n"
+                 "peer_timeout = 1s\n"
+                 "[task tx]\nkind = dfcp\nport = m0\nflows = s1\n[lcore 1]\ntasks = tx\n")
+    sj = os.path.join(tmp, "s.json")
+    pid = os.getpid()
+    rcmd = [engine] + EAL.split() + [f"--file-prefix=secr{pid}",
+            f"--vdev=net_memif0,role=server,socket={sock}", "--", "--config", rcfg]
+    scmd = [engine] + EAL.split() + [f"--file-prefix=secs{pid}",
+            f"--vdev=net_memif0,role=client,socket={sock}", "--", "--config", scfg,
+            "--stats-period", "0.5", "--summary-json", sj]
+    print("$", " ".join(rcmd), flush=True)
+    rp = subprocess.Popen(rcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sp = None
+    try:
+        for line in rp.stdout:  # the server listens before the client starts
+            if "running" in line:
+                break
+        print("$", " ".join(scmd), flush=True)
+        sp = subprocess.Popen(scmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+        lines = []
+        for line in sp.stdout:  # the transfer runs: kill the receiver
+            lines.append(line)
+            if "== stats" in line:
+                break
+        rp.kill()
+        killed = time.monotonic()
+        rest, _ = sp.communicate(timeout=60)
+        took = time.monotonic() - killed
+    finally:
+        for p in (rp, sp):
+            if p is not None and p.poll() is None:
+                p.kill()
+    text = "".join(lines) + rest
+    sys.stdout.write(text[-4000:])
+    print(f"the sender ended {took:.2f} s after the receiver was killed")
+    expect_code(sp, FLOW_FAILED)
+    js = load(sj)
+    s = flow(js, "s1")
+    print(f"s1: close_reason {s['close_reason']}, completed {s['completed']}, "
+          f"failed {s['failed']!r}")
+    if s["close_reason"] != "peer-timeout" or s["completed"]:
+        fail("the sender did not close with peer-timeout")
+    if "peer-timeout" not in failures(js).get("s1", ""):
+        fail("the outcome does not name s1's peer-timeout")
+    if "flow s1 FAILED" not in text:
+        fail("the summary does not say which flow failed")
+    # the peer timeout is 1 s after the last feedback; the drain and exit come on top
+    if took > 10:
+        fail(f"the sender took {took:.1f} s to give up (peer_timeout = 1s)")
+
+
+def case_auth(engine, src, tmp):
+    key = os.path.join(tmp, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    other = write(os.path.join(tmp, "other.hex"), os.urandom(16).hex() + "\n")
+    out = os.path.join(tmp, "a.json")
+    cfg = ring_cfg(tmp, "auth.ini", skeys=f"auth_key = {key}", rkeys=f"auth_key = {key}")
+    p = run([engine, "--", "--config", cfg, "--summary-json", out])
+    expect_code(p, 0)
+    js = load(out)
+    s, r = flow(js, "s1"), flow(js, "r1")
+    print(f"s1 acked {s['goodput_bytes']} B, r1 delivered {r['sink_bytes']} B, "
+          f"bad {r['bad_bytes']}, drops {r['drops']}")
+    if r["sink_bytes"] != 8 << 20 or r["bad_bytes"] or not s["completed"] or not r["completed"]:
+        fail("the signed transfer did not complete verified")
+    if "verify ok" not in p.stdout:
+        fail("no 'verify ok' in the summary")
+    # another key on the receiver: every SYN dropped as unauthenticated, the sender fails
+    out2 = os.path.join(tmp, "b.json")
+    cfg = ring_cfg(tmp, "mismatch.ini", duration="10s", skeys=f"auth_key = {key}",
+                   rkeys=f"auth_key = {other}")
+    p = run([engine, "--", "--config", cfg, "--summary-json", out2])
+    expect_code(p, FLOW_FAILED)
+    js = load(out2)
+    r = flow(js, "r1")
+    print(f"r1 drops {r['drops']}; failures {failures(js)}")
+    if r["drops"].get("auth", 0) == 0:
+        fail("the receiver did not count the foreign-key SYNs as auth drops")
+    if "syn-timeout" not in failures(js).get("s1", ""):
+        fail("the sender's failure is not its SYN timeout")
+
+
+def case_verify_fail(engine, src, tmp):
+    out = os.path.join(tmp, "v.json")
+    p = run([engine, "--", "--config", ring_cfg(tmp, "v.ini", rseed=8), "--summary-json", out])
+    expect_code(p, FLOW_FAILED)
+    if "verify FAILED" not in p.stdout or "flow r1 FAILED: verify failed" not in p.stdout:
+        fail("the summary does not name the failed verification")
+    js = load(out)
+    if "verify failed" not in failures(js).get("r1", "") or flow(js, "r1")["bad_bytes"] == 0:
+        fail("the JSON outcome does not name r1's verification")
+    if "s1" in failures(js):
+        fail("the sender, which completed, is listed as failed")
+
+
+def case_arp(engine, src, tmp):
+    out = os.path.join(tmp, "arp.json")
+    # no remote_mac: the sender asks ARP for 10.0.0.2, which nobody answers
+    cfg = ring_cfg(tmp, "arp.ini", duration="5s", smac="")
+    cfg_text = open(cfg).read().replace("local = 10.0.0.2:6001", "local = 10.0.0.3:6001")
+    write(cfg, cfg_text)
+    p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
+    expect_code(p, FLOW_FAILED)
+    reason = failures(load(out)).get("s1", "")
+    print("s1:", reason)
+    if "no ARP answer" not in reason or "15 requests" not in reason:
+        fail("the sender's failure does not say that ARP gave up")
+    if "giving up" not in p.stderr + p.stdout:
+        fail("no log line when ARP gave up")
+
+
+def case_sighup(engine, src, tmp):
+    out = os.path.join(tmp, "h.json")
+    cfg = ring_cfg(tmp, "h.ini", duration="0", period="0.2", sgoal="rate = 100Mbit")
+    cmd = [engine, "--", "--config", cfg, "--summary-json", out]
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if "== stats" in line:
+            break
+    p.send_signal(signal.SIGHUP)
+    try:
+        rest, _ = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        fail("the engine did not stop on SIGHUP")
+    text = "".join(lines) + rest
+    sys.stdout.write(text[-3000:])
+    expect_code(p, 0)  # the sender has no goal of its own: stopping it fails nothing
+    if "signal 1" not in text or "== summary" not in text:
+        fail("no summary after SIGHUP")
+    js = load(out)
+    if flow(js, "s1")["goodput_bytes"] == 0:
+        fail("nothing was sent before SIGHUP")
+
+
+def case_bad_config(engine, src, tmp):
+    short = os.path.join(tmp, "short.key")
+    with open(short, "wb") as f:
+        f.write(b"0123456789")
+    cases = [
+        ("short key", ring_cfg(tmp, "k1.ini", skeys=f"auth_key = {short}"), [],
+         ["[flow s1] auth_key:", "10 bytes", "16 or 32"]),
+        ("missing key", ring_cfg(tmp, "k2.ini", rkeys=f"auth_key = {tmp}/none"), [],
+         ["[flow r1] auth_key:", "No such file"]),
+        ("memory", ring_cfg(tmp, "m.ini", rtask="max_rx_memory = 64KiB"), [],
+         ["[task rx] max_rx_memory:", "65536 bytes cannot hold", "receivers ("]),
+        ("peer_timeout", ring_cfg(tmp, "t.ini", skeys="peer_timeout = 1ms"), [],
+         ["[flow s1] peer_timeout:"]),
+        ("summary path", ring_cfg(tmp, "o.ini"), ["--summary-json", f"{tmp}/no/such/s.json"],
+         ["--summary-json", "No such file"]),
+    ]
+    for name, cfg, extra, needles in cases:
+        p = run([engine, "--", "--config", cfg] + extra, timeout=30)
+        if p.returncode != 1:
+            fail(f"{name}: exit code {p.returncode}, expected 1")
+        for n in needles:
+            if n not in p.stderr:
+                fail(f"{name}: {n!r} not in the error")
+        if "EAL" in p.stderr:
+            fail(f"{name}: EAL started before the error")
+
+
+CASES = {
+    "peer-timeout": case_peer_timeout,
+    "auth": case_auth,
+    "verify-fail": case_verify_fail,
+    "arp": case_arp,
+    "sighup": case_sighup,
+    "bad-config": case_bad_config,
+}
+
+if __name__ == "__main__":
+    sys.exit(case_main(__doc__, CASES, "dfcp-sec-"))
