@@ -50,7 +50,7 @@ struct txonly_pacer {
 
 struct txonly_priv {
 	struct rte_mempool *pool;
-	struct rte_ring *ring;  /* egress sched task's ring for this flow, or NULL */
+	struct eng_sched_tx *ring; /* egress sched task's hand-off for this flow, or NULL */
 	uint16_t port_id, queue;
 	uint16_t data_len;
 	uint64_t ol_flags;
@@ -176,7 +176,7 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	if (c->egress[0] != '\0') {
 		uint32_t id;
 
-		p->ring = eng_sched_attach(rt, c->egress, t->name, c->weight, &id);
+		p->ring = eng_sched_attach(rt, t, c->egress, t->name, c->weight, &id);
 		if (p->ring == NULL)
 			return -EINVAL;
 	}
