@@ -49,6 +49,7 @@ struct eng_sched_stats {
 	uint32_t nb_flows;
 	uint64_t tx_pkts, tx_bytes, tx_retries;
 	uint64_t bad_flow;              /* mbufs with an unknown flow id (freed) */
+	uint64_t be_drops;              /* refused by the scheduler, all flows */
 	uint32_t producers;             /* producer tasks (rings) */
 	uint64_t pace_stalls, pace_lost_bytes; /* the shaper's (lib/pace) */
 };

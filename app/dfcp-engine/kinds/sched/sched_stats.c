@@ -43,6 +43,8 @@ static const struct eng_ctr eng_sched_ctrs[] = {
 	{"producers", "", SS(producers), ENG_CT_U32, 0, 0, "producer tasks (one ring each)"},
 	{"bad_flow", "pkts", SS(bad_flow), ENG_CT_U64, 0, ENG_V_JSON,
 		"mbufs with an unknown flow id (freed)"},
+	{"dropped_packets", "pkts", SS(be_drops), ENG_CT_U64, 0, V_TJ,
+		"refused by the scheduler (every flow at most flow_queue: none expected)"},
 	{"pace_stalls", "", SS(pace_stalls), ENG_CT_U64, 0, ENG_V_JSON,
 		"shaper: stalls longer than [engine] pace_catchup"},
 	{"pace_lost_bytes", "B", SS(pace_lost_bytes), ENG_CT_U64, 0, ENG_V_JSON,

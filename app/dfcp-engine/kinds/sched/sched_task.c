@@ -46,6 +46,7 @@ static const struct {
 	const struct eng_sched_be *be;
 } eng_sched_backends[] = {
 	{"wf2q+, drr, fifo", &eng_sched_be_lib},
+	{"rte_sched", &eng_sched_be_rte},
 };
 
 struct eng_sched_conf {
@@ -84,6 +85,7 @@ struct eng_sched_priv {
 	uint32_t nb_flows, max_flows, flow_queue, overhead, nb_ins, max_ins, ring_size;
 	uint64_t rate_bps;
 	uint64_t tx_pkts, tx_bytes, tx_retries, bad_flow;
+	uint64_t be_drops;       /* refused by the backend (any flow) */
 	int run_over;            /* run-phase counters taken */
 	uint16_t pend_n, pend_off;
 	struct rte_mbuf *pend[SCH_MAX_BURST];
@@ -490,7 +492,7 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 		pkts[j++] = m;
 	}
 	if (j != 0)
-		p->be->enqueue(p->bs, pkts, j, now, p->drops);
+		p->be_drops += j - p->be->enqueue(p->bs, pkts, j, now, p->drops);
 }
 
 /* Once, at the first poll: all flows are attached (any task order). */
@@ -576,6 +578,7 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 	st->tx_bytes = p->tx_bytes;
 	st->tx_retries = p->tx_retries;
 	st->bad_flow = p->bad_flow;
+	st->be_drops = p->be_drops;
 	st->producers = p->nb_ins;
 	if (p->pace != NULL) {
 		struct pace_stats ps;
@@ -617,10 +620,10 @@ eng_sched_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 	out->tx_packets = p->tx_pkts;
 	out->tx_bytes = p->tx_bytes;
 	out->rx_bad = p->bad_flow;
+	out->tx_dropped = p->be_drops;
 	for (f = 0; f < p->nb_flows; f++) {
 		out->rx_packets += p->flows[f].enq_pkts;
 		out->rx_bytes += p->flows[f].enq_bytes;
-		out->tx_dropped += p->drops[f];
 	}
 }
 
