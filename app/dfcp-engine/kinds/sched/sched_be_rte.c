@@ -151,13 +151,17 @@ be_rte_start(void *s)
 		for (j = 0; j < nprof && prof_w[j] != b->weights[i]; j++)
 			;
 		if (j == nprof) {
+			uint64_t rate = (uint64_t)((unsigned __int128)b->rate * b->weights[i] / sum);
+
 			if (nprof + 1 == BE_RTE_MAX_PROFILES)
 				return -ENOSPC;
-			be_rte_profile(&pp, (uint64_t)((unsigned __int128)b->rate * b->weights[i] /
-					sum));
-			rc = rte_sched_subport_pipe_profile_add(b->port, 0, &pp, &prof_id[j]);
-			if (rc != 0)
-				return rc;
+			prof_id[j] = 0; /* the whole port: profile 0 (rte_sched refuses a copy) */
+			be_rte_profile(&pp, rate);
+			if (rate != b->rate) {
+				rc = rte_sched_subport_pipe_profile_add(b->port, 0, &pp, &prof_id[j]);
+				if (rc != 0)
+					return rc;
+			}
 			prof_w[nprof++] = b->weights[i];
 		}
 		rc = rte_sched_pipe_config(b->port, 0, i, (int32_t)prof_id[j]);

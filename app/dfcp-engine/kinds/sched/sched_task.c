@@ -38,6 +38,7 @@
 #include "pace.h"
 
 #define SCH_MAX_BURST 512
+#define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 #define SCH_DYNFIELD "dfcp_eng_sched_flow"
 
 /* The backends, first match of `sched` wins (sched_be.h). */
@@ -181,14 +182,20 @@ eng_sched_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* The producers' rings, the flows' packets in the scheduler, the pending buffer. */
+/*
+ * The producers' rings, the flows' packets in the scheduler (at most
+ * SCH_POOL_BACKLOG: a pool sized for max_flows x flow_queue would be cycled
+ * through whole by the mempool's FIFO ring, cold in cache and TLB; past it
+ * producers see no_mbuf, `[engine] mbufs` raises it), the pending buffer.
+ */
 static uint64_t
 eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
 	const struct eng_sched_conf *c = t->conf;
 
 	return 2ull * t->burst + (uint64_t)cfg->nb_tasks * c->ring_size +
-			(uint64_t)c->max_flows * c->flow_queue + SCH_MAX_BURST;
+			RTE_MIN((uint64_t)c->max_flows * c->flow_queue, SCH_POOL_BACKLOG) +
+			SCH_MAX_BURST;
 }
 
 static void
