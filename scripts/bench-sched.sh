@@ -9,7 +9,9 @@
 #           rate = off, sched = wf2q+ | rte_sched, max_flows = 4096, on
 #           lcore 1; Mpps = the flows' run-phase packets / run time; at
 #           N = 1024 the weighted share error per flow (|share - w/sum w| /
-#           (w/sum w): max and mean over the flows)
+#           (w/sum w): max and mean over the flows). flow_queue = 16384 / N
+#           (4..1024): every flow can be backlogged within the sched task's
+#           pool reserve (16384 mbufs), or weights cannot act
 #   shaped  the same with N = 4 and rate = 10Gbit, 64 B and 1518 B frames,
 #           wf2q+: delivered L1 rate ((pkt_len + 24) x 8 per run second) /
 #           10 Gbit/s
@@ -44,6 +46,9 @@ trap 'exit 130' INT TERM
 
 # gen_cfg FILE ALGO FLOWS PKT_SIZE RATE
 gen_cfg() {
+	fq=$((16384 / $3))
+	[ "$fq" -le 1024 ] || fq=1024
+	[ "$fq" -ge 4 ] || fq=4
 	cat > "$1" <<EOC
 [eal]
 args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --vdev=net_null0
@@ -70,6 +75,7 @@ port = n0
 rate = $5
 sched = $2
 max_flows = 4096
+flow_queue = $fq
 
 [lcore 0]
 tasks = gen
