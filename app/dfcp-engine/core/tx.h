@@ -14,6 +14,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "kinds/sched/sched_tx.h"
+
 /*
  * A per-task stash of free mbufs for building frames in place. take: make n
  * mbufs available on top of stash[0..*nstash) (one bulk refill of `want`
@@ -58,13 +60,14 @@ eng_stash_commit(struct rte_mbuf **stash, unsigned int *nstash, unsigned int n, 
 	*nstash -= k;
 }
 
-/* Hand n frames to the egress sched task's ring, or (ring NULL) to the port tx queue. */
+/* Hand n frames to the egress sched task (the flow's handle), or (sch NULL)
+ * to the port tx queue. */
 static inline uint16_t
-eng_tx_burst(struct rte_ring *ring, uint16_t port_id, uint16_t txq, struct rte_mbuf **pkts,
+eng_tx_burst(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pkts,
 		uint16_t n)
 {
-	if (ring != NULL)
-		return (uint16_t)rte_ring_enqueue_burst(ring, (void **)pkts, n, NULL);
+	if (sch != NULL)
+		return eng_sched_tx_burst(sch, pkts, n);
 	return rte_eth_tx_burst(port_id, txq, pkts, n);
 }
 
@@ -74,7 +77,7 @@ eng_tx_burst(struct rte_ring *ring, uint16_t port_id, uint16_t txq, struct rte_m
  * Returns 1 when nothing is left pending.
  */
 static inline int
-eng_tx_pending(struct rte_ring *ring, uint16_t port_id, uint16_t txq, struct rte_mbuf **pend,
+eng_tx_pending(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pend,
 		uint16_t *npend, uint16_t *pend_off, uint64_t *tx_packets, uint64_t *tx_bytes)
 {
 	struct rte_mbuf **pk = &pend[*pend_off];
@@ -82,7 +85,7 @@ eng_tx_pending(struct rte_ring *ring, uint16_t port_id, uint16_t txq, struct rte
 
 	if (n == 0)
 		return 1;
-	sent = eng_tx_burst(ring, port_id, txq, pk, n);
+	sent = eng_tx_burst(sch, port_id, txq, pk, n);
 	for (uint16_t i = 0; i < sent; i++)
 		*tx_bytes += pk[i]->pkt_len;
 	*tx_packets += sent;

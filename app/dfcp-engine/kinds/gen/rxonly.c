@@ -5,6 +5,7 @@
  * embedded TSC (meaningful when sender and receiver share the TSC: one host).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,16 +18,20 @@
 #include <rte_udp.h>
 
 #include "config/config.h"
+#include "core/log.h"
 #include "core/runtime.h"
 #include "kinds/gen/pkt.h"
 
-#define RX_STREAMS 64
+#define RX_STREAMS 65536u	/* streams tracked (txonly flows = N: up to 65536) */
+#define RX_PROBES 64u		/* open addressing: slots tried per stream */
 
 struct rxonly_conf {
 	int verify;
 };
 
+/* A stream: source address and UDP source port (txonly's flows). */
 struct rx_stream {
+	uint32_t src_ip;
 	uint16_t src_port;
 	uint16_t used;
 	uint64_t next_seq;
@@ -39,6 +44,7 @@ struct rxonly_priv {
 	uint64_t rx_packets, rx_bytes, rx_valid, rx_bad, rx_other;
 	uint64_t seq_lost, seq_reordered;
 	uint64_t lat_samples, lat_sum, lat_min, lat_max; /* TSC cycles */
+	uint64_t untracked;	/* valid packets of streams beyond the table */
 	struct rx_stream streams[RX_STREAMS];
 } __rte_cache_aligned;
 
@@ -85,7 +91,8 @@ rx_verify(struct rxonly_priv *p, const struct rte_mbuf *m, uint64_t now)
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)(ip + 1);
 	const struct eng_pkt_payload *pl = (const struct eng_pkt_payload *)(udp + 1);
-	struct rx_stream *s;
+	struct rx_stream *s = NULL;
+	uint32_t sip, h;
 	uint16_t sp;
 	unsigned int i;
 
@@ -103,14 +110,21 @@ rx_verify(struct rxonly_priv *p, const struct rte_mbuf *m, uint64_t now)
 	}
 	p->rx_valid++;
 	sp = udp->src_port;
-	s = &p->streams[rte_be_to_cpu_16(sp) % RX_STREAMS];
-	for (i = 0; i < RX_STREAMS && s->used && s->src_port != sp; i++)
-		s = &p->streams[(rte_be_to_cpu_16(sp) + i + 1) % RX_STREAMS];
-	if (i == RX_STREAMS)
-		return; /* table full: count, do not track */
+	sip = ip->src_addr;
+	h = rte_be_to_cpu_16(sp) ^ (rte_be_to_cpu_32(sip) * 2654435761u >> 16);
+	for (i = 0; i < RX_PROBES; i++) {
+		s = &p->streams[(h + i) % RX_STREAMS];
+		if (!s->used || (s->src_port == sp && s->src_ip == sip))
+			break;
+	}
+	if (i == RX_PROBES) {
+		p->untracked++; /* table full around h: counted, not tracked */
+		return;
+	}
 	if (!s->used) {
 		s->used = 1;
 		s->src_port = sp;
+		s->src_ip = sip;
 		s->next_seq = 0;
 	}
 	if (pl->seq > s->next_seq)
@@ -180,6 +194,11 @@ rxonly_stats(const struct eng_task *t, struct eng_task_stats *out)
 static void
 rxonly_teardown(struct eng_task *t)
 {
+	const struct rxonly_priv *p = t->priv;
+
+	if (p != NULL && p->untracked != 0)
+		ENG_LOG(WARNING, task, "task %s: %" PRIu64 " packets of streams beyond the %u "
+				"tracked: sequence not checked", t->name, p->untracked, RX_STREAMS);
 	rte_free(t->priv);
 	t->priv = NULL;
 }

@@ -26,6 +26,7 @@
 #include "core/tx.h"
 #include "kinds/gen/gen.h"
 #include "kinds/gen/pkt.h"
+#include "kinds/gen/txflows.h"
 #include "kinds/sched/sched.h"
 #include "obs/pace_view.h"
 #include "pace.h"
@@ -43,11 +44,13 @@ struct txonly_conf {
 	struct rte_ether_addr dst_mac;
 	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
 	uint32_t weight;           /* its weight there */
+	struct eng_txflows_conf mf; /* flows = N (txflows.c) */
 };
 
 struct txonly_priv {
 	struct rte_mempool *pool;
-	struct rte_ring *ring;  /* egress sched task's ring for this flow, or NULL */
+	struct eng_sched_tx *ring; /* egress sched task's hand-off for this flow, or NULL */
+	struct eng_txflows *mf;    /* flows > 1 (txflows.c), or NULL */
 	uint16_t port_id, queue;
 	uint16_t data_len;
 	uint64_t ol_flags;
@@ -105,6 +108,8 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_name(sec, "egress", c->egress, sizeof(c->egress));
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "weight", 1, 1u << 20, &c->weight);
+	if (rc == 0)
+		rc = eng_txflows_parse(&c->mf, sec);
 	if (rc == 0 && c->egress[0] != '\0')
 		t->ports[0].txq = UINT16_MAX; /* the sched task transmits */
 	return rc;
@@ -180,10 +185,22 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 		}
 	}
 	txonly_template(p, c, port, pc);
+	if (c->mf.n > 1 || c->mf.nb_weights != 0 || c->mf.start_ns != 0) {
+		struct eng_txflows_base b = {
+			.pool = p->pool, .port_id = p->port_id, .txq = p->queue,
+			.data_len = p->data_len, .ol_flags = p->ol_flags,
+			.ip_cksum = !(port->tx_offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM),
+			.tmpl = p->tmpl, .src_ip = c->src_ip, .src_port = c->src_port,
+			.egress = c->egress, .weight = c->weight,
+		};
+
+		p->mf = eng_txflows_create(&c->mf, &b, rt, t, socket);
+		return p->mf == NULL ? -EINVAL : 0;
+	}
 	if (c->egress[0] != '\0') {
 		uint32_t id;
 
-		p->ring = eng_sched_attach(rt, c->egress, t->name, c->weight, &id);
+		p->ring = eng_sched_attach(rt, t, c->egress, t->name, c->weight, &id);
 		if (p->ring == NULL)
 			return -EINVAL;
 	}
@@ -225,6 +242,14 @@ txonly_poll(struct eng_task *t, uint64_t now)
 	n = txonly_pace_allow(t, p, now, n);
 	if (n == 0)
 		return 0;
+	if (p->mf != NULL) { /* flows = N: txflows.c builds and sends */
+		sent = eng_txflows_send(p->mf, n, now, &p->tx_dropped, &p->no_mbuf);
+		p->seq += sent;
+		p->tx_packets += sent;
+		p->tx_bytes += (uint64_t)sent * p->data_len;
+		txonly_pace_sent(p, sent);
+		return sent;
+	}
 	if (rte_pktmbuf_alloc_bulk(p->pool, pkts, n) != 0) {
 		p->no_mbuf++;
 		return 0;
@@ -289,8 +314,10 @@ txonly_teardown(struct eng_task *t)
 {
 	struct txonly_priv *p = t->priv;
 
-	if (p != NULL)
+	if (p != NULL) {
 		rte_free(p->pace);
+		eng_txflows_free(p->mf);
+	}
 	rte_free(t->priv);
 	t->priv = NULL;
 }

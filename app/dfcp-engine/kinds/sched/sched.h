@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sched task (sched_task.c): a scheduler lcore with one SPSC ring per
- * attached flow. See doc/architecture.md ("Router and sched tasks").
+ * producer task, its mbufs tagged with their flow (sched_tx.h). See
+ * doc/scheduler.md ("Hand-off") and doc/architecture.md.
  */
 #ifndef ENG_SCHED_H
 #define ENG_SCHED_H
@@ -13,14 +14,16 @@
 
 struct eng_config;
 struct eng_runtime;
-struct rte_ring;
+struct eng_sched_tx;
 
-/* Attach a flow to sched task SCHED_TASK during set-up (from another task's
- * setup(), any task order). Returns the flow's SPSC ring (the caller is its
- * only producer; the sched task owns it and frees mbufs left in it at
- * teardown) and its id in *flow_id, or NULL with the reason logged. */
-struct rte_ring *eng_sched_attach(struct eng_runtime *rt, const char *sched_task,
-		const char *flow_name, uint32_t weight, uint32_t *flow_id);
+/* Attach a flow of task PRODUCER to sched task SCHED_TASK during set-up
+ * (from the producer's setup(), any task order). Returns the flow's handle
+ * for eng_sched_tx_burst() / eng_sched_tx_multi() (sched_tx.h; used on the
+ * producer's lcore only; the sched task owns the producer's ring and frees
+ * mbufs left in it at teardown) and its id in *flow_id, or NULL with the
+ * reason logged. */
+struct eng_sched_tx *eng_sched_attach(struct eng_runtime *rt, const struct eng_task *producer,
+		const char *sched_task, const char *flow_name, uint32_t weight, uint32_t *flow_id);
 
 /* sched_stats.c: the kind's report, /dfcp/sched, its counter tables */
 struct eng_out;
@@ -32,18 +35,23 @@ extern const struct eng_ctr_table eng_sched_tables[];
 struct eng_sched_flow_stats {
 	char name[ENG_NAME_LEN];
 	uint32_t weight;
-	uint64_t enq_pkts, enq_bytes;   /* taken from the flow's ring */
+	uint64_t enq_pkts, enq_bytes;   /* taken from the producer's ring */
 	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
 	uint64_t run_tx_pkts, run_tx_bytes; /* of those, during the run phase */
 	uint64_t drop_pkts;             /* refused by the scheduler (pool full) */
+	uint64_t refused_pkts;          /* refused at the producer: over flow_queue */
 	uint32_t backlog;               /* in the scheduler now */
-	uint32_t ring_count;            /* in the ring now */
+	uint32_t ring_count;            /* in the producer's ring now */
 };
 struct eng_sched_stats {
 	const char *algo;
 	uint64_t rate_bps;              /* 0: unshaped */
 	uint32_t nb_flows;
 	uint64_t tx_pkts, tx_bytes, tx_retries;
+	uint64_t bad_flow;              /* mbufs with an unknown flow id (freed) */
+	uint64_t be_drops;              /* refused by the scheduler, all flows */
+	uint32_t producers;             /* producer tasks (rings) */
+	uint64_t pace_stalls, pace_lost_bytes; /* the shaper's (lib/pace) */
 };
 /* 0 and the counters of a sched task (flows[] up to max entries), or -EINVAL
  * when t is not a sched task or not set up. */

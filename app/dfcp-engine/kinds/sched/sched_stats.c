@@ -31,7 +31,7 @@ struct eng_sched_view {
 
 static const struct eng_ctr eng_sched_ctrs[] = {
 	{"task", "", SV(task), ENG_CT_STR, 0, ENG_V_JSON, "the sched task"},
-	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr or fifo"},
+	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr, fifo or rte_sched"},
 	{"rate_bps", "bit/s", SS(rate_bps), ENG_CT_U64, 0, ENG_V_DATA, "shaped rate, 0 = unshaped"},
 	{"rate_mbps", "Mbit/s", SV(rate_mbps), ENG_CT_DBL, 1, ENG_V_TEXT,
 		"shaped rate, 0 = unshaped"},
@@ -40,6 +40,15 @@ static const struct eng_ctr eng_sched_ctrs[] = {
 	{"tx_retries", "", SS(tx_retries), ENG_CT_U64, 0, 0, "bursts the tx queue refused in part"},
 	{"tx_mbps", "Mbit/s", SV(tx_mbps), ENG_CT_DBL, 3, V_TJ, "tx_bytes x 8 per second"},
 	{"flows", "", SS(nb_flows), ENG_CT_U32, 0, ENG_V_TEXT, "flows attached"},
+	{"producers", "", SS(producers), ENG_CT_U32, 0, 0, "producer tasks (one ring each)"},
+	{"bad_flow", "pkts", SS(bad_flow), ENG_CT_U64, 0, ENG_V_JSON,
+		"mbufs with an unknown flow id (freed)"},
+	{"dropped_packets", "pkts", SS(be_drops), ENG_CT_U64, 0, V_TJ,
+		"refused by the scheduler (every flow at most flow_queue: none expected)"},
+	{"pace_stalls", "", SS(pace_stalls), ENG_CT_U64, 0, ENG_V_JSON,
+		"shaper: stalls longer than [engine] pace_catchup"},
+	{"pace_lost_bytes", "B", SS(pace_lost_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"shaper: wire bytes of schedule lost in those stalls"},
 	{"jain", "", SV(jain), ENG_CT_DBL, 6, V_TJ,
 		"Jain's index of the flows' weighted run-phase bytes"},
 };
@@ -68,8 +77,10 @@ static const struct eng_ctr eng_sched_flow_ctrs[] = {
 	{"run_tx_bytes", "B", FF(run_tx_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
 	{"dropped_packets", "pkts", FF(drop_pkts), ENG_CT_U64, 0, V_TJ,
 		"refused by the scheduler (pool full)"},
+	{"refused_packets", "pkts", FF(refused_pkts), ENG_CT_U64, 0, V_TJ,
+		"refused at the producer: over flow_queue or the ring full"},
 	{"backlog", "pkts", FF(backlog), ENG_CT_U32, 0, 0, "in the scheduler now"},
-	{"ring", "pkts", FF(ring_count), ENG_CT_U32, 0, V_TJ, "in its ring now"},
+	{"ring", "pkts", FF(ring_count), ENG_CT_U32, 0, V_TJ, "in the producer's ring now"},
 	{"tx_mbps", "Mbit/s", FV(tx_mbps), ENG_CT_DBL, 3, V_TJ,
 		"run_tx_bytes x 8 per second of the run"},
 };

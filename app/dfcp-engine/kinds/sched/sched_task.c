@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sched: the scheduler lcore of a host. Worker tasks attach flows with
- * eng_sched_attach() during set-up and hand their packets over through one
- * single-producer/single-consumer rte_ring per flow; this task moves them
- * into a lib/sched instance (WF2Q+, DRR or FIFO; one queue per flow, weight
- * per flow) and transmits in scheduling order on its port, paced on the TSC
- * at a configured rate or the port's line rate.
+ * eng_sched_attach() during set-up; each producer task gets one
+ * single-producer/single-consumer rte_ring for all its flows and tags every
+ * mbuf with its flow id (sched_tx.h). This task classifies what the rings
+ * bring into a scheduler backend (sched_be.h: lib/sched's WF2Q+, DRR or
+ * FIFO, or DPDK's rte_sched; one queue per flow, weight per flow) and
+ * transmits in scheduling order on its port, shaped by lib/pace at a
+ * configured rate or the port's line rate. The cost per packet does not
+ * depend on the number of flows (doc/scheduler.md, "Hand-off").
  *
- * Back-pressure instead of loss: a flow's packets are taken from its ring
- * only while it has fewer than flow_queue packets in the scheduler, so a
- * flow that offers more than its share fills its ring and the producer's
- * rte_ring_enqueue_burst() refuses packets (the producer decides: drop,
- * count, retry). Packets the tx queue refuses wait in a pending buffer.
+ * Back-pressure instead of loss: a flow may have at most flow_queue packets
+ * in its ring and the scheduler together; the producer refuses (and counts)
+ * what would exceed it. Packets the tx queue refuses wait in a pending
+ * buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,14 +26,29 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "config/config.h"
 #include "kinds/route/route.h"
 #include "kinds/sched/sched.h"
-#include "pktsched.h"
+#include "kinds/sched/sched_be.h"
+#include "kinds/sched/sched_tx.h"
+#include "pace.h"
 
-#define SCH_FP 16            /* fixed-point bits of the pacing clock */
 #define SCH_MAX_BURST 512
+#define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
+#define SCH_DYNFIELD "dfcp_eng_sched_flow"
+
+/* The backends, first match of `sched` wins (sched_be.h). */
+static const struct {
+	const char *names;
+	const struct eng_sched_be *be;
+} eng_sched_backends[] = {
+	{"wf2q+, drr, fifo", &eng_sched_be_lib},
+	{"rte_sched", &eng_sched_be_rte},
+};
 
 struct eng_sched_conf {
 	char algo[16];
@@ -39,36 +56,59 @@ struct eng_sched_conf {
 	uint64_t rate_bps;       /* 0 with !rate_line: unshaped */
 	uint32_t quantum;
 	uint32_t max_flows;
-	uint32_t flow_queue;     /* packets per flow in the scheduler */
-	uint32_t ring_size;
+	uint32_t flow_queue;     /* packets per flow in its ring and the scheduler */
+	uint32_t ring_size;      /* per producer task */
 	uint32_t overhead;       /* bytes per packet on the wire */
 };
 
-struct eng_sched_flow {
+/* A producer task's ring. */
+struct eng_sched_in {
 	struct rte_ring *ring;
-	uint32_t inq;            /* in the scheduler */
-	uint32_t weight;
-	uint64_t enq_pkts, enq_bytes, tx_pkts, tx_bytes, drop_pkts;
+	const struct eng_task *prod;
+};
+
+/* A flow, as the sched task's lcore counts it. */
+struct eng_sched_flow {
+	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
+	uint64_t enq_pkts, enq_bytes;   /* taken from the ring */
 	uint64_t run_tx_pkts, run_tx_bytes; /* at the end of the run phase */
-	char name[ENG_NAME_LEN];
+	uint32_t weight;
 } __rte_cache_aligned;
 
 struct eng_sched_priv {
-	struct sched *s;
-	struct eng_clock clk;	/* the runtime clock */
-	uint64_t shape_base_tsc;  /* origin of the shaping clock */
+	const struct eng_sched_be *be;
+	void *bs;                /* the backend's instance */
+	struct pace *pace;       /* NULL: unshaped */
+	struct eng_clock clk;    /* the runtime clock */
 	uint16_t port_id, txq;
-	uint32_t nb_flows, max_flows, flow_queue, overhead;
+	int dyn_off;
+	int started;             /* backend started (1), failed (-1) */
+	uint32_t nb_flows, max_flows, flow_queue, overhead, nb_ins, max_ins, ring_size;
 	uint64_t rate_bps;
-	uint64_t cpb_fp;         /* TSC cycles per wire byte << SCH_FP; 0: unshaped */
-	uint64_t t_free_fp;      /* when the shaped link is free, (tsc - base) << SCH_FP */
-	uint64_t cap_fp;         /* credit kept after a stall */
-	uint64_t tx_pkts, tx_bytes, tx_retries;
+	uint64_t tx_pkts, tx_bytes, tx_retries, bad_flow;
+	uint64_t be_drops;       /* refused by the backend (any flow) */
 	int run_over;            /* run-phase counters taken */
 	uint16_t pend_n, pend_off;
 	struct rte_mbuf *pend[SCH_MAX_BURST];
+	struct eng_sched_in *ins;          /* [max_ins] */
+	struct eng_sched_tx *txh;          /* [max_flows], the producers' */
+	uint64_t *drops;                   /* [max_flows], refused by the backend */
+	uint64_t *done;                    /* [max_flows], tx_pkts as the producers see it */
+	uint32_t done_step;                /* published every done_step packets */
+	char (*names)[ENG_NAME_LEN];       /* [max_flows] */
 	struct eng_sched_flow flows[];
 };
+
+static const struct eng_sched_be *
+eng_sched_backend(const char *algo)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(eng_sched_backends); i++)
+		if (eng_sched_backends[i].be->check(algo) == 0)
+			return eng_sched_backends[i].be;
+	return NULL;
+}
 
 static int
 eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
@@ -90,9 +130,9 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
 	if (rc == 0)
 		rc = eng_sec_str(sec, "sched", c->algo, sizeof(c->algo));
-	if (rc == 0 && sched_algo_check(c->algo) != 0)
-		return eng_sec_error(sec, "sched",
-				"unknown scheduler \"%s\" (expected wf2q+, drr or fifo)", c->algo);
+	if (rc == 0 && eng_sched_backend(c->algo) == NULL)
+		return eng_sec_error(sec, "sched", "unknown scheduler \"%s\" (expected wf2q+, drr, "
+				"fifo or rte_sched)", c->algo);
 	v = eng_sec_get(sec, "rate");
 	if (rc == 0 && v != NULL) {
 		if (strcasecmp(v, "line") == 0) {
@@ -101,7 +141,7 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 			c->rate_line = 0;
 		} else {
 			c->rate_line = 0;
-			rc = eng_sec_rate(sec, "rate", 1000, 400000000000ull, &c->rate_bps);
+			rc = eng_sec_rate(sec, "rate", 1000, PACE_RATE_MAX, &c->rate_bps);
 		}
 	}
 	if (rc == 0)
@@ -142,66 +182,137 @@ eng_sched_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* The flows' rings and scheduler queues plus the pending buffer. */
+/*
+ * The producers' rings, the flows' packets in the scheduler (at most
+ * SCH_POOL_BACKLOG: a pool sized for max_flows x flow_queue would be cycled
+ * through whole by the mempool's FIFO ring, cold in cache and TLB; past it
+ * producers see no_mbuf, `[engine] mbufs` raises it), the pending buffer.
+ */
 static uint64_t
 eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
 	const struct eng_sched_conf *c = t->conf;
-	uint64_t flows = cfg->nb_tasks < c->max_flows ? cfg->nb_tasks : c->max_flows;
 
-	return 2ull * t->burst + flows * ((uint64_t)c->ring_size + c->flow_queue) + SCH_MAX_BURST;
+	return 2ull * t->burst + (uint64_t)cfg->nb_tasks * c->ring_size +
+			RTE_MIN((uint64_t)c->max_flows * c->flow_queue, SCH_POOL_BACKLOG) +
+			SCH_MAX_BURST;
+}
+
+static void
+eng_sched_priv_free(struct eng_sched_priv *p)
+{
+	if (p == NULL)
+		return;
+	if (p->bs != NULL)
+		p->be->free(p->bs);
+	rte_free(p->pace);
+	rte_free(p->ins);
+	rte_free(p->txh);
+	rte_free(p->drops);
+	rte_free(p->done);
+	rte_free(p->names);
+	rte_free(p);
 }
 
 /* Created by the first of eng_sched_attach() and setup(). */
 static struct eng_sched_priv *
 eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 {
+	static const struct rte_mbuf_dynfield dyn = {
+		.name = SCH_DYNFIELD, .size = sizeof(uint32_t), .align = __alignof__(uint32_t),
+	};
 	const struct eng_sched_conf *c = t->conf;
 	const struct eng_task_port *tp = &t->ports[0];
 	int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
+	struct eng_sched_be_conf bc;
 	struct eng_sched_priv *p;
-	struct sched_conf sc;
+	uint32_t nf = c->max_flows;
 
 	if (t->priv != NULL)
 		return t->priv;
 	t->rt = rt;
-	p = rte_zmalloc_socket("sched_task", sizeof(*p) + c->max_flows * sizeof(p->flows[0]),
+	p = rte_zmalloc_socket("sched_task", sizeof(*p) + nf * sizeof(p->flows[0]),
 			RTE_CACHE_LINE_SIZE, socket);
 	if (p == NULL)
 		return NULL;
-	memset(&sc, 0, sizeof(sc));
-	sc.algo = c->algo;
-	sc.nb_queues = c->max_flows;
-	sc.limit_pkts = c->flow_queue;
-	sc.pool_pkts = c->max_flows * c->flow_queue;
-	sc.quantum = c->quantum;
-	p->s = sched_create(&sc);
-	if (p->s == NULL) {
-		rte_free(p);
+	p->max_ins = rt->cfg->nb_tasks;
+	p->ins = rte_zmalloc_socket("sched_ins", p->max_ins * sizeof(p->ins[0]), 0, socket);
+	p->txh = rte_zmalloc_socket("sched_txh", nf * sizeof(p->txh[0]), RTE_CACHE_LINE_SIZE,
+			socket);
+	p->drops = rte_zmalloc_socket("sched_drops", nf * sizeof(p->drops[0]), 0, socket);
+	p->done = rte_zmalloc_socket("sched_done", nf * sizeof(p->done[0]), RTE_CACHE_LINE_SIZE,
+			socket);
+	p->names = rte_zmalloc_socket("sched_names", nf * sizeof(p->names[0]), 0, socket);
+	p->dyn_off = rte_mbuf_dynfield_register(&dyn);
+	p->be = eng_sched_backend(c->algo);
+	if (p->ins == NULL || p->txh == NULL || p->drops == NULL || p->done == NULL ||
+			p->names == NULL ||
+			p->dyn_off < 0 || p->be == NULL) {
+		eng_sched_priv_free(p);
+		return NULL;
+	}
+	memset(&bc, 0, sizeof(bc));
+	bc.algo = c->algo;
+	bc.task = t->name;
+	bc.max_flows = nf;
+	bc.flow_queue = c->flow_queue;
+	bc.quantum = c->quantum;
+	bc.overhead = c->overhead;
+	bc.rate_bps = c->rate_bps;
+	bc.socket = socket;
+	bc.dyn_off = p->dyn_off;
+	p->bs = p->be->create(&bc);
+	if (p->bs == NULL) {
+		ENG_LOG(ERR, task, "sched %s: cannot create the %s scheduler", t->name, c->algo);
+		eng_sched_priv_free(p);
 		return NULL;
 	}
 	p->port_id = rt->ports[tp->port_idx].port_id;
 	p->txq = tp->txq;
-	p->max_flows = c->max_flows;
+	p->max_flows = nf;
 	p->flow_queue = c->flow_queue;
+	p->done_step = c->flow_queue / 4 ? c->flow_queue / 4 : 1;
 	p->overhead = c->overhead;
+	p->ring_size = c->ring_size;
 	p->clk = rt->clock;
-	p->shape_base_tsc = rte_rdtsc();
 	t->priv = p;
 	return p;
 }
 
-struct rte_ring *
-eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flow_name,
-		uint32_t weight, uint32_t *flow_id)
+/* The producer task's ring, created at its first flow. */
+static struct rte_ring *
+eng_sched_in_get(struct eng_task *t, struct eng_sched_priv *p, const struct eng_task *prod)
 {
-	const struct eng_sched_conf *c;
-	struct eng_sched_priv *p;
-	struct eng_sched_flow *f;
 	char rname[RTE_RING_NAMESIZE];
+	struct eng_sched_in *in;
+	unsigned int i;
+
+	for (i = 0; i < p->nb_ins; i++)
+		if (p->ins[i].prod == prod)
+			return p->ins[i].ring;
+	if (p->nb_ins == p->max_ins)
+		return NULL;
+	in = &p->ins[p->nb_ins];
+	snprintf(rname, sizeof(rname), "sch%u_%u", (unsigned int)(t - t->rt->cfg->tasks),
+			p->nb_ins);
+	in->ring = rte_ring_create(rname, p->ring_size, (int)rte_lcore_to_socket_id(t->lcore_id),
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (in->ring == NULL) {
+		ENG_LOG(ERR, task, "sched %s: cannot create ring %s: %s", t->name, rname,
+				rte_strerror(rte_errno));
+		return NULL;
+	}
+	in->prod = prod;
+	p->nb_ins++;
+	return in->ring;
+}
+
+static struct eng_task *
+eng_sched_find(struct eng_runtime *rt, const char *sched_task, const char *flow_name,
+		uint32_t weight)
+{
 	struct eng_task *t = NULL;
 	unsigned int i;
-	int socket;
 
 	for (i = 0; i < rt->cfg->nb_tasks; i++)
 		if (strcmp(rt->cfg->tasks[i].name, sched_task) == 0)
@@ -226,7 +337,21 @@ eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flo
 				SCHED_WEIGHT_MAX);
 		return NULL;
 	}
-	c = t->conf;
+	return t;
+}
+
+struct eng_sched_tx *
+eng_sched_attach(struct eng_runtime *rt, const struct eng_task *producer, const char *sched_task,
+		const char *flow_name, uint32_t weight, uint32_t *flow_id)
+{
+	struct eng_task *t = eng_sched_find(rt, sched_task, flow_name, weight);
+	struct eng_sched_priv *p;
+	struct eng_sched_tx *h;
+	struct rte_ring *ring;
+	uint32_t id;
+
+	if (t == NULL)
+		return NULL;
 	p = eng_sched_priv_get(t, rt);
 	if (p == NULL) {
 		ENG_LOG(ERR, task, "flow %s: sched task %s: out of memory", flow_name, sched_task);
@@ -237,27 +362,26 @@ eng_sched_attach(struct eng_runtime *rt, const char *sched_task, const char *flo
 				flow_name, sched_task, p->max_flows);
 		return NULL;
 	}
-	f = &p->flows[p->nb_flows];
-	socket = (int)rte_lcore_to_socket_id(t->lcore_id);
-	snprintf(rname, sizeof(rname), "sch%u_%u", (unsigned int)(t - rt->cfg->tasks), p->nb_flows);
-	f->ring = rte_ring_create(rname, c->ring_size, socket,
-			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-	if (f->ring == NULL) {
-		ENG_LOG(ERR, task, "flow %s: sched task %s: cannot create ring %s: %s", flow_name,
-				sched_task, rname, rte_strerror(rte_errno));
+	ring = eng_sched_in_get(t, p, producer);
+	id = p->nb_flows;
+	if (ring == NULL || p->be->flow(p->bs, id, weight) < 0) {
+		ENG_LOG(ERR, task, "flow %s: sched task %s: cannot add the flow", flow_name,
+				sched_task);
 		return NULL;
 	}
-	if (sched_queue_set(p->s, p->nb_flows, weight, p->flow_queue, 0) < 0) {
-		rte_ring_free(f->ring);
-		f->ring = NULL;
-		return NULL;
-	}
-	f->weight = weight;
-	snprintf(f->name, sizeof(f->name), "%s", flow_name);
-	*flow_id = p->nb_flows++;
-	ENG_LOG(INFO, task, "sched %s: flow %s attached (id %u, weight %u)", sched_task, flow_name,
-			*flow_id, weight);
-	return f->ring;
+	h = &p->txh[id];
+	h->ring = ring;
+	h->done = &p->done[id];
+	h->dyn_off = p->dyn_off;
+	h->id = id;
+	h->limit = p->flow_queue;
+	p->flows[id].weight = weight;
+	snprintf(p->names[id], sizeof(p->names[id]), "%s", flow_name);
+	*flow_id = id;
+	p->nb_flows++;
+	ENG_LOG(DEBUG, task, "sched %s: flow %s attached (id %u, weight %u)", sched_task,
+			flow_name, id, weight);
+	return h;
 }
 
 static int
@@ -266,8 +390,8 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	const struct eng_sched_conf *c = t->conf;
 	struct eng_sched_priv *p;
 	uint64_t rate = c->rate_bps;
+	struct pace_conf pc;
 
-	RTE_SET_USED(socket);
 	p = eng_sched_priv_get(t, rt);
 	if (p == NULL)
 		return -ENOMEM;
@@ -285,13 +409,19 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	}
 	p->rate_bps = rate;
 	if (rate != 0) {
-		p->cpb_fp = (uint64_t)(((unsigned __int128)rt->clock.hz * 8u << SCH_FP) / rate);
-		if (p->cpb_fp == 0)
-			p->cpb_fp = 1;
-		p->cap_fp = (rt->clock.hz / 50) << SCH_FP; /* catch up at most 20 ms after a stall */
+		memset(&pc, 0, sizeof(pc));
+		pc.rate_bps = rate;
+		pc.overhead = p->overhead;
+		pc.catchup_ns = rt->cfg->pace_catchup_ns;
+		p->pace = rte_zmalloc_socket("sched_pace", pace_size(), 16, socket);
+		if (p->pace == NULL || pace_init(p->pace, pace_size(), &pc) == NULL) {
+			ENG_LOG(ERR, task, "sched %s: cannot shape at %" PRIu64 " bit/s", t->name,
+					rate);
+			return -EINVAL;
+		}
 	}
 	ENG_LOG(INFO, task, "sched %s: %s, %s%.3f Mbit/s, %u flow(s) attached", t->name,
-			sched_algo(p->s), rate ? "" : "unshaped ", (double)rate / 1e6, p->nb_flows);
+			p->be->name(p->bs), rate ? "" : "unshaped ", (double)rate / 1e6, p->nb_flows);
 	return 0;
 }
 
@@ -311,33 +441,78 @@ eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
 }
 
 /*
- * The shaper: dequeue in scheduling order while the shaped link is free (a
- * fixed-point TSC clock advanced by each packet's wire bytes x cycles per
- * byte; idle time gives no credit, a stall at most cap_fp of catch-up).
- * Unshaped: one burst.
+ * The shaping point: lib/pace's virtual schedule (rate, overhead, the
+ * engine's pace_catchup bound on the credit kept after a stall). Dequeue in
+ * scheduling order while the wire bytes of this burst are below the pacer's
+ * budget; a scheduler found empty is an idle link (no credit kept beyond
+ * the packet in progress). Unshaped: one burst.
  */
 static inline uint32_t
-eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct sched_pkt *sp, uint32_t burst, uint64_t now_tsc,
-		uint64_t now)
+eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t *ids,
+		uint32_t burst, uint64_t now)
 {
-	uint64_t now_fp = (now_tsc - p->shape_base_tsc) << SCH_FP;
+	uint64_t budget, wire = 0, bytes = 0;
 	uint32_t n = 0;
+	int empty = 0;
 
-	if (p->cpb_fp == 0)
-		return sched_dequeue_burst(p->s, sp, burst, now);
-	if (p->t_free_fp > now_fp)
-		return 0;
-	if (now_fp - p->t_free_fp > p->cap_fp)
-		p->t_free_fp = now_fp - p->cap_fp;
-	while (n < burst && p->t_free_fp <= now_fp) {
-		if (sched_dequeue_burst(p->s, &sp[n], 1, now) == 0) {
-			p->t_free_fp = now_fp; /* idle: no credit */
+	if (p->pace == NULL)
+		return p->be->dequeue(p->bs, pkts, ids, burst, now);
+	budget = pace_budget(p->pace, now);
+	while (n < burst && wire < budget) {
+		if (p->be->dequeue(p->bs, &pkts[n], &ids[n], 1, now) == 0) {
+			empty = 1;
 			break;
 		}
-		p->t_free_fp += (uint64_t)sp[n].len * p->cpb_fp;
+		bytes += pkts[n]->pkt_len;
+		wire += pkts[n]->pkt_len + p->overhead;
 		n++;
 	}
+	if (n != 0)
+		pace_sent(p->pace, n, bytes);
+	if (empty)
+		pace_idle(p->pace, now);
 	return n;
+}
+
+/* Producer rings -> the backend. The producers admitted every packet
+ * against its flow's limit; an unknown flow id is counted and freed. */
+static inline void
+eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k, uint64_t now)
+{
+	uint32_t i, j = 0;
+
+	for (i = 0; i < k && i < 8; i++)
+		rte_prefetch0((char *)pkts[i] + RTE_CACHE_LINE_SIZE);
+	for (i = 0; i < k; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t id = *eng_sched_flow_field(m, p->dyn_off);
+
+		if (i + 8 < k)
+			rte_prefetch0((char *)pkts[i + 8] + RTE_CACHE_LINE_SIZE);
+		if (unlikely(id >= p->nb_flows)) {
+			p->bad_flow++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		p->flows[id].enq_pkts++;
+		p->flows[id].enq_bytes += m->pkt_len;
+		pkts[j++] = m;
+	}
+	if (j != 0)
+		p->be_drops += j - p->be->enqueue(p->bs, pkts, j, now, p->drops);
+}
+
+/* Once, at the first poll: all flows are attached (any task order). */
+static int
+eng_sched_start(struct eng_task *t, struct eng_sched_priv *p)
+{
+	int rc = p->be->start(p->bs);
+
+	p->started = rc == 0 ? 1 : -1;
+	if (rc != 0)
+		ENG_LOG(ERR, task, "sched %s: cannot start the %s scheduler: %s", t->name,
+				p->be->name(p->bs), strerror(-rc));
+	return rc;
 }
 
 static uint16_t
@@ -345,11 +520,13 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 {
 	struct eng_sched_priv *p = t->priv;
 	struct rte_mbuf *pkts[SCH_MAX_BURST];
-	struct sched_pkt sp[SCH_MAX_BURST];
-	uint64_t now_tsc = rte_rdtsc(), now = eng_clock_ns(&p->clk, now_tsc);
+	uint32_t ids[SCH_MAX_BURST];
+	uint64_t now = eng_clock_ns(&p->clk, rte_rdtsc());
 	uint32_t f, i, k, n = 0, burst = t->burst;
 
 	RTE_SET_USED(tsc);
+	if (unlikely(p->started <= 0) && (p->started < 0 || eng_sched_start(t, p) != 0))
+		return 0;
 	if (unlikely(t->rt->phase != ENG_PHASE_RUN && !p->run_over)) {
 		/* shares during the run, before the rings drain */
 		for (f = 0; f < p->nb_flows; f++) {
@@ -358,28 +535,11 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		}
 		p->run_over = 1;
 	}
-	/* 1. ring -> scheduler, while the flow has room there */
-	for (f = 0; f < p->nb_flows; f++) {
-		struct eng_sched_flow *fl = &p->flows[f];
-		uint32_t room = p->flow_queue - fl->inq;
-
-		if (room == 0)
-			continue;
-		if (room > burst)
-			room = burst;
-		k = rte_ring_sc_dequeue_burst(fl->ring, (void **)pkts, room, NULL);
-		for (i = 0; i < k; i++) {
-			struct rte_mbuf *m = pkts[i];
-
-			if (sched_enqueue(p->s, f, (uintptr_t)m, m->pkt_len + p->overhead, now) < 0) {
-				fl->drop_pkts++;
-				rte_pktmbuf_free(m);
-				continue;
-			}
-			fl->inq++;
-			fl->enq_pkts++;
-			fl->enq_bytes += m->pkt_len;
-		}
+	/* 1. producer rings -> scheduler: one ring per producer, not per flow */
+	for (i = 0; i < p->nb_ins; i++) {
+		k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
+		if (k != 0)
+			eng_sched_classify(p, pkts, k, now);
 	}
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
@@ -394,16 +554,14 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 			return sent;
 	}
 	p->pend_off = 0;
-	/* 3. scheduling order, paced */
-	n = eng_sched_shaped_dequeue(p, sp, burst, now_tsc, now);
+	/* 3. scheduling order, shaped; each packet out gives its flow room */
+	n = eng_sched_shaped_dequeue(p, pkts, ids, burst, now);
 	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
-		struct eng_sched_flow *fl = &p->flows[sp[i].queue];
+		struct eng_sched_flow *fl = &p->flows[ids[i]];
 
-		fl->inq--;
-		fl->tx_pkts++;
-		fl->tx_bytes += m->pkt_len;
-		pkts[i] = m;
+		fl->tx_bytes += pkts[i]->pkt_len;
+		if (++fl->tx_pkts - p->done[ids[i]] >= p->done_step)
+			__atomic_store_n(&p->done[ids[i]], fl->tx_pkts, __ATOMIC_RELEASE);
 	}
 	if (n != 0)
 		eng_sched_tx(p, pkts, (uint16_t)n);
@@ -420,18 +578,28 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 	if (t->ops != &eng_task_sched || p == NULL)
 		return -EINVAL;
 	memset(st, 0, sizeof(*st));
-	st->algo = sched_algo(p->s);
+	st->algo = p->be->name(p->bs);
 	st->rate_bps = p->rate_bps;
 	st->nb_flows = p->nb_flows;
 	st->tx_pkts = p->tx_pkts;
 	st->tx_bytes = p->tx_bytes;
 	st->tx_retries = p->tx_retries;
+	st->bad_flow = p->bad_flow;
+	st->be_drops = p->be_drops;
+	st->producers = p->nb_ins;
+	if (p->pace != NULL) {
+		struct pace_stats ps;
+
+		pace_stats(p->pace, &ps);
+		st->pace_stalls = ps.stalls;
+		st->pace_lost_bytes = ps.lost_bytes;
+	}
 	for (f = 0; f < p->nb_flows && f < max; f++) {
 		const struct eng_sched_flow *fl = &p->flows[f];
 		struct eng_sched_flow_stats *o = &flows[f];
 
 		memset(o, 0, sizeof(*o));
-		snprintf(o->name, sizeof(o->name), "%s", fl->name);
+		snprintf(o->name, sizeof(o->name), "%s", p->names[f]);
 		o->weight = fl->weight;
 		o->enq_pkts = fl->enq_pkts;
 		o->enq_bytes = fl->enq_bytes;
@@ -439,9 +607,10 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 		o->tx_bytes = fl->tx_bytes;
 		o->run_tx_pkts = p->run_over ? fl->run_tx_pkts : fl->tx_pkts;
 		o->run_tx_bytes = p->run_over ? fl->run_tx_bytes : fl->tx_bytes;
-		o->drop_pkts = fl->drop_pkts;
-		o->backlog = fl->inq;
-		o->ring_count = rte_ring_count(fl->ring);
+		o->drop_pkts = p->drops[f];
+		o->refused_pkts = p->txh[f].refused;
+		o->backlog = p->be->backlog(p->bs, f);
+		o->ring_count = (uint32_t)(p->txh[f].sent - fl->enq_pkts);
 	}
 	return 0;
 }
@@ -457,10 +626,11 @@ eng_sched_stats_cb(const struct eng_task *t, struct eng_task_stats *out)
 		return;
 	out->tx_packets = p->tx_pkts;
 	out->tx_bytes = p->tx_bytes;
+	out->rx_bad = p->bad_flow;
+	out->tx_dropped = p->be_drops;
 	for (f = 0; f < p->nb_flows; f++) {
 		out->rx_packets += p->flows[f].enq_pkts;
 		out->rx_bytes += p->flows[f].enq_bytes;
-		out->tx_dropped += p->flows[f].drop_pkts;
 	}
 }
 
@@ -468,28 +638,25 @@ static void
 eng_sched_teardown(struct eng_task *t)
 {
 	struct eng_sched_priv *p = t->priv;
-	struct sched_pkt sp[64];
 	void *objs[64];
-	unsigned int k, i, f;
+	unsigned int k, i;
 
+	if (p == NULL)
+		return;
 	if (p->pend_n)
 		rte_pktmbuf_free_bulk(&p->pend[p->pend_off], p->pend_n);
-	while ((k = sched_dequeue_burst(p->s, sp, 64, 0)) > 0)
-		for (i = 0; i < k; i++)
-			rte_pktmbuf_free((struct rte_mbuf *)(uintptr_t)sp[i].pkt);
-	for (f = 0; f < p->nb_flows; f++) {
-		while ((k = rte_ring_sc_dequeue_burst(p->flows[f].ring, objs, 64, NULL)) > 0)
+	for (i = 0; i < p->nb_ins; i++) {
+		while ((k = rte_ring_sc_dequeue_burst(p->ins[i].ring, objs, 64, NULL)) > 0)
 			rte_pktmbuf_free_bulk((struct rte_mbuf **)objs, k);
-		rte_ring_free(p->flows[f].ring);
+		rte_ring_free(p->ins[i].ring);
 	}
-	sched_free(p->s);
-	rte_free(p);
+	eng_sched_priv_free(p);
 	t->priv = NULL;
 }
 
 const struct eng_task_ops eng_task_sched = {
 	.name = "sched",
-	.help = "scheduler lcore: per-flow SPSC rings, WF2Q+/DRR/FIFO, paced transmit",
+	.help = "scheduler lcore: one ring per producer, WF2Q+/DRR/FIFO or rte_sched, paced transmit",
 	.parse = eng_sched_parse,
 	.check = eng_sched_check,
 	.pool_need = eng_sched_pool_need,

@@ -52,7 +52,7 @@ eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress, 
 {
 	if (egress[0] == '\0')
 		return 0;
-	e->ring = eng_sched_attach(x->rt, egress, name, weight, &e->sched_id);
+	e->ring = eng_sched_attach(x->rt, x->t, egress, name, weight, &e->sched_id);
 	if (e->ring == NULL) {
 		ENG_LOG(ERR, task, "task %s: %s: cannot attach to sched task %s", x->t->name, name,
 				egress);

@@ -45,7 +45,7 @@ struct eng_xep;
 struct eng_xflow;
 struct rte_mbuf;
 struct rte_mempool;
-struct rte_ring;
+struct eng_sched_tx;
 
 /* What every flow publishes (10 ms and at each close); main thread reads. */
 struct eng_xsnap {
@@ -97,7 +97,7 @@ struct eng_xep {
 	void *priv;			/* the adapter's */
 	uint32_t local_ip;		/* host order */
 	uint16_t local_port;		/* 0: every port of local_ip */
-	struct rte_ring *ring;		/* sched ring, or NULL: the port's tx queue */
+	struct eng_sched_tx *ring;	/* sched hand-off, or NULL: the port's tx queue */
 	uint32_t sched_id;
 	uint64_t due_ns;		/* cached next deadline, 0: ask again */
 	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck 0.5 s */

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * txonly multi-flow (txflows.h): N streams from one task. Per flow: its
+ * source port and address (and IPv4 checksum, computed at set-up), its next
+ * sequence number and, with an egress sched task, its handle there. Sent
+ * round-robin; through a sched task a flow over its flow_queue is skipped
+ * (refused and counted) before any mbuf is built, so the sequence numbers
+ * of every stream stay gap-free.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_udp.h>
+
+#include "config/config.h"
+#include "core/log.h"
+#include "core/runtime.h"
+#include "kinds/gen/txflows.h"
+#include "kinds/sched/sched.h"
+#include "kinds/sched/sched_tx.h"
+
+#define TXF_MAX_BURST 512
+#define TXF_IP_OFF (14 + 12)		/* IPv4 source address */
+#define TXF_CKSUM_OFF (14 + 10)		/* IPv4 header checksum */
+#define TXF_PORT_OFF (14 + 20)		/* UDP source port */
+
+struct eng_txflow {
+	uint64_t seq;
+	rte_be32_t ip;
+	rte_be16_t port;
+	rte_be16_t cksum;
+};
+
+struct eng_txflows {
+	struct rte_mempool *pool;
+	uint16_t port_id, txq, data_len;
+	uint64_t ol_flags;
+	uint32_t n, next;
+	uint64_t start_cyc, start_tsc;	/* start: delay, and when (0: not yet seen) */
+	struct eng_sched_tx **h;	/* [n], NULL: the port */
+	struct eng_txflow *f;		/* [n] */
+	uint8_t tmpl[ENG_PKT_HDR_LEN];
+};
+
+int
+eng_txflows_parse(struct eng_txflows_conf *c, struct eng_sec *sec)
+{
+	char buf[CFG_VALUE_LEN], *tok, *save = NULL;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->n = 1;
+	c->vary = ENG_TXF_VARY_PORT;
+	rc = eng_sec_u32(sec, "flows", 1, ENG_TXF_MAX_FLOWS, &c->n);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "start", 1000000ull, 0, 3600000000000ull, &c->start_ns);
+	if (rc == 0 && eng_sec_get(sec, "flow_vary") != NULL) {
+		rc = eng_sec_str(sec, "flow_vary", buf, sizeof(buf));
+		if (rc == 0 && strcmp(buf, "port") == 0)
+			c->vary = ENG_TXF_VARY_PORT;
+		else if (rc == 0 && strcmp(buf, "ip") == 0)
+			c->vary = ENG_TXF_VARY_IP;
+		else if (rc == 0 && strcmp(buf, "both") == 0)
+			c->vary = ENG_TXF_VARY_PORT | ENG_TXF_VARY_IP;
+		else if (rc == 0)
+			return eng_sec_error(sec, "flow_vary", "\"%s\" (expected port, ip or both)",
+					buf);
+	}
+	if (rc != 0 || eng_sec_get(sec, "weights") == NULL)
+		return rc;
+	rc = eng_sec_str(sec, "weights", buf, sizeof(buf));
+	for (tok = strtok_r(buf, ", ", &save); rc == 0 && tok != NULL;
+			tok = strtok_r(NULL, ", ", &save)) {
+		char *end;
+		unsigned long w = strtoul(tok, &end, 10);
+
+		if (*end != '\0' || w < 1 || w > (1u << 20))
+			return eng_sec_error(sec, "weights", "\"%s\" (expected weights 1..1048576 "
+					"separated by commas)", tok);
+		if (c->nb_weights == ENG_TXF_MAX_WEIGHTS)
+			return eng_sec_error(sec, "weights", "more than %u weights",
+					ENG_TXF_MAX_WEIGHTS);
+		c->weights[c->nb_weights++] = (uint32_t)w;
+	}
+	if (rc == 0 && c->nb_weights == 0)
+		return eng_sec_error(sec, "weights", "empty (expected w1,w2,...)");
+	return rc;
+}
+
+void
+eng_txflows_free(struct eng_txflows *tf)
+{
+	if (tf == NULL)
+		return;
+	rte_free(tf->h);
+	rte_free(tf->f);
+	rte_free(tf);
+}
+
+/* Flow i's source port and address: port varies fastest with both. */
+static void
+txflow_init(struct eng_txflows *tf, const struct eng_txflows_conf *c,
+		const struct eng_txflows_base *b, uint32_t i)
+{
+	uint8_t hdr[ENG_PKT_HDR_LEN];
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(hdr + 14);
+	uint32_t sip = b->src_ip;
+	uint16_t sport = b->src_port;
+
+	if (c->vary == ENG_TXF_VARY_PORT)
+		sport = (uint16_t)(sport + i);
+	else if (c->vary == ENG_TXF_VARY_IP)
+		sip += i;
+	else {
+		sport = (uint16_t)(sport + i % 256);
+		sip += i / 256;
+	}
+	memcpy(hdr, b->tmpl, sizeof(hdr));
+	ip->src_addr = rte_cpu_to_be_32(sip);
+	ip->hdr_checksum = 0;
+	if (b->ip_cksum)
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+	tf->f[i].ip = ip->src_addr;
+	tf->f[i].cksum = ip->hdr_checksum;
+	tf->f[i].port = rte_cpu_to_be_16(sport);
+}
+
+struct eng_txflows *
+eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_base *b,
+		struct eng_runtime *rt, const struct eng_task *t, int socket)
+{
+	struct eng_txflows *tf = rte_zmalloc_socket("txflows", sizeof(*tf), RTE_CACHE_LINE_SIZE,
+			socket);
+	char name[ENG_NAME_LEN];
+	uint32_t i, id;
+
+	if (tf == NULL)
+		return NULL;
+	tf->f = rte_zmalloc_socket("txflows_f", c->n * sizeof(tf->f[0]), RTE_CACHE_LINE_SIZE,
+			socket);
+	if (b->egress[0] != '\0')
+		tf->h = rte_zmalloc_socket("txflows_h", c->n * sizeof(tf->h[0]), 0, socket);
+	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL)) {
+		ENG_LOG(ERR, task, "task %s: out of memory for %u flows", t->name, c->n);
+		eng_txflows_free(tf);
+		return NULL;
+	}
+	tf->pool = b->pool;
+	tf->port_id = b->port_id;
+	tf->txq = b->txq;
+	tf->data_len = b->data_len;
+	tf->ol_flags = b->ol_flags;
+	tf->n = c->n;
+	tf->start_cyc = (uint64_t)((unsigned __int128)c->start_ns * rt->clock.hz / 1000000000u);
+	memcpy(tf->tmpl, b->tmpl, sizeof(tf->tmpl));
+	for (i = 0; i < c->n; i++) {
+		txflow_init(tf, c, b, i);
+		if (tf->h == NULL)
+			continue;
+		snprintf(name, sizeof(name), "%.20s.%u", t->name, i);
+		tf->h[i] = eng_sched_attach(rt, t, b->egress, name,
+				c->nb_weights ? c->weights[i % c->nb_weights] : b->weight, &id);
+		if (tf->h[i] == NULL) {
+			eng_txflows_free(tf);
+			return NULL;
+		}
+	}
+	ENG_LOG(INFO, task, "task %s: %u flows%s%s", t->name, c->n, tf->h ? " to " : "",
+			b->egress);
+	return tf;
+}
+
+/* Up to n flows, round-robin; through a sched task only the admitted ones. */
+static uint32_t
+txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t *dropped)
+{
+	uint32_t k = 0, tries = 0, f = tf->next, max_tries = n + tf->n;
+
+	while (k < n && tries++ < max_tries) {
+		uint32_t cur = f;
+
+		f = f + 1 == tf->n ? 0 : f + 1;
+		if (tf->h != NULL && !eng_sched_admit(tf->h[cur])) {
+			(*dropped)++;
+			continue;
+		}
+		fid[k++] = cur;
+	}
+	tf->next = f;
+	return k;
+}
+
+static inline void
+txflows_build(struct eng_txflows *tf, struct rte_mbuf *m, uint32_t f, uint64_t now)
+{
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	struct eng_pkt_payload *pl = (struct eng_pkt_payload *)(d + ENG_PKT_HDR_LEN);
+	struct eng_txflow *fl = &tf->f[f];
+
+	rte_memcpy(d, tf->tmpl, ENG_PKT_HDR_LEN);
+	memcpy(d + TXF_IP_OFF, &fl->ip, sizeof(fl->ip));
+	memcpy(d + TXF_CKSUM_OFF, &fl->cksum, sizeof(fl->cksum));
+	memcpy(d + TXF_PORT_OFF, &fl->port, sizeof(fl->port));
+	pl->seq = fl->seq++;
+	pl->tsc = now;
+	pl->magic = ENG_PKT_MAGIC;
+	m->data_len = tf->data_len;
+	m->pkt_len = tf->data_len;
+	m->ol_flags |= tf->ol_flags;
+	m->l2_len = 14;
+	m->l3_len = 20;
+	if (tf->h != NULL)
+		eng_sched_tag(tf->h[f], m);
+}
+
+uint16_t
+eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dropped,
+		uint64_t *no_mbuf)
+{
+	struct rte_mbuf *pkts[TXF_MAX_BURST];
+	uint32_t fid[TXF_MAX_BURST], k, i;
+	uint16_t sent;
+
+	if (unlikely(tf->start_tsc == 0))
+		tf->start_tsc = now + tf->start_cyc;
+	if (now < tf->start_tsc)
+		return 0;
+	if (n > TXF_MAX_BURST)
+		n = TXF_MAX_BURST;
+	if (tf->h != NULL) {
+		uint32_t room = eng_sched_ring_room(tf->h[0]);
+
+		if (room < n) {
+			*dropped += n - room;
+			n = (uint16_t)room;
+		}
+	}
+	k = txflows_pick(tf, n, fid, dropped);
+	if (k == 0)
+		return 0;
+	if (rte_pktmbuf_alloc_bulk(tf->pool, pkts, k) != 0) {
+		(*no_mbuf)++;
+		for (i = 0; tf->h != NULL && i < k; i++)
+			tf->h[fid[i]]->sent--; /* admitted, never handed over */
+		return 0;
+	}
+	for (i = 0; i < k; i++)
+		txflows_build(tf, pkts[i], fid[i], now);
+	if (tf->h != NULL) {
+		eng_sched_push(tf->h[0], pkts, k); /* admitted within the ring's room */
+		return (uint16_t)k;
+	}
+	sent = rte_eth_tx_burst(tf->port_id, tf->txq, pkts, (uint16_t)k);
+	for (i = k; i-- > sent;)
+		tf->f[fid[i]].seq--; /* the refused suffix: its numbers are reused */
+	if (sent < k) {
+		rte_pktmbuf_free_bulk(&pkts[sent], k - sent);
+		*dropped += k - sent;
+	}
+	return sent;
+}

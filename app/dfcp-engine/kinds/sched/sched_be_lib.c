@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The lib/sched backend of the sched task (sched_be.h): WF2Q+, DRR or FIFO,
+ * one lib/sched queue per flow; a packet is its mbuf pointer.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "kinds/sched/sched_be.h"
+#include "kinds/sched/sched_tx.h"
+#include "pktsched.h"
+
+#define BE_LIB_BURST 64
+
+struct be_lib {
+	struct sched *s;
+	int dyn_off;
+	uint32_t overhead;
+	uint32_t flow_queue;
+};
+
+static int
+be_lib_check(const char *algo)
+{
+	return sched_algo_check(algo);
+}
+
+static void *
+be_lib_create(const struct eng_sched_be_conf *c)
+{
+	struct be_lib *b = rte_zmalloc_socket("sched_be_lib", sizeof(*b), 0, c->socket);
+	struct sched_conf sc;
+
+	if (b == NULL)
+		return NULL;
+	memset(&sc, 0, sizeof(sc));
+	sc.algo = c->algo;
+	sc.nb_queues = c->max_flows;
+	sc.limit_pkts = c->flow_queue;
+	sc.pool_pkts = c->max_flows * c->flow_queue;
+	sc.quantum = c->quantum;
+	b->s = sched_create(&sc);
+	if (b->s == NULL) {
+		rte_free(b);
+		return NULL;
+	}
+	b->dyn_off = c->dyn_off;
+	b->overhead = c->overhead;
+	b->flow_queue = c->flow_queue;
+	return b;
+}
+
+static int
+be_lib_flow(void *s, uint32_t id, uint32_t weight)
+{
+	struct be_lib *b = s;
+
+	return sched_queue_set(b->s, id, weight, b->flow_queue, 0) < 0 ? -EINVAL : 0;
+}
+
+static int
+be_lib_start(void *s)
+{
+	RTE_SET_USED(s);
+	return 0;
+}
+
+static uint32_t
+be_lib_enqueue(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now, uint64_t *drop)
+{
+	struct be_lib *b = s;
+	uint32_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t id = *eng_sched_flow_field(m, b->dyn_off);
+
+		if (sched_enqueue(b->s, id, (uintptr_t)m, m->pkt_len + b->overhead, now) < 0) {
+			if (id < sched_nb_queues(b->s))
+				drop[id]++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		k++;
+	}
+	return k;
+}
+
+static uint32_t
+be_lib_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t n, uint64_t now)
+{
+	struct be_lib *b = s;
+	struct sched_pkt sp[BE_LIB_BURST];
+	uint32_t done = 0, k, i;
+
+	while (done < n) {
+		uint32_t want = n - done < BE_LIB_BURST ? n - done : BE_LIB_BURST;
+
+		k = sched_dequeue_burst(b->s, sp, want, now);
+		for (i = 0; i < k; i++) {
+			pkts[done + i] = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
+			ids[done + i] = sp[i].queue;
+		}
+		done += k;
+		if (k < want)
+			break;
+	}
+	return done;
+}
+
+static const char *
+be_lib_name(const void *s)
+{
+	const struct be_lib *b = s;
+
+	return sched_algo(b->s);
+}
+
+static uint32_t
+be_lib_backlog(const void *s, uint32_t id)
+{
+	const struct be_lib *b = s;
+	struct sched_qstats st;
+
+	return sched_queue_stats(b->s, id, &st) == 0 ? st.qlen_pkts : 0;
+}
+
+static void
+be_lib_free(void *s)
+{
+	struct be_lib *b = s;
+	struct sched_pkt sp[BE_LIB_BURST];
+	unsigned int k, i;
+
+	if (b == NULL)
+		return;
+	while ((k = sched_dequeue_burst(b->s, sp, BE_LIB_BURST, 0)) > 0)
+		for (i = 0; i < k; i++)
+			rte_pktmbuf_free((struct rte_mbuf *)(uintptr_t)sp[i].pkt);
+	sched_free(b->s);
+	rte_free(b);
+}
+
+const struct eng_sched_be eng_sched_be_lib = {
+	.check = be_lib_check,
+	.create = be_lib_create,
+	.flow = be_lib_flow,
+	.start = be_lib_start,
+	.enqueue = be_lib_enqueue,
+	.dequeue = be_lib_dequeue,
+	.name = be_lib_name,
+	.backlog = be_lib_backlog,
+	.free = be_lib_free,
+};

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The rte_sched backend of the sched task (sched_be.h, `sched = rte_sched`):
+ * DPDK's librte_sched hierarchical scheduler with one pipe per flow, so that
+ * users who know DPDK's HQoS can pick it and the engine's benchmark has its
+ * peer in the same task. The mapping (doc/scheduler.md, "rte_sched"):
+ *
+ *   port     the sched task's link: rate = `rate` (unshaped: 100 Gbit/s),
+ *            frame_overhead = `overhead`, mtu = the largest engine frame
+ *   subport  0, the whole port
+ *   pipe     flow id (n_pipes = max_flows rounded up to a power of two)
+ *   TC       the best-effort class (RTE_SCHED_TRAFFIC_CLASS_BE), queue 0,
+ *            green; queue size flow_queue rounded up to a power of two
+ *   weight   a pipe profile per distinct weight w: token bucket and BE
+ *            rate = port rate x w / (sum of the weights of all flows)
+ *
+ * rte_sched serves backlogged pipes round-robin; weights act through the
+ * pipes' rate limits, i.e. they bind only when the port is shaped (or the
+ * flows fill it): unshaped, rte_sched is round-robin. Pipes are configured
+ * at the first poll, when every flow has attached.
+ */
+#define ALLOW_EXPERIMENTAL_API /* rte_sched.h pulls in experimental rte_pie inlines */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_sched.h>
+
+#include "kinds/gen/pkt.h"
+#include "kinds/sched/sched_be.h"
+#include "kinds/sched/sched_tx.h"
+
+#define BE_RTE_UNSHAPED_BPS 100000000000ull	/* "off": far above any software rate */
+#define BE_RTE_TB_SIZE 1000000ull		/* bytes of token bucket (about a ms at 10G) */
+#define BE_RTE_TC_PERIOD_MS 10
+#define BE_RTE_MAX_PROFILES 256u
+
+struct be_rte {
+	struct rte_sched_port *port;
+	uint64_t rate;			/* bytes per second */
+	uint32_t n_pipes, max_flows, nb_flows;
+	int dyn_off;
+	char name[32];
+	uint32_t weights[];		/* [max_flows] */
+};
+
+static int
+be_rte_check(const char *algo)
+{
+	return strcmp(algo, "rte_sched") == 0 ? 0 : -ENOENT;
+}
+
+static void
+be_rte_profile(struct rte_sched_pipe_params *pp, uint64_t rate)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->tb_rate = rate ? rate : 1;
+	pp->tb_size = BE_RTE_TB_SIZE;
+	pp->tc_rate[RTE_SCHED_TRAFFIC_CLASS_BE] = pp->tb_rate;
+	pp->tc_period = BE_RTE_TC_PERIOD_MS;
+	pp->tc_ov_weight = 1;
+	pp->wrr_weights[0] = pp->wrr_weights[1] = pp->wrr_weights[2] = pp->wrr_weights[3] = 1;
+}
+
+static void *
+be_rte_create(const struct eng_sched_be_conf *c)
+{
+	struct rte_sched_subport_profile_params sp;
+	struct rte_sched_subport_params sub;
+	struct rte_sched_pipe_params pp;
+	struct rte_sched_port_params pt;
+	struct be_rte *b;
+
+	b = rte_zmalloc_socket("sched_be_rte", sizeof(*b) + c->max_flows * sizeof(b->weights[0]),
+			0, c->socket);
+	if (b == NULL)
+		return NULL;
+	b->rate = (c->rate_bps ? c->rate_bps : BE_RTE_UNSHAPED_BPS) / 8;
+	b->max_flows = c->max_flows;
+	b->n_pipes = rte_align32pow2(c->max_flows);
+	b->dyn_off = c->dyn_off;
+	snprintf(b->name, sizeof(b->name), "sched_%.24s", c->task);
+	memset(&sp, 0, sizeof(sp));
+	sp.tb_rate = b->rate;
+	sp.tb_size = BE_RTE_TB_SIZE;
+	sp.tc_rate[RTE_SCHED_TRAFFIC_CLASS_BE] = b->rate;
+	for (int i = 0; i < RTE_SCHED_TRAFFIC_CLASS_BE; i++)
+		sp.tc_rate[i] = b->rate;
+	sp.tc_period = BE_RTE_TC_PERIOD_MS;
+	memset(&pt, 0, sizeof(pt));
+	pt.name = b->name;
+	pt.socket = c->socket;
+	pt.rate = b->rate;
+	pt.mtu = ENG_PKT_MAX_FRAME;
+	pt.frame_overhead = c->overhead;
+	pt.n_subports_per_port = 1;
+	pt.subport_profiles = &sp;
+	pt.n_subport_profiles = 1;
+	pt.n_max_subport_profiles = 1;
+	pt.n_pipes_per_subport = b->n_pipes;
+	b->port = rte_sched_port_config(&pt);
+	if (b->port == NULL) {
+		rte_free(b);
+		return NULL;
+	}
+	be_rte_profile(&pp, b->rate);
+	memset(&sub, 0, sizeof(sub));
+	sub.n_pipes_per_subport_enabled = b->n_pipes;
+	sub.qsize[RTE_SCHED_TRAFFIC_CLASS_BE] = (uint16_t)RTE_MIN(rte_align32pow2(c->flow_queue),
+			32768u);
+	sub.pipe_profiles = &pp;
+	sub.n_pipe_profiles = 1;
+	sub.n_max_pipe_profiles = RTE_MIN(c->max_flows + 1, BE_RTE_MAX_PROFILES);
+	if (rte_sched_subport_config(b->port, 0, &sub, 0) != 0) {
+		rte_sched_port_free(b->port);
+		rte_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static int
+be_rte_flow(void *s, uint32_t id, uint32_t weight)
+{
+	struct be_rte *b = s;
+
+	if (id >= b->max_flows)
+		return -EINVAL;
+	b->weights[id] = weight;
+	if (id + 1 > b->nb_flows)
+		b->nb_flows = id + 1;
+	return 0;
+}
+
+/* A pipe profile per distinct weight (profile 0: the whole port), then
+ * every flow's pipe. */
+static int
+be_rte_start(void *s)
+{
+	struct be_rte *b = s;
+	uint32_t prof_w[BE_RTE_MAX_PROFILES], prof_id[BE_RTE_MAX_PROFILES], nprof = 0, i, j;
+	struct rte_sched_pipe_params pp;
+	uint64_t sum = 0;
+	int rc;
+
+	for (i = 0; i < b->nb_flows; i++)
+		sum += b->weights[i];
+	for (i = 0; i < b->nb_flows; i++) {
+		for (j = 0; j < nprof && prof_w[j] != b->weights[i]; j++)
+			;
+		if (j == nprof) {
+			uint64_t rate = (uint64_t)((unsigned __int128)b->rate * b->weights[i] / sum);
+
+			if (nprof + 1 == BE_RTE_MAX_PROFILES)
+				return -ENOSPC;
+			prof_id[j] = 0; /* the whole port: profile 0 (rte_sched refuses a copy) */
+			be_rte_profile(&pp, rate);
+			if (rate != b->rate) {
+				rc = rte_sched_subport_pipe_profile_add(b->port, 0, &pp, &prof_id[j]);
+				if (rc != 0)
+					return rc;
+			}
+			prof_w[nprof++] = b->weights[i];
+		}
+		rc = rte_sched_pipe_config(b->port, 0, i, (int32_t)prof_id[j]);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static uint32_t
+be_rte_enqueue(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now, uint64_t *drop)
+{
+	struct be_rte *b = s;
+	uint32_t i;
+
+	RTE_SET_USED(now);
+	RTE_SET_USED(drop); /* rte_sched frees what it drops; counted by the task */
+	for (i = 0; i < n; i++)
+		rte_sched_port_pkt_write(b->port, pkts[i], 0,
+				*eng_sched_flow_field(pkts[i], b->dyn_off),
+				RTE_SCHED_TRAFFIC_CLASS_BE, 0, RTE_COLOR_GREEN);
+	return (uint32_t)rte_sched_port_enqueue(b->port, pkts, n);
+}
+
+static uint32_t
+be_rte_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t n, uint64_t now)
+{
+	struct be_rte *b = s;
+	uint32_t k, i;
+
+	RTE_SET_USED(now);
+	k = (uint32_t)rte_sched_port_dequeue(b->port, pkts, n);
+	for (i = 0; i < k; i++)
+		ids[i] = *eng_sched_flow_field(pkts[i], b->dyn_off);
+	return k;
+}
+
+static const char *
+be_rte_name(const void *s)
+{
+	RTE_SET_USED(s);
+	return "rte_sched";
+}
+
+static uint32_t
+be_rte_backlog(const void *s, uint32_t id)
+{
+	const struct be_rte *b = s;
+	struct rte_sched_queue_stats st;
+	uint16_t qlen = 0;
+
+	/* queue index: pipe x 16 + the first best-effort queue (subport 0) */
+	if (rte_sched_queue_read_stats(b->port, id * RTE_SCHED_QUEUES_PER_PIPE +
+			RTE_SCHED_TRAFFIC_CLASS_BE, &st, &qlen) != 0)
+		return 0;
+	return qlen;
+}
+
+static void
+be_rte_free(void *s)
+{
+	struct be_rte *b = s;
+	struct rte_mbuf *pkts[64];
+	int k;
+
+	if (b == NULL)
+		return;
+	while ((k = rte_sched_port_dequeue(b->port, pkts, 64)) > 0)
+		rte_pktmbuf_free_bulk(pkts, (unsigned int)k);
+	rte_sched_port_free(b->port);
+	rte_free(b);
+}
+
+const struct eng_sched_be eng_sched_be_rte = {
+	.check = be_rte_check,
+	.create = be_rte_create,
+	.flow = be_rte_flow,
+	.start = be_rte_start,
+	.enqueue = be_rte_enqueue,
+	.dequeue = be_rte_dequeue,
+	.name = be_rte_name,
+	.backlog = be_rte_backlog,
+	.free = be_rte_free,
+};

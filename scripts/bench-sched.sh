@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Sched task benchmark (not a test; issue 17): the engine's sched task with
+# both backends in one run, alternated, medians of RUNS. Figures go into
+# doc/performance.md ("Sched task").
+#
+#   rate    [task gen] txonly, pkt_size 64, flows = N (weights 1,2,3,4 in
+#           turn), egress = s0, on lcore 0 -> [task s0] sched, port net_null0,
+#           rate = off, sched = wf2q+ | rte_sched, max_flows = 4096, on
+#           lcore 1; Mpps = the flows' run-phase packets / run time; at
+#           N = 1024 the weighted share error per flow (|share - w/sum w| /
+#           (w/sum w): max and mean over the flows). flow_queue = 16384 / N
+#           (4..1024): every flow can be backlogged within the sched task's
+#           pool reserve (16384 mbufs), or weights cannot act
+#   shaped  the same with N = 4 and rate = 10Gbit, 64 B and 1518 B frames,
+#           wf2q+: delivered L1 rate ((pkt_len + 24) x 8 per run second) /
+#           10 Gbit/s
+#   dfcp    configs/bench-linerate.ini with the sender's egress through a
+#           sched task (rate = off) on lcore 1 next to the receiver: r1's
+#           goodput
+#
+# Usage: scripts/bench-sched.sh [--runs N] [--seconds T] [--flows "1 1024 4096"]
+#                               [--only rate|shaped|dfcp]
+# Run it under the shared lock: flock /tmp/dfcp-heavy.lock scripts/bench-sched.sh
+set -eu
+ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
+RUNS=3
+SECS=3
+FLOWS="1 1024 4096"
+ONLY=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--runs) RUNS=$2; shift ;;
+	--seconds) SECS=$2; shift ;;
+	--flows) FLOWS=$2; shift ;;
+	--only) ONLY=$2; shift ;;
+	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--only rate|shaped|dfcp]" >&2
+	   exit 2 ;;
+	esac
+	shift
+done
+[ -x "$ENGINE" ] || { echo "bench-sched: no engine at $ENGINE (make build)" >&2; exit 1; }
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+# gen_cfg FILE ALGO FLOWS PKT_SIZE RATE
+gen_cfg() {
+	fq=$((16384 / $3))
+	[ "$fq" -le 1024 ] || fq=1024
+	[ "$fq" -ge 4 ] || fq=4
+	cat > "$1" <<EOC
+[eal]
+args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --vdev=net_null0
+
+[engine]
+duration = ${SECS}s
+
+[port n0]
+device = net_null0
+preset = net_null
+tx_desc = 2048
+
+[task gen]
+kind = txonly
+port = n0
+pkt_size = $4
+flows = $3
+weights = 1,2,3,4
+egress = s0
+
+[task s0]
+kind = sched
+port = n0
+rate = $5
+sched = $2
+max_flows = 4096
+flow_queue = $fq
+
+[lcore 0]
+tasks = gen
+
+[lcore 1]
+tasks = s0
+EOC
+}
+
+# result JSON: "mpps share_max share_mean l1_gbps"
+summarize() {
+	python3 - "$1" <<'EOP'
+import json, sys
+js = json.load(open(sys.argv[1]))
+s = js["sched"][0]
+fl = [f for f in s["flows"]]
+dur = js["duration_s"]
+pk = sum(f["run_tx_packets"] for f in fl)
+by = sum(f["run_tx_bytes"] for f in fl)
+ws = sum(f["weight"] for f in fl)
+errs = [abs(f["run_tx_bytes"] / by - f["weight"] / ws) / (f["weight"] / ws) for f in fl] if by else [1]
+print(f"{pk / dur / 1e6:.3f} {max(errs) * 100:.2f} {sum(errs) / len(errs) * 100:.2f} "
+      f"{(by + 24 * pk) * 8 / dur / 1e9:.3f}")
+EOP
+}
+
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+run_one() { # CFG OUT -> prints summary
+	"$ENGINE" -- --config "$1" --summary-json "$2" > "$2.log" 2>&1 ||
+		{ echo "bench-sched: engine failed, see below" >&2; tail -20 "$2.log" >&2; exit 1; }
+	summarize "$2"
+}
+
+echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
+	echo "# rate: txonly 64 B on lcore 0 -> sched (rate = off) on lcore 1 -> net_null; medians of $RUNS"
+	printf '%-7s %-10s %10s %14s %15s\n' flows backend Mpps share_err_max% share_err_mean%
+	for n in $FLOWS; do
+		for r in $(seq "$RUNS"); do
+			for algo in wf2q+ rte_sched; do
+				gen_cfg "$TMP/c.ini" "$algo" "$n" 64 off
+				echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/$n.$algo"
+			done
+		done
+		for algo in wf2q+ rte_sched; do
+			printf '%-7s %-10s %10s %14s %15s   (runs: %s)\n' "$n" "$algo" \
+				"$(cut -d' ' -f1 "$TMP/$n.$algo" | median)" \
+				"$(cut -d' ' -f2 "$TMP/$n.$algo" | median)" \
+				"$(cut -d' ' -f3 "$TMP/$n.$algo" | median)" \
+				"$(cut -d' ' -f1 "$TMP/$n.$algo" | tr '\n' ' ')"
+		done
+	done
+fi
+if [ -z "$ONLY" ] || [ "$ONLY" = shaped ]; then
+	echo "# shaped: rate = 10Gbit, 4 flows, wf2q+; delivered L1 Gbit/s (median of $RUNS)"
+	for size in 64 1518; do
+		: > "$TMP/sh.$size"
+		for r in $(seq "$RUNS"); do
+			gen_cfg "$TMP/c.ini" wf2q+ 4 "$size" 10Gbit
+			echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/sh.$size"
+		done
+		g=$(cut -d' ' -f4 "$TMP/sh.$size" | median)
+		printf 'pkt_size %-5s L1 %s Gbit/s = %s of 10 Gbit/s (%s Mpps)\n' "$size" "$g" \
+			"$(echo "$g" | awk '{ printf "%.4f", $1 / 10 }')" \
+			"$(cut -d' ' -f1 "$TMP/sh.$size" | median)"
+	done
+fi
+if [ -z "$ONLY" ] || [ "$ONLY" = dfcp ]; then
+	echo "# dfcp: sender (lcore 0) -> sched task (lcore 1, rate = off) -> net_ring -> receiver (lcore 1)"
+	sed -e 's/^flows = s1$/flows = s1\negress = s0/' \
+	    -e 's/^\[lcore 1\]$/[task s0]\nkind = sched\nport = p0\nrate = off\n\n[lcore 1]/' \
+	    -e 's/^tasks = rx$/tasks = s0, rx/' configs/bench-linerate.ini > "$TMP/d.ini"
+	: > "$TMP/dfcp"
+	for r in $(seq "$RUNS"); do
+		"$ENGINE" -- --config "$TMP/d.ini" --summary-json "$TMP/d.json" > "$TMP/d.log" 2>&1 ||
+			{ tail -20 "$TMP/d.log" >&2; exit 1; }
+		python3 -c "
+import json, sys
+js = json.load(open(sys.argv[1]))
+print([f for f in js['flows'] if f['name'] == 'r1'][0]['goodput_mbps'] / 1000)" "$TMP/d.json" >> "$TMP/dfcp"
+	done
+	printf 'dfcp goodput through the sched task: %s Gbit/s (median; runs: %s)\n' \
+		"$(median < "$TMP/dfcp")" "$(tr '\n' ' ' < "$TMP/dfcp")"
+fi

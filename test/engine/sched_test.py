@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Sched task tests (issue 17): sched_test.py CASE ENGINE SOURCE_ROOT.
+
+One txonly task with flows = N streams (txflows.c) hands its packets through
+one ring to a sched task shaped to 20 Mbit/s (1000-byte frames, every flow
+offering more than its share), which sends on a net_ring wire to rxonly.
+
+  multiflow  weights 1:2:7 (WF2Q+): each flow's run-phase byte share within
+             1 % (relative) of w / sum w; back-pressure counted (refused at
+             the producer = the generator's tx_dropped, no drop inside);
+             rxonly checks the three streams' sequences: no loss, no reorder
+  late       two flows (1:1) and a third task's flow (weight 2) that starts
+             1 s into a 2 s run: it gets half the link from then on (within
+             10 %), the first two stay equal (1 %)
+  rte        sched = rte_sched, four equal flows: shares 0.25 within 2 %
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_test import fail, load_summary, run, task  # noqa: E402
+from enginetest import case_main  # noqa: E402
+
+BASE = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+
+[port gen]
+device = ring:w
+
+[port sink]
+device = ring:w
+
+[task s0]
+kind = sched
+port = gen
+rate = 20Mbit
+sched = {algo}
+flow_queue = 32
+
+[task gen]
+kind = txonly
+port = gen
+egress = s0
+flows = {flows}
+weights = {weights}
+pkt_size = 1000
+rate = 100Mbit
+{extra}
+[task rx0]
+kind = rxonly
+port = sink
+
+[lcore 1]
+tasks = {tasks}
+"""
+
+LATE = """
+[task late]
+kind = txonly
+port = gen
+egress = s0
+weight = 2
+src_port = 3000
+start = 1s
+pkt_size = 1000
+rate = 100Mbit
+"""
+
+
+def engine(eng, tmp, text, duration="2s"):
+    cfg = os.path.join(tmp, "sched.ini")
+    with open(cfg, "w") as f:
+        f.write(text)
+    out = cfg + ".json"
+    p = run(eng, ["--", "--config", cfg, "--duration", duration, "--stats-period", "0",
+                  "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}: {p.stderr[-2000:]}")
+    return load_summary(out)
+
+
+def sched_flows(js):
+    s = [x for x in js.get("sched", []) if x["task"] == "s0"]
+    if not s:
+        fail("sched task s0 missing from the summary")
+    return s[0], s[0]["flows"]
+
+
+def shares(flows):
+    tot = sum(f["run_tx_bytes"] for f in flows)
+    if tot == 0:
+        fail("nothing sent")
+    return [f["run_tx_bytes"] / tot for f in flows]
+
+
+def case_multiflow(eng, src, tmp):
+    js = engine(eng, tmp, BASE.format(algo="wf2q+", flows=3, weights="1,2,7", extra="",
+                                      tasks="gen, s0, rx0"))
+    s, fl = sched_flows(js)
+    sh = shares(fl)
+    print("shares " + ", ".join(f"{f['name']} (w {f['weight']}) {x:.4f}" for f, x in zip(fl, sh)))
+    if [(f["name"], f["weight"]) for f in fl] != [("gen.0", 1), ("gen.1", 2), ("gen.2", 7)]:
+        fail("flows not attached as configured")
+    for f, x in zip(fl, sh):
+        if abs(x / (f["weight"] / 10) - 1) > 0.01:
+            fail(f"flow {f['name']}: share {x:.4f}, expected {f['weight'] / 10} within 1 %")
+    gen, rx = task(js, "gen"), task(js, "rx0")
+    refused = sum(f["refused_packets"] for f in fl)
+    print(f"refused at the producer {refused}, generator tx_dropped {gen['tx_dropped']}, "
+          f"sched dropped {s['dropped_packets']}")
+    if refused == 0 or any(f["refused_packets"] == 0 for f in fl):
+        fail("back-pressure: every flow offers more than its share, none was refused")
+    if refused != gen["tx_dropped"]:
+        fail("refused packets are not the generator's tx_dropped")
+    if s["dropped_packets"] or any(f["dropped_packets"] for f in fl):
+        fail("the scheduler dropped packets (admission should prevent it)")
+    if rx["rx_packets"] != s["tx_packets"] or rx["seq_lost"] or rx["seq_reordered"] or rx["rx_bad"]:
+        fail(f"receiver: {rx['rx_packets']} of {s['tx_packets']}, lost {rx['seq_lost']}, "
+             f"reordered {rx['seq_reordered']}, bad {rx['rx_bad']}")
+
+
+def case_late(eng, src, tmp):
+    js = engine(eng, tmp, BASE.format(algo="wf2q+", flows=2, weights="1", extra=LATE,
+                                      tasks="gen, late, s0, rx0"))
+    s, fl = sched_flows(js)
+    sh = shares(fl)
+    dur = js["duration_s"]
+    print("shares " + ", ".join(f"{f['name']} {x:.4f}" for f, x in zip(fl, sh)) +
+          f" over {dur:.3f} s")
+    if [f["name"] for f in fl] != ["gen.0", "gen.1", "late.0"]:
+        fail("flows not attached as configured")
+    # the late flow: half the link for dur - 1 s
+    expect = 0.5 * (dur - 1.0) / dur
+    if abs(sh[2] / expect - 1) > 0.10:
+        fail(f"late flow: share {sh[2]:.4f}, expected {expect:.4f} within 10 %")
+    if abs(sh[0] / sh[1] - 1) > 0.01:
+        fail("the first two flows are not equal within 1 %")
+
+
+def case_rte(eng, src, tmp):
+    js = engine(eng, tmp, BASE.format(algo="rte_sched", flows=4, weights="1", extra="",
+                                      tasks="gen, s0, rx0"))
+    s, fl = sched_flows(js)
+    sh = shares(fl)
+    print(f"rte_sched shares {', '.join(f'{x:.4f}' for x in sh)}; jain {s['jain']}")
+    if s["algo"] != "rte_sched":
+        fail(f"algo {s['algo']}")
+    for x in sh:
+        if abs(x / 0.25 - 1) > 0.02:
+            fail(f"share {x:.4f}, expected 0.25 within 2 %")
+    rx = task(js, "rx0")
+    if rx["rx_packets"] != s["tx_packets"] or rx["seq_lost"] or rx["seq_reordered"]:
+        fail("receiver did not get exactly what the sched task sent, in order")
+
+
+def main():
+    cases = {"multiflow": case_multiflow, "late": case_late, "rte": case_rte}
+    return case_main(__doc__, cases, "dfcp-sched-test-")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
