@@ -29,7 +29,9 @@
 #include "rq.h"
 #include "rq_priv.h"
 #include "bench.h"
+#include "cli.h"
 
+#define PROG "dfcp-bench codec"
 #define NPAT 64
 #define MAXB 64
 
@@ -244,8 +246,9 @@ usage(FILE *f)
 		RQ_GEN_MAX_KP);
 }
 
-int
-bench_codec_main(int argc, char **argv)
+/* Options into *c; returns -1 to run, else the exit code (--help: 0). */
+static int
+parse_args(int argc, char **argv, struct cfg *c)
 {
 	static const struct option opts[] = {
 		{ "k", required_argument, NULL, 'k' },
@@ -261,6 +264,55 @@ bench_codec_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'k': c->K = (uint32_t)cli_uint(PROG, "--k", optarg, 1, RQ_MAX_K); break;
+		case 't': c->T = (uint16_t)cli_uint(PROG, "--symbol-size", optarg, 1, 65535); break;
+		case 'l': c->loss = cli_double(PROG, "--loss", optarg, 0, 99.99); break;
+		case 'o': c->overhead = (uint32_t)cli_uint(PROG, "--overhead", optarg, 0, 1u << 20); break;
+		case 's': c->seconds = cli_double(PROG, "--seconds", optarg, 0.001, 1e6); break;
+		case 'p':
+			if (strcmp(optarg, "lcrq") != 0) {
+				fprintf(stderr, PROG ": --peer: unknown peer '%s' (lcrq)\n", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			c->peer_lcrq = 1;
+			break;
+		case 'j': c->json = 1; break;
+		case 'C': bench_clock = CLOCK_THREAD_CPUTIME_ID; break;
+		case 'A':
+			c->api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
+				strcmp(optarg, "both") == 0 ? 3 : 0;
+			if (c->api == 0) {
+				fprintf(stderr, PROG ": --api: '%s' is not ref, copy or both\n", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			if (strcmp(optarg, "gen") != 0 && strcmp(optarg, "plan") != 0) {
+				fprintf(stderr, PROG ": --path: '%s' is not gen or plan\n", optarg);
+				return CLI_EXIT_USAGE;
+			}
+			c->path = strcmp(optarg, "gen") == 0;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return CLI_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+int
+bench_codec_main(int argc, char **argv)
+{
 	struct cfg c = { .K = 47, .T = 1420, .loss = 10, .seconds = 2, .overhead = 2,
 		.path = -1, .api = 3 };
 	struct work w;
@@ -268,49 +320,11 @@ bench_codec_main(int argc, char **argv)
 	const char *rname = "dfcp-rq";	/* the one the lcrq ratio uses (copy if run) */
 	double e = 0, d = 0;
 	uint32_t i, p;
-	int opt, err = 0;
+	int rc, err = 0;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'k': c.K = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 't': c.T = (uint16_t)strtoul(optarg, NULL, 0); break;
-		case 'l': c.loss = strtod(optarg, NULL); break;
-		case 'o': c.overhead = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 's': c.seconds = strtod(optarg, NULL); break;
-		case 'p':
-			if (strcmp(optarg, "lcrq") != 0) {
-				fprintf(stderr, "codec: unknown peer '%s'\n", optarg);
-				return 2;
-			}
-			c.peer_lcrq = 1;
-			break;
-		case 'j': c.json = 1; break;
-		case 'C': bench_clock = CLOCK_THREAD_CPUTIME_ID; break;
-		case 'A':
-			c.api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
-				strcmp(optarg, "both") == 0 ? 3 : 0;
-			if (c.api == 0) {
-				fprintf(stderr, "codec: --api ref, copy or both\n");
-				return 2;
-			}
-			break;
-		case 'P':
-			if (strcmp(optarg, "gen") != 0 && strcmp(optarg, "plan") != 0) {
-				fprintf(stderr, "codec: --path gen or plan\n");
-				return 2;
-			}
-			c.path = strcmp(optarg, "gen") == 0;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (c.K == 0 || c.K > RQ_MAX_K || c.T == 0 || c.loss < 0 || c.loss >= 100 ||
-			c.seconds <= 0) {
-		usage(stderr);
-		return 2;
-	}
+	rc = parse_args(argc, argv, &c);
+	if (rc >= 0)
+		return rc;
 	memset(&w, 0, sizeof(w));
 	w.K = c.K;
 	w.T = c.T;

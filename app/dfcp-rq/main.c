@@ -6,6 +6,8 @@
  *                  [--source-blocks Z] [--sub-blocks N] [--alignment Al]
  *                  [--working-memory BYTES] IN OUT
  *   dfcp-rq decode IN OUT
+ *   dfcp-rq --help | --version
+ * Exit codes: 0 ok, 1 I/O or codec error, 2 usage error.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "rq.h"
 #include "rqfile.h"
+
+#define PROG "dfcp-rq encode"
 
 static void
 usage(FILE *f)
@@ -24,11 +29,14 @@ usage(FILE *f)
 		"                      [--source-blocks Z] [--sub-blocks N] [--alignment Al]\n"
 		"                      [--working-memory BYTES] IN OUT\n"
 		"       dfcp-rq decode IN OUT\n"
+		"       dfcp-rq --help | --version   (dfcp-rq COMMAND --help)\n"
 		"Output of encode: the 12-byte OTI, then per block its K source packets and R\n"
 		"repair packets, each a 4-byte FEC Payload ID + T bytes. Without\n"
 		"--source-blocks/--sub-blocks, Z and N follow RFC 6330 4.3 with working memory\n"
 		"WS = %u bytes (override with --working-memory) and SS = 1. Default repair:\n"
-		"--overhead 5 (percent of K, rounded up). Al defaults to 4 when T %% 4 == 0.\n",
+		"--overhead 5 (percent of K, rounded up). Al defaults to 4 when T %% 4 == 0.\n"
+		"exit codes: 0 ok, 1 I/O or codec error (unreadable input, undecodable\n"
+		"object), 2 usage error\n",
 		RQ_OBJ_WS_DEFAULT);
 }
 
@@ -70,22 +78,6 @@ read_file(const char *path, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-static long long
-num(const char *s, const char *what, long long lo, long long hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || *end || v < lo || v > hi) {
-		fprintf(stderr, "dfcp-rq: %s must be an integer in %lld..%lld, not '%s'\n",
-			what, lo, hi, s);
-		exit(2);
-	}
-	return v;
-}
-
 static int
 do_encode(int argc, char **argv)
 {
@@ -109,24 +101,20 @@ do_encode(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 't': o.T = (uint16_t)num(optarg, "--symbol-size", 1, 65535); break;
-		case 'r': o.repair = num(optarg, "--repair", 0, RQ_MAX_ESI); break;
-		case 'o':
-			o.overhead_pct = strtod(optarg, NULL);
-			if (o.overhead_pct < 0 || o.overhead_pct > 10000) {
-				fprintf(stderr, "dfcp-rq: --overhead must be 0..10000 percent\n");
-				return 2;
-			}
-			break;
-		case 'z': o.Z = (uint32_t)num(optarg, "--source-blocks", 1, 255); break;
-		case 'n': o.N = (uint32_t)num(optarg, "--sub-blocks", 1, 65535); break;
-		case 'a': o.Al = (uint8_t)num(optarg, "--alignment", 1, 255); break;
-		case 'w': o.WS = (uint64_t)num(optarg, "--working-memory", 1, 1ll << 40); break;
+		case 't': o.T = (uint16_t)cli_uint(PROG, "--symbol-size", optarg, 1, 65535); break;
+		case 'r': o.repair = (long long)cli_uint(PROG, "--repair", optarg, 0, RQ_MAX_ESI); break;
+		case 'o': o.overhead_pct = cli_double(PROG, "--overhead", optarg, 0, 10000); break;
+		case 'z': o.Z = (uint32_t)cli_uint(PROG, "--source-blocks", optarg, 1, 255); break;
+		case 'n': o.N = (uint32_t)cli_uint(PROG, "--sub-blocks", optarg, 1, 65535); break;
+		case 'a': o.Al = (uint8_t)cli_uint(PROG, "--alignment", optarg, 1, 255); break;
+		case 'w': o.WS = cli_uint(PROG, "--working-memory", optarg, 1, 1ull << 40); break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}
 	}
 	if (o.T == 0 || argc - optind != 2) {
+		fprintf(stderr, "dfcp-rq encode: %s\n", o.T == 0 ? "--symbol-size T is required" :
+				"two file names IN OUT expected");
 		usage(stderr);
 		return 2;
 	}
@@ -154,14 +142,29 @@ do_encode(int argc, char **argv)
 static int
 do_decode(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	char err[4096];
 	uint8_t *in, *obj;
 	uint64_t F;
 	size_t len;
 	FILE *f;
-	int rc;
+	int rc, opt;
 
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		usage(stderr);
+		return 2;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc != 3) {
+		fprintf(stderr, "dfcp-rq decode: two file names IN OUT expected\n");
 		usage(stderr);
 		return 2;
 	}
@@ -189,6 +192,10 @@ main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("dfcp-rq %s\n", DFCP_TOOL_VERSION);
+		return 0;
 	}
 	if (strcmp(argv[1], "encode") == 0)
 		return do_encode(argc - 1, argv + 1);
