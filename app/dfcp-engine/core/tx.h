@@ -14,6 +14,8 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
+#include "obs/capture_tx.h"
+
 /*
  * A per-task stash of free mbufs for building frames in place. take: make n
  * mbufs available on top of stash[0..*nstash) (one bulk refill of `want`
@@ -65,7 +67,7 @@ eng_tx_burst(struct rte_ring *ring, uint16_t port_id, uint16_t txq, struct rte_m
 {
 	if (ring != NULL)
 		return (uint16_t)rte_ring_enqueue_burst(ring, (void **)pkts, n, NULL);
-	return rte_eth_tx_burst(port_id, txq, pkts, n);
+	return eng_port_tx(port_id, txq, pkts, n);
 }
 
 /*

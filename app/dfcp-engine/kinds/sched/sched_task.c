@@ -28,6 +28,7 @@
 
 #include "kinds/route/route.h"
 #include "kinds/sched/sched.h"
+#include "obs/capture_tx.h"
 #include "pktsched.h"
 
 #define SCH_FP 16            /* fixed-point bits of the pacing clock */
@@ -298,7 +299,7 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 static inline void
 eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t sent = rte_eth_tx_burst(p->port_id, p->txq, pkts, n), i;
+	uint16_t sent = eng_port_tx(p->port_id, p->txq, pkts, n), i;
 
 	for (i = 0; i < sent; i++)
 		p->tx_bytes += pkts[i]->pkt_len;
@@ -383,7 +384,7 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 	}
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
-		uint16_t sent = rte_eth_tx_burst(p->port_id, p->txq, &p->pend[p->pend_off], p->pend_n);
+		uint16_t sent = eng_port_tx(p->port_id, p->txq, &p->pend[p->pend_off], p->pend_n);
 
 		for (i = 0; i < sent; i++)
 			p->tx_bytes += p->pend[p->pend_off + i]->pkt_len;
