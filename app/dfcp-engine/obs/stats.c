@@ -68,8 +68,11 @@ static const struct eng_ctr task_ctrs[] = {
 		"frames refused by the tx queue or ring and freed"},
 	{"rx_packets", "pkts", TS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
 	{"rx_bytes", "B", TS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
-	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0, "frames the task accepted"},
-	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0, "frames that failed verification"},
+	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0,
+		"frames the task accepted (rxonly, dfcp, tcp; 0 for kinds that forward)"},
+	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0,
+		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint dropped "
+		"(stale symbols included; reasons in dfcp_drops)"},
 	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
 	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0, "gaps in test-packet sequence numbers"},
 	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
