@@ -8,12 +8,16 @@ ASAN_BUILD ?= build-asan
 CONFIG     ?= configs/default.ini
 MESON_OPTS ?=
 
-.PHONY: all deps build build-asan run test test-quick bench clean experiments seed-experiments
+.PHONY: all deps deps-test build build-asan run test test-quick bench clean experiments seed-experiments install
 
 all: build
 
+# deps: what building and running needs; deps-test: that and the test tools (install-deps.sh)
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh run
+
+deps-test:
+	@scripts/install-deps.sh all
 
 $(BUILD)/build.ninja:
 	meson setup $(BUILD) $(MESON_OPTS)
@@ -33,7 +37,7 @@ run: build
 
 # Every suite in the plain build, the unit suites again under ASan/UBSan,
 # then one closing line "N passed, N failed[, N skipped]".
-test: build build-asan
+test: deps-test build build-asan
 	@rc=0; \
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
@@ -61,6 +65,10 @@ bench: build
 
 test-quick: build
 	meson test -C $(BUILD) --suite unit --print-errorlogs
+
+# binaries, man pages, configs, presets, dissector, dfcp-plot under PREFIX (meson's, /usr/local)
+install: build
+	meson install -C $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

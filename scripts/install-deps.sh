@@ -1,7 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian packages the project needs, only when something is missing.
+#   scripts/install-deps.sh run    what building and running the engine needs (make run/build)
+#   scripts/install-deps.sh [all]  that and what the tests need (make test): clang, liblcrq,
+#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot
 set -e
+what=${1:-all}
+case "$what" in run|all) ;; *) echo "usage: $0 [run|all]" >&2; exit 2 ;; esac
 
 missing=""
 need_pkgconfig() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -16,6 +21,7 @@ need_cmd meson meson
 need_cmd ninja ninja-build
 need_cmd python3 python3
 need_cmd gcc gcc
+if [ "$what" = all ]; then
 need_cmd clang clang
 need_file /usr/include/lcrq.h liblcrq-dev
 need_cmd dpdk-testpmd dpdk
@@ -27,6 +33,7 @@ need_cmd gnuplot gnuplot-nox
 # LeakSanitizer/libFuzzer runtimes for clang
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \
 	missing="$missing libclang-rt-dev"
+fi
 
 if [ -z "$missing" ]; then
 	exit 0

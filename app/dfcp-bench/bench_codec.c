@@ -30,6 +30,9 @@
 #include "rq.h"
 #include "rq_bench.h"	/* internal-for-bench: path overrides, stripe size, tiers */
 #include "bench.h"
+#include "cli.h"
+
+#define PROG "dfcp-bench codec"
 
 #define NPAT 64
 #define MAXB 64
@@ -276,15 +279,15 @@ parse_args(int argc, char **argv, struct cfg *c)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'k': c->K = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 't': c->T = (uint16_t)strtoul(optarg, NULL, 0); break;
-		case 'l': c->loss = strtod(optarg, NULL); break;
-		case 'o': c->overhead = (uint32_t)strtoul(optarg, NULL, 0); break;
-		case 's': c->seconds = strtod(optarg, NULL); break;
+		case 'k': c->K = (uint32_t)cli_uint(PROG, "--k", optarg, 1, RQ_MAX_K); break;
+		case 't': c->T = (uint16_t)cli_uint(PROG, "--symbol-size", optarg, 1, 65535); break;
+		case 'l': c->loss = cli_double(PROG, "--loss", optarg, 0, 99.99); break;
+		case 'o': c->overhead = (uint32_t)cli_uint(PROG, "--overhead", optarg, 0, 1u << 20); break;
+		case 's': c->seconds = cli_double(PROG, "--seconds", optarg, 0.001, 1e6); break;
 		case 'p':
 			if (strcmp(optarg, "lcrq") != 0) {
-				fprintf(stderr, "codec: unknown peer '%s'\n", optarg);
-				return 2;
+				fprintf(stderr, PROG ": --peer: unknown peer '%s' (lcrq)\n", optarg);
+				return CLI_EXIT_USAGE;
 			}
 			c->peer_lcrq = 1;
 			break;
@@ -294,26 +297,26 @@ parse_args(int argc, char **argv, struct cfg *c)
 			c->api = strcmp(optarg, "ref") == 0 ? 1 : strcmp(optarg, "copy") == 0 ? 2 :
 				strcmp(optarg, "both") == 0 ? 3 : 0;
 			if (c->api == 0) {
-				fprintf(stderr, "codec: --api ref, copy or both\n");
-				return 2;
+				fprintf(stderr, PROG ": --api: '%s' is not ref, copy or both\n", optarg);
+				return CLI_EXIT_USAGE;
 			}
 			break;
 		case 'P':
 			if (strcmp(optarg, "gen") != 0 && strcmp(optarg, "plan") != 0) {
-				fprintf(stderr, "codec: --path gen or plan\n");
-				return 2;
+				fprintf(stderr, PROG ": --path: '%s' is not gen or plan\n", optarg);
+				return CLI_EXIT_USAGE;
 			}
 			c->path = strcmp(optarg, "gen") == 0;
 			break;
-		case 'W': c->stripe_ws = (size_t)strtoull(optarg, NULL, 0); break;
+		case 'W': c->stripe_ws = (size_t)cli_uint(PROG, "--stripe-ws", optarg, 4096, 1ull << 40); break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		default: usage(stderr); return CLI_EXIT_USAGE;
 		}
 	}
-	if (c->K == 0 || c->K > RQ_MAX_K || c->T == 0 || c->loss < 0 || c->loss >= 100 ||
-			c->seconds <= 0 || (c->stripe_ws != 0 && c->stripe_ws < 4096)) {
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
-		return 2;
+		return CLI_EXIT_USAGE;
 	}
 	return -1;
 }

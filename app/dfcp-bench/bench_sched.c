@@ -33,9 +33,12 @@
 #include <rte_mempool.h>
 #include <rte_sched.h>
 
+#include "cli.h"
+
 #include "bench.h"
 #include "pktsched.h"
 
+#define PROG "dfcp-bench sched"
 #define BURST	32
 
 struct opts {
@@ -295,36 +298,24 @@ bench_sched_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			o.flows = (uint32_t)strtoul(optarg, NULL, 0);
-			if (o.flows == 0 || o.flows > (1u << 20)) {
-				fprintf(stderr, "dfcp-bench: --flows 1..1048576\n");
-				return 2;
-			}
+			o.flows = (uint32_t)cli_uint(PROG, "--flows", optarg, 1, 1u << 20);
 			break;
 		case 'b':
-			o.pkt_size = (uint32_t)strtoul(optarg, NULL, 0);
-			if (o.pkt_size < 1 || o.pkt_size > SCHED_LEN_MAX) {
-				fprintf(stderr, "dfcp-bench: --pkt-size 1..%u\n", SCHED_LEN_MAX);
-				return 2;
-			}
+			o.pkt_size = (uint32_t)cli_uint(PROG, "--pkt-size", optarg, 1, SCHED_LEN_MAX);
 			break;
 		case 's':
-			o.seconds = strtod(optarg, NULL);
-			if (!(o.seconds > 0)) {
-				fprintf(stderr, "dfcp-bench: --seconds > 0\n");
-				return 2;
-			}
+			o.seconds = cli_double(PROG, "--seconds", optarg, 0.001, 1e6);
 			break;
 		case 'p':
 			if (strcmp(optarg, "rte_sched") != 0) {
-				fprintf(stderr, "dfcp-bench: unknown peer '%s'\n", optarg);
+				fprintf(stderr, PROG ": --peer: unknown peer '%s' (rte_sched)\n", optarg);
 				return 2;
 			}
 			o.peer = 1;
 			break;
 		case 'a':
 			if (sched_algo_check(optarg) != 0) {
-				fprintf(stderr, "dfcp-bench: unknown scheduler '%s'\n", optarg);
+				fprintf(stderr, PROG ": --algo: unknown scheduler '%s'\n", optarg);
 				return 2;
 			}
 			o.algo = optarg;
@@ -339,6 +330,11 @@ bench_sched_main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return CLI_EXIT_USAGE;
 	}
 	if (o.flows) {
 		list[0] = o.flows;

@@ -17,8 +17,11 @@
 #include <time.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "rq.h"
 #include "rq_bench.h"	/* internal-for-bench: the XOR kernel, symbol memory */
+
+#define PROG "dfcp-bench xor"
 
 static double
 cpu_s(void)
@@ -79,12 +82,12 @@ bench_xor_main(int argc, char **argv)
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
-		case 'n': slots = strtoul(optarg, NULL, 0); break;
-		case 't': T = strtoul(optarg, NULL, 0); break;
-		case 'b': stride = strtoul(optarg, NULL, 0); break;
-		case 's': stripe = strtoul(optarg, NULL, 0); break;
-		case 'm': m = strtoul(optarg, NULL, 0); break;
-		case 'o': ops = strtoul(optarg, NULL, 0); break;
+		case 'n': slots = cli_uint(PROG, "--slots", optarg, 2, 1ul << 24); break;
+		case 't': T = cli_uint(PROG, "--symbol-size", optarg, 1, 65535); break;
+		case 'b': stride = cli_uint(PROG, "--stride", optarg, 0, 65536); break;
+		case 's': stripe = cli_uint(PROG, "--stripe", optarg, 1, 1ul << 20); break;
+		case 'm': m = cli_uint(PROG, "--sources", optarg, 1, 64); break;
+		case 'o': ops = cli_uint(PROG, "--ops", optarg, 1, 1ul << 24); break;
 		case 'j': json = 1; break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
@@ -96,7 +99,9 @@ bench_xor_main(int argc, char **argv)
 		stride = rq_sym_stride(T);
 	if (slots < m + 1 || slots > (1ul << 24) || T == 0 || T > 65535 || stride < T ||
 			stride > 65536 || stripe == 0 || m == 0 || m > 64 || ops == 0 ||
-			ops > (1ul << 24)) {
+			ops > (1ul << 24) || optind < argc) {
+		fprintf(stderr, PROG ": --slots must exceed --sources, --stride be at least "
+				"--symbol-size; no arguments besides options\n");
 		usage(stderr);
 		return 2;
 	}

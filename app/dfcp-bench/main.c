@@ -16,9 +16,11 @@ usage(FILE *f)
 {
 	unsigned int i;
 
-	fprintf(f, "usage: dfcp-bench MODE [options]   (dfcp-bench MODE --help)\nmodes:\n");
+	fprintf(f, "usage: dfcp-bench MODE [options]   (dfcp-bench MODE --help)\n"
+		"       dfcp-bench --help | --version\nmodes:\n");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(f, "  %-8s %s\n", modes[i].name, modes[i].summary);
+	fprintf(f, "exit codes: 0 ok, 1 the benchmark failed (allocation, EAL, peer), 2 usage error\n");
 }
 
 int
@@ -29,6 +31,10 @@ main(int argc, char **argv)
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("dfcp-bench %s\n", DFCP_TOOL_VERSION);
+		return 0;
 	}
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (strcmp(argv[1], modes[i].name) == 0)

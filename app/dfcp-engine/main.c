@@ -4,13 +4,14 @@
  *
  *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
  *                             [--summary-json FILE] [--timeseries FILE]
- *   dfcp-engine --counters
+ *   dfcp-engine --counters | --help | --version
  *
- * Without EAL args the [eal] section of the config supplies them. Exit codes:
- * see enum eng_exit in eng.h and doc/config.md.
+ * EAL args on the command line override the config's [eal] args key by key
+ * (core/eal_args.h). Exit codes: enum eng_exit in core/defs.h, doc/config.md.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,10 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_version.h>
 
 #include "config/config.h"
+#include "core/eal_args.h"
 #include "core/lcore.h"
 #include "core/log.h"
 #include "core/runtime.h"
@@ -30,7 +33,6 @@
 #include "obs/obs.h"
 #include "obs/stats.h"
 
-#define ENG_MAX_EAL_ARGS 64
 
 static volatile sig_atomic_t eng_signal;
 
@@ -41,22 +43,27 @@ on_signal(int sig)
 }
 
 static void
-usage(const char *prog)
+usage(FILE *f, const char *prog)
 {
-	fprintf(stderr,
+	fprintf(f,
 			"usage: %s [EAL args] -- --config FILE [--duration T] [--stats-period T]\n"
 			"                         [--summary-json FILE] [--timeseries FILE]\n"
-			"  --config FILE        INI config (doc/config.md); its [eal] section gives\n"
-			"                       the EAL args when none are on the command line\n"
+			"       %s --counters | --help | --version\n"
+			"  -c, --config FILE    INI config (doc/config.md); EAL args before \"--\" add to\n"
+			"                       its [eal] args or replace them option by option\n"
+			"                       (-l/--lcores/-c, -m/--socket-mem, --vdev NAME, -a/-b ADDR,\n"
+			"                       --log-level PATTERN, every other option by its name);\n"
+			"                       without --file-prefix the run gets CONFIG-PID (printed)\n"
 			"  --duration T         run time (10s, 1.5min; bare number = seconds; 0 = until\n"
 			"                       SIGINT/SIGTERM/SIGHUP); overrides [engine] duration\n"
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
 			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
 			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
+			"  -h, --help           this text;  -V, --version  program and DPDK version\n"
 			"exit codes: 0 ok (every flow reached its goal), 1 config/usage error,\n"
 			"            2 EAL error, 3 set-up error, 4 runtime error, 5 a flow failed\n",
-			prog);
+			prog, prog);
 }
 
 struct app_opts {
@@ -78,13 +85,14 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"timeseries", required_argument, NULL, 't'},
 		{"counters", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->config = optarg;
@@ -105,7 +113,10 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 			eng_counters_print(stdout);
 			exit(ENG_EXIT_OK);
 		case 'h':
-			usage(argv[0]);
+			usage(stdout, argv[0]);
+			exit(ENG_EXIT_OK);
+		case 'V':
+			printf("dfcp-engine %s (%s)\n", DFCP_TOOL_VERSION, rte_version());
 			exit(ENG_EXIT_OK);
 		default:
 			return -EINVAL;
@@ -196,33 +207,26 @@ run(struct eng_runtime *rt)
 	}
 }
 
-/* EAL arguments: before "--" on the command line, else [eal] args. Then rte_eal_init. */
+/* EAL arguments: the config's [eal] args, overridden key by key by those before "--". */
 static int
-eal_init(char **argv, int dashdash, struct eng_config *cfg)
+eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args *ea)
 {
-	char *eal_argv[ENG_MAX_EAL_ARGS + 2];
-	int i, rc, eal_argc = 1;
+	char err[128];
 
-	eal_argv[0] = argv[0];
-	if (dashdash > 1) {
-		for (i = 1; i < dashdash && eal_argc <= ENG_MAX_EAL_ARGS; i++)
-			eal_argv[eal_argc++] = argv[i];
-	} else if (cfg->has_eal) {
-		rc = cfg_split_words(cfg->eal_args, &eal_argv[1], ENG_MAX_EAL_ARGS);
-		if (rc < 0) {
-			fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: more than %d "
-					"arguments\n",
-					cfg->file, ENG_MAX_EAL_ARGS);
-			return ENG_EXIT_CONFIG;
-		}
-		eal_argc += rc;
+	if (eng_eal_args_build(ea, argv[0], cfg->has_eal ? cfg->eal_args : NULL, &argv[1],
+				dashdash > 1 ? dashdash - 1 : 0, cfg->file, getpid(), err,
+				sizeof(err)) < 0) {
+		fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: %s\n", cfg->file, err);
+		return ENG_EXIT_CONFIG;
 	}
-	eal_argv[eal_argc] = NULL;
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+	if (rte_eal_init(ea->argc, ea->argv) < 0) {
 		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
 				rte_strerror(rte_errno));
 		return ENG_EXIT_EAL;
 	}
+	ENG_LOG(INFO, main, "EAL file prefix %s%s; telemetry: %s/dpdk_telemetry.v2", ea->prefix,
+			ea->prefix_derived ? " (per run; set --file-prefix to choose)" : "",
+			rte_eal_get_runtime_dir());
 	return ENG_EXIT_OK;
 }
 
@@ -282,7 +286,8 @@ main(int argc, char **argv)
 {
 	static struct eng_config cfg; /* large: not on the stack */
 	static struct eng_runtime rt;
-	char err[ENG_ERR_LEN];
+	static struct eng_eal_args ea;
+	char err[ENG_ERR_LEN], rundir[PATH_MAX];
 	struct app_opts opts = {0};
 	struct sigaction sa;
 	int i, dashdash = -1, exit_code;
@@ -299,7 +304,7 @@ main(int argc, char **argv)
 	app_argc = dashdash >= 0 ? argc - dashdash : argc;
 	app_argv[0] = argv[0];
 	if (parse_app_args(app_argc, app_argv, &opts) < 0) {
-		usage(argv[0]);
+		usage(stderr, argv[0]);
 		return ENG_EXIT_CONFIG;
 	}
 	/* Config first: its errors come before any EAL output. */
@@ -313,6 +318,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "dfcp-engine: output error: %s\n", err);
 		return ENG_EXIT_CONFIG;
 	}
+	exit_code = eal_init(argv, dashdash, &cfg, &ea);
+	if (exit_code != ENG_EXIT_OK)
+		return exit_code;
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -320,13 +329,12 @@ main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal: stop as on SIGTERM, summary written */
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);	/* stdout into `head`: writes fail, the run goes on */
-	exit_code = eal_init(argv, dashdash, &cfg);
-	if (exit_code != ENG_EXIT_OK)
-		return exit_code;
 	rt.cfg = &cfg;
 	exit_code = engine_run(&rt);
 	engine_teardown(&rt);
 	eng_config_free(&cfg);
 	rte_eal_cleanup();
+	if (ea.prefix_derived)
+		eng_eal_rundir_remove(rundir); /* ours alone: no run after us uses it */
 	return exit_code;
 }

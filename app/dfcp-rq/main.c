@@ -6,6 +6,7 @@
  *                  [--source-blocks Z] [--sub-blocks N] [--alignment Al]
  *                  [--working-memory BYTES] [--raw] [--max-memory BYTES] IN OUT
  *   dfcp-rq decode [--raw] [--max-memory BYTES] IN OUT
+ *   dfcp-rq --help | --version
  *
  * Exit status: 0 done, 1 the input could not be encoded / decoded or a file
  * could not be read or written (no output is left then), 2 a usage error.
@@ -37,6 +38,8 @@ usage(FILE *f, const char *which)
 		fputs("       ", f);
 	if (which == NULL || strcmp(which, "decode") == 0)
 		fputs(usage_decode + (which == NULL ? 7 : 0), f);
+	if (which == NULL)
+		fputs("       dfcp-rq --help | --version   (dfcp-rq COMMAND --help)\n", f);
 	fprintf(f,
 		"Output of encode: \"DFRQ\", version, the 12-byte OTI (RFC 6330), a CRC-32C per\n"
 		"source block, then per block its K source packets and R repair packets, each a\n"
@@ -358,6 +361,10 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 			strcmp(argv[1], "help") == 0) {
 		usage(stdout, NULL);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("dfcp-rq %s\n", DFCP_TOOL_VERSION);
 		return 0;
 	}
 	if (strcmp(argv[1], "encode") == 0)

@@ -376,13 +376,13 @@ def case_timeseries(engine, root, tmp):
         fail(f"engine exited {p.returncode}")
     with open(csv) as f:
         rows = f.read().splitlines()
-    if rows[0] != "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss":
+    if rows[0] != "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss,role":
         fail(f"header: {rows[0]}")
     per = {}
     last_t = 0.0
     for r in rows[1:]:
         c = r.split(",")
-        if len(c) != 7:
+        if len(c) != 8 or c[7] not in ("sender", "receiver"):
             fail(f"row {r}")
         t, name = float(c[0]), c[1]
         gp, thr, win, red, loss = float(c[2]), float(c[3]), int(c[4]), int(c[5]), float(c[6])

@@ -50,6 +50,38 @@ def write_csv(path, nflows, periods=20, blank_window=False):
                          (t, i, gp, gp * 1.1, win, 49 + i, 0.01 * i))
 
 
+def check_roles(plot, work):
+    """'total' adds one role: a sender and its receiver are one transfer."""
+    from importlib.machinery import SourceFileLoader
+    mod = SourceFileLoader("dfcp_plot", plot).load_module()
+    rows = []
+    for t in (0.5, 1.0):
+        rows += [{"time_s": t, "flow": "s1", "goodput_mbps": 400, "role": "sender"},
+                 {"time_s": t, "flow": "r1", "goodput_mbps": 410, "role": "receiver"},
+                 {"time_s": t, "flow": "s2", "goodput_mbps": 300, "role": "sender"},
+                 {"time_s": t, "flow": "r2", "goodput_mbps": 310, "role": "receiver"}]
+    lines = mod.top_flows(mod.series(rows), 10, True, mod.roles(rows))
+    tot = [l for l in lines if l[0].startswith("total")]
+    if len(tot) != 1 or tot[0][0] != "total (receivers)" or \
+            [p[1]["goodput_mbps"] for p in tot[0][1]] != [720.0, 720.0]:
+        fail("total of 2 transfers: %s" % [(l[0], l[1]) for l in tot])
+    only_s = [r for r in rows if r["role"] == "sender"]
+    lines = mod.top_flows(mod.series(only_s), 10, True, mod.roles(only_s))
+    if [l[0] for l in lines if l[0].startswith("total")] != ["total (senders)"]:
+        fail("senders only: no 'total (senders)'")
+    styles = {mod.line_style(i) for i in range(48)}
+    if len(styles) != 48:
+        fail("line styles repeat within 48 lines")
+    # a txonly summary (no flows): the ports' bit rates
+    path = os.path.join(work, "txonly.json")
+    with open(path, "w") as fp:
+        json.dump({"flows": [], "tasks": [{"name": "tx0", "kind": "txonly"}], "ports": [
+            {"name": "p0", "rx_mbps": 0.0, "tx_mbps": 5721.2},
+            {"name": "p1", "rx_mbps": 5721.2, "tx_mbps": 0.0}]}, fp)
+    out = os.path.join(work, "txonly")
+    run(plot, [path, "--out", out], [out + "-ports.png", out + "-ports.svg"])
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__)
@@ -62,6 +94,7 @@ def main():
         shutil.rmtree(work)
     os.makedirs(work)
 
+    check_roles(plot, work)
     csv3 = os.path.join(work, "ts3.csv")
     write_csv(csv3, 3, blank_window=True)
     out = os.path.join(work, "ts3")

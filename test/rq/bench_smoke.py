@@ -53,7 +53,7 @@ for k, t, loss, extra in ((47, 1420, 10, ["--peer", "lcrq"]), (600, 64, 5, []),
     if "--peer" in extra and "lcrq" in impls:
         check("ratio" in impls, f"K={k}: lcrq ratio reported")
 
-for args, msg in ((["--api", "foo"], "--api"), (["--k", "0"], "usage"),
+for args, msg in ((["--api", "foo"], "--api"), (["--k", "0"], "--k: '0'"),
                   (["--path", "x"], "--path"), (["--peer", "x"], "peer")):
     p = run(*args)
     check(p.returncode == 2 and msg in p.stderr, f"{args}: exit {p.returncode} {p.stderr!r}")

@@ -20,6 +20,7 @@
 #include "pace.h"
 
 #include "config/config.h"
+#include "core/paths.h"
 #include "config/flow.h"
 
 #define ENG_COMMENT_CHAR '#'
@@ -405,9 +406,7 @@ config_defaults(struct eng_config *cfg)
 	cfg->pace_catchup_ns = PACE_CATCHUP_DEFAULT_NS;
 	cfg->mbuf_cache = 256;
 	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
-#ifdef ENG_DRIVERS_DIR
-	snprintf(cfg->drivers_dir, sizeof(cfg->drivers_dir), "%s", ENG_DRIVERS_DIR);
-#endif
+	eng_drivers_dir_default(cfg->drivers_dir, sizeof(cfg->drivers_dir));
 }
 
 /* The section kinds' checks, then the task kinds'. */

@@ -267,6 +267,9 @@ port_start(struct eng_runtime *rt, unsigned int idx)
 					rte_strerror(-rc));
 	}
 	rte_eth_macaddr_get(pid, &port->mac);
+	rc = eng_port_bytes_setup(rt, idx);
+	if (rc != 0)
+		return rc;
 	rte_eth_stats_reset(pid);
 	eng_port_stats_read(rt, idx, &port->base);
 	return 0;
@@ -299,6 +302,8 @@ eng_port_stats_read(struct eng_runtime *rt, unsigned int idx, struct eng_port_st
 	out->tx_packets = st.opackets - b->tx_packets;
 	out->rx_bytes = st.ibytes - b->rx_bytes;
 	out->tx_bytes = st.obytes - b->tx_bytes;
+	if (rt->ports[idx].bytes_peer >= 0) /* ring port: net_ring counts no bytes */
+		eng_port_bytes_read(rt, idx, &out->rx_bytes, &out->tx_bytes);
 	out->rx_missed = st.imissed - b->rx_missed;
 	out->rx_errors = st.ierrors - b->rx_errors;
 	out->tx_errors = st.oerrors - b->tx_errors;
@@ -315,6 +320,7 @@ eng_ports_close(struct eng_runtime *rt)
 
 		if (port->created == 0 && !port->started)
 			continue;
+		eng_port_bytes_close(rt, i);
 		if (port->started)
 			rte_eth_dev_stop(port->port_id);
 		port->started = 0;

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_ether.h>
 
 struct eng_runtime;
@@ -15,6 +16,13 @@ struct eng_port_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_missed, rx_errors, tx_errors, rx_nombuf;
 };
+
+#define ENG_PORT_MAX_QUEUES 16
+
+/* Bytes received on one rx queue of a ring port (port_bytes.c), one writer. */
+struct eng_port_qbytes {
+	uint64_t bytes;
+} __rte_cache_aligned;
 
 struct eng_port {
 	uint16_t port_id;
@@ -29,11 +37,20 @@ struct eng_port {
 	struct eng_port_stats base;   /* at start (stats reset may be unsupported) */
 	struct eng_port_stats last;   /* at the previous periodic print */
 	uint64_t last_tsc;
+	/* ring:WIRE ports: bytes counted by the engine (port_bytes.c) */
+	int bytes_peer;               /* its tx bytes are this port's rx bytes; -1: device counts */
+	unsigned int nb_bytes_cb;
+	void *bytes_cb[ENG_PORT_MAX_QUEUES];
+	struct eng_port_qbytes qbytes[ENG_PORT_MAX_QUEUES];
 };
 
 int eng_ports_probe(struct eng_runtime *rt);
 int eng_ports_start(struct eng_runtime *rt);
 void eng_ports_close(struct eng_runtime *rt);
 void eng_port_stats_read(struct eng_runtime *rt, unsigned int idx, struct eng_port_stats *out);
+/* Engine byte counters of ring ports: set up after start, read (rx, tx), remove. */
+int eng_port_bytes_setup(struct eng_runtime *rt, unsigned int idx);
+void eng_port_bytes_read(struct eng_runtime *rt, unsigned int idx, uint64_t *rx, uint64_t *tx);
+void eng_port_bytes_close(struct eng_runtime *rt, unsigned int idx);
 
 #endif /* ENG_PORT_H */

@@ -15,6 +15,7 @@
 #include <rte_ring.h>
 
 #include "kinds/sched/sched_tx.h"
+#include "obs/capture_tx.h"
 
 /*
  * A per-task stash of free mbufs for building frames in place. take: make n
@@ -68,7 +69,7 @@ eng_tx_burst(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rt
 {
 	if (sch != NULL)
 		return eng_sched_tx_burst(sch, pkts, n);
-	return rte_eth_tx_burst(port_id, txq, pkts, n);
+	return eng_port_tx(port_id, txq, pkts, n);
 }
 
 /*

@@ -10,8 +10,9 @@
  * rte_pcapng_copy() into a capture-private mempool and enqueue the copy on a
  * multi-producer ring; the housekeeping loop on the main lcore drains the ring
  * into the file with rte_pcapng_write_packets(). A full ring or an empty pool
- * drops the copy (counted), never the packet. Tx callbacks see frames as they
- * are offered to rte_eth_tx_burst (those the queue then refuses included).
+ * drops the copy (counted), never the packet. Transmitted frames are copied by
+ * eng_port_tx() (capture_tx.c) around rte_eth_tx_burst: a frame is written
+ * once, when the queue took it; a refused frame is not written.
  *
  * [engine] pdump = on calls rte_pdump_init() so that dpdk-dumpcap / dpdk-pdump
  * (secondary processes) can attach to the running engine.
@@ -38,6 +39,7 @@
 #include <rte_ring.h>
 
 #include "core/log.h"
+#include "obs/capture_tx.h"
 #include "kinds/route/route.h"
 #include "obs/obs.h"
 #include "obs/out.h"
@@ -79,9 +81,9 @@ struct cap_rt {
 	uint64_t pkts, bytes, dropped;
 	/* main lcore */
 	uint64_t written_pkts, written_bytes;
-	uint16_t nrx, ntx;
-	const struct rte_eth_rxtx_callback *rx_cb[CAP_MAX_QUEUES], *tx_cb[CAP_MAX_QUEUES];
-	uint16_t rxq[CAP_MAX_QUEUES], txq[CAP_MAX_QUEUES];
+	uint16_t nrx;
+	const struct rte_eth_rxtx_callback *rx_cb[CAP_MAX_QUEUES];
+	uint16_t rxq[CAP_MAX_QUEUES];
 };
 
 /* The captures, in eng_runtime.capture. */
@@ -284,50 +286,63 @@ cap_match(const struct eng_capture_conf *cc, const struct rte_mbuf *m)
 	return 0;
 }
 
-static void
-cap_copy(struct cap_rt *c, uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n,
-		enum rte_pcapng_direction dir)
+/* A pcapng copy of m taken at now, or NULL (no match, a limit, no room: counted). */
+struct rte_mbuf *
+eng_cap_copy1(struct cap_rt *c, uint16_t port, uint16_t queue, const struct rte_mbuf *m,
+		uint64_t now, int out_dir)
 {
 	const struct eng_capture_conf *cc = c->cc;
-	struct rte_mbuf *out[512];
-	uint64_t now, ns;
-	unsigned int i, k = 0, e;
+	uint32_t caplen = RTE_MIN(m->pkt_len, c->snaplen);
+	uint64_t ns;
+	struct rte_mbuf *cp;
 
-	if (c->stopped || n == 0)
-		return;
-	now = rte_rdtsc();
+	if (c->stopped)
+		return NULL;
 	if (c->end_tsc != 0 && now >= c->end_tsc) {
 		c->stopped = 1;
-		return;
+		return NULL;
 	}
+	if (!cap_match(cc, m))
+		return NULL;
+	if (__atomic_fetch_add(&c->pkts, 1, __ATOMIC_RELAXED) >= cc->max_packets &&
+			cc->max_packets != 0) {
+		c->stopped = 1;
+		return NULL;
+	}
+	if (cc->max_bytes != 0 &&
+			__atomic_fetch_add(&c->bytes, caplen, __ATOMIC_RELAXED) + caplen > cc->max_bytes) {
+		c->stopped = 1;
+		return NULL;
+	}
+	cp = rte_pcapng_copy(port, queue, m, c->mp, c->snaplen, now,
+			out_dir ? RTE_PCAPNG_DIRECTION_OUT : RTE_PCAPNG_DIRECTION_IN);
+	if (cp == NULL) {
+		__atomic_fetch_add(&c->dropped, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	/* EPB: type, length, interface, timestamp high, timestamp low */
 	ns = c->wall_ns + eng_clock_ns(c->clk, now);
-	for (i = 0; i < n && k < RTE_DIM(out); i++) {
-		uint32_t caplen = RTE_MIN(pkts[i]->pkt_len, c->snaplen);
-		struct rte_mbuf *m;
+	rte_pktmbuf_mtod(cp, uint32_t *)[3] = (uint32_t)(ns >> 32);
+	rte_pktmbuf_mtod(cp, uint32_t *)[4] = (uint32_t)ns;
+	return cp;
+}
 
-		if (!cap_match(cc, pkts[i]))
-			continue;
-		if (__atomic_fetch_add(&c->pkts, 1, __ATOMIC_RELAXED) >= cc->max_packets &&
-				cc->max_packets != 0) {
-			c->stopped = 1;
-			break;
-		}
-		if (cc->max_bytes != 0 &&
-				__atomic_fetch_add(&c->bytes, caplen, __ATOMIC_RELAXED) + caplen >
-						cc->max_bytes) {
-			c->stopped = 1;
-			break;
-		}
-		m = rte_pcapng_copy(port, queue, pkts[i], c->mp, c->snaplen, now, dir);
-		if (m == NULL) {
-			__atomic_fetch_add(&c->dropped, 1, __ATOMIC_RELAXED);
-			continue;
-		}
-		/* EPB: type, length, interface, timestamp high, timestamp low */
-		rte_pktmbuf_mtod(m, uint32_t *)[3] = (uint32_t)(ns >> 32);
-		rte_pktmbuf_mtod(m, uint32_t *)[4] = (uint32_t)ns;
-		out[k++] = m;
-	}
+/* A copy that will not be written (its frame never left): give back what it counted. */
+void
+eng_cap_discard(struct cap_rt *c, struct rte_mbuf *cp)
+{
+	__atomic_fetch_sub(&c->pkts, 1, __ATOMIC_RELAXED);
+	if (c->cc->max_bytes != 0)
+		__atomic_fetch_sub(&c->bytes, RTE_MIN(cp->pkt_len, c->snaplen), __ATOMIC_RELAXED);
+	rte_pktmbuf_free(cp);
+}
+
+/* Hand k copies to the writer (the main lcore); a full ring drops them (counted). */
+void
+eng_cap_enqueue(struct cap_rt *c, struct rte_mbuf **out, unsigned int k)
+{
+	unsigned int e;
+
 	if (k == 0)
 		return;
 	e = rte_ring_enqueue_burst(c->ring, (void **)out, k, NULL);
@@ -341,15 +356,17 @@ static uint16_t
 cap_rx_cb(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t nb_pkts,
 		uint16_t max_pkts, void *arg)
 {
-	RTE_SET_USED(max_pkts);
-	cap_copy(arg, port, queue, pkts, nb_pkts, RTE_PCAPNG_DIRECTION_IN);
-	return nb_pkts;
-}
+	struct rte_mbuf *out[512], *m;
+	uint64_t now = rte_rdtsc();
+	unsigned int i, k = 0;
 
-static uint16_t
-cap_tx_cb(uint16_t port, uint16_t queue, struct rte_mbuf *pkts[], uint16_t nb_pkts, void *arg)
-{
-	cap_copy(arg, port, queue, pkts, nb_pkts, RTE_PCAPNG_DIRECTION_OUT);
+	RTE_SET_USED(max_pkts);
+	for (i = 0; i < nb_pkts && k < RTE_DIM(out); i++) {
+		m = eng_cap_copy1(arg, port, queue, pkts[i], now, 0);
+		if (m != NULL)
+			out[k++] = m;
+	}
+	eng_cap_enqueue(arg, out, k);
 	return nb_pkts;
 }
 
@@ -423,16 +440,11 @@ cap_open(struct eng_runtime *rt, struct cap_rt *c, unsigned int idx)
 			}
 			c->rxq[c->nrx++] = (uint16_t)q;
 		}
-	if (cc->dir & CAP_TX)
-		for (q = 0; q < pc->tx_queues && q < CAP_MAX_QUEUES; q++) {
-			c->tx_cb[c->ntx] = rte_eth_add_tx_callback(c->port_id, q, cap_tx_cb, c);
-			if (c->tx_cb[c->ntx] == NULL) {
-				ENG_LOG(ERR, stats, "capture %s: tx callback on port %s queue %u: %s",
-						cc->name, pc->name, q, rte_strerror(rte_errno));
-				return -ENOTSUP;
-			}
-			c->txq[c->ntx++] = (uint16_t)q;
-		}
+	if ((cc->dir & CAP_TX) && eng_cap_tx_attach(c, c->port_id) < 0) {
+		ENG_LOG(ERR, stats, "capture %s: port %s: too many tx captures", cc->name,
+				pc->name);
+		return -ENOSPC;
+	}
 	ENG_LOG(INFO, stats, "capture %s: port %s %s -> %s (snaplen %u%s)", cc->name, pc->name,
 			cc->dir == (CAP_RX | CAP_TX) ? "rx+tx" : cc->dir == CAP_RX ? "rx" : "tx",
 			cc->file, c->snaplen, cc->nb_rules ? ", match rules" : "");
@@ -525,9 +537,8 @@ eng_capture_close(struct eng_runtime *rt)
 		/* the lcores have stopped: no callback is running */
 		for (q = 0; q < c->nrx; q++)
 			rte_eth_remove_rx_callback(c->port_id, c->rxq[q], c->rx_cb[q]);
-		for (q = 0; q < c->ntx; q++)
-			rte_eth_remove_tx_callback(c->port_id, c->txq[q], c->tx_cb[q]);
-		c->nrx = c->ntx = 0;
+		eng_cap_tx_detach(c, c->port_id); /* held copies freed */
+		c->nrx = 0;
 		cap_drain(c);
 		if (c->pcap != NULL) {
 			rte_pcapng_write_stats(c->pcap, c->port_id, "dfcp-engine capture", 0, 0,

@@ -250,8 +250,9 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 
 		if (r->v.has_redundancy)
 			snprintf(red, sizeof(red), "%u", r->v.redundancy);
-		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%s,%.6f\n", t, cfg->flows[i].name,
-				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6);
+		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,%u,%s,%.6f,%s\n", t, cfg->flows[i].name,
+				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6,
+				cfg->flows[i].role == ENG_FLOW_SENDER ? "sender" : "receiver");
 	}
 	fflush(rt->live->ts_file);
 	rt->live->ts_last_tsc = now;
@@ -287,7 +288,7 @@ eng_timeseries_open(struct eng_runtime *rt)
 		ENG_LOG(ERR, stats, "timeseries: cannot write %s: %s", path, strerror(e));
 		return -e;
 	}
-	fprintf(rt->live->ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss\n");
+	fprintf(rt->live->ts_file, "time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss,role\n");
 	fflush(rt->live->ts_file);
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "core/runtime.h"
 #include "core/task.h"
+#include "obs/capture_tx.h"
 
 struct io_priv {
 	uint16_t rx_port, rxq, tx_port, txq;
@@ -59,7 +60,7 @@ io_poll(struct eng_task *t, uint64_t now)
 		bytes += pkts[i]->pkt_len;
 	p->rx_packets += n;
 	p->rx_bytes += bytes;
-	sent = rte_eth_tx_burst(p->tx_port, p->txq, pkts, n);
+	sent = eng_port_tx(p->tx_port, p->txq, pkts, n);
 	for (i = sent; i < n; i++)
 		bytes -= pkts[i]->pkt_len;
 	if (sent < n) {

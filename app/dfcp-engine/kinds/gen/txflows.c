@@ -26,6 +26,7 @@
 #include "kinds/gen/txflows.h"
 #include "kinds/sched/sched.h"
 #include "kinds/sched/sched_tx.h"
+#include "obs/capture_tx.h"
 
 #define TXF_MAX_BURST 512
 #define TXF_IP_OFF (14 + 12)		/* IPv4 source address */
@@ -258,7 +259,7 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 		eng_sched_push(tf->h[0], pkts, k); /* admitted within the ring's room */
 		return (uint16_t)k;
 	}
-	sent = rte_eth_tx_burst(tf->port_id, tf->txq, pkts, (uint16_t)k);
+	sent = eng_port_tx(tf->port_id, tf->txq, pkts, (uint16_t)k);
 	for (i = k; i-- > sent;)
 		tf->f[fid[i]].seq--; /* the refused suffix: its numbers are reused */
 	if (sent < k) {

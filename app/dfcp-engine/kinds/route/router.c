@@ -27,6 +27,7 @@
 #include <rte_mbuf.h>
 
 #include "kinds/route/route.h"
+#include "obs/capture_tx.h"
 #include "obs/obs.h"
 
 #define RT_TXBUF 256
@@ -215,7 +216,7 @@ router_flush(struct router_dir *rd)
 
 	if (rd->tx_n == 0)
 		return;
-	sent = rte_eth_tx_burst(rd->tx_port, rd->txq, rd->txbuf, rd->tx_n);
+	sent = eng_port_tx(rd->tx_port, rd->txq, rd->txbuf, rd->tx_n);
 	for (i = 0; i < sent; i++)
 		bytes += rd->txbuf[i]->pkt_len;
 	if (sent < rd->tx_n) {

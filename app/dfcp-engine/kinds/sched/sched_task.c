@@ -35,6 +35,7 @@
 #include "kinds/sched/sched.h"
 #include "kinds/sched/sched_be.h"
 #include "kinds/sched/sched_tx.h"
+#include "obs/capture_tx.h"
 #include "pace.h"
 
 #define SCH_MAX_BURST 512
@@ -428,7 +429,7 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 static inline void
 eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
 {
-	uint16_t sent = rte_eth_tx_burst(p->port_id, p->txq, pkts, n), i;
+	uint16_t sent = eng_port_tx(p->port_id, p->txq, pkts, n), i;
 
 	for (i = 0; i < sent; i++)
 		p->tx_bytes += pkts[i]->pkt_len;
@@ -543,7 +544,7 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 	}
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
-		uint16_t sent = rte_eth_tx_burst(p->port_id, p->txq, &p->pend[p->pend_off], p->pend_n);
+		uint16_t sent = eng_port_tx(p->port_id, p->txq, &p->pend[p->pend_off], p->pend_n);
 
 		for (i = 0; i < sent; i++)
 			p->tx_bytes += p->pend[p->pend_off + i]->pkt_len;
