@@ -51,7 +51,7 @@ usage(FILE *f, const char *which)
 		"rounded up). Al defaults to 4 when T %% 4 == 0. --max-memory: what the input\n"
 		"(encode) or the object and its decoders (decode, from the OTI, before reading\n"
 		"any packet) may take, default %llu bytes.\n"
-		"Exit status: 0 done; 1 the input cannot be encoded or decoded, or a file cannot\n"
+		"exit codes: 0 done; 1 the input cannot be encoded or decoded, or a file cannot\n"
 		"be read or written (no output is written then; an empty input is an error:\n"
 		"a RaptorQ object has at least one byte); 2 a usage error.\n",
 		RQ_OBJ_WS_DEFAULT, (unsigned long long)RQF_MAX_MEMORY_DEFAULT);
@@ -243,7 +243,7 @@ encode_opts(int argc, char **argv, struct rqf_enc_opts *o, int *raw, uint64_t *m
 	if (o->T == 0)
 		return bad_usage("encode", "%s", "--symbol-size T is required");
 	if (argc - optind != 2) {
-		fprintf(stderr, "dfcp-rq encode: expected IN and OUT, got %d argument(s) "
+		fprintf(stderr, "dfcp-rq encode: expected two file names IN OUT, got %d argument(s) "
 			"(dfcp-rq encode --help)\n", argc - optind);
 		return 2;
 	}
@@ -325,7 +325,7 @@ do_decode(int argc, char **argv)
 		return getopt_fail("decode", argv, opt);
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "dfcp-rq decode: expected IN and OUT, got %d argument(s) "
+		fprintf(stderr, "dfcp-rq decode: expected two file names IN OUT, got %d argument(s) "
 			"(dfcp-rq decode --help)\n", argc - optind);
 		return 2;
 	}
