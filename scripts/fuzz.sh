@@ -4,8 +4,10 @@
 # time over a copy of its saved corpus. Used by the 'fuzz' Meson suite.
 #   fuzz.sh OUTDIR NAME SECONDS CORPUS_DIR -- <clang sources and flags>
 # Exit 77 (skipped) when clang or its libFuzzer runtime is missing.
+# FUZZ_SECONDS in the environment replaces SECONDS (longer runs by hand:
+#   FUZZ_SECONDS=600 meson test -C build --suite fuzz --timeout-multiplier 10)
 set -u
-out=$1 name=$2 secs=$3 corpus=$4
+out=$1 name=$2 secs=${FUZZ_SECONDS:-$3} corpus=$4
 shift 4
 [ "$1" = "--" ] && shift
 command -v clang >/dev/null 2>&1 || { echo "clang not installed"; exit 77; }
