@@ -421,8 +421,12 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			return -EINVAL;
 		}
 	}
-	ENG_LOG(INFO, task, "sched %s: %s, %s%.3f Mbit/s, %u flow(s) attached", t->name,
-			p->be->name(p->bs), rate ? "" : "unshaped ", (double)rate / 1e6, p->nb_flows);
+	if (rate != 0)
+		ENG_LOG(INFO, task, "sched %s: %s, shaped at %.3f Mbit/s, %u flow(s) attached",
+				t->name, p->be->name(p->bs), (double)rate / 1e6, p->nb_flows);
+	else
+		ENG_LOG(INFO, task, "sched %s: %s, unshaped (as fast as the port takes), %u flow(s) "
+				"attached", t->name, p->be->name(p->bs), p->nb_flows);
 	return 0;
 }
 
