@@ -601,10 +601,15 @@ struct dfcp_ep_conf {
 	 * makes such a pool of that many bytes at create, for accept_conf's K
 	 * and T; else (0) every accepted connection makes its own, on first
 	 * need, up to its window (no budget). A SYN's window is clamped to what
-	 * is free; none free: refused (RST 4, drop "memory").
+	 * is free; none free: refused (RST 4, drop "memory"). Without either,
+	 * rx_budget bounds what is made lazily by accounting alone: a SYN's
+	 * window x dfcp_rx_block_bytes(its K, T) is clamped to what is left, the
+	 * reservation returned when the connection goes. 0: dfcp_rx_budget_default
+	 * (max_conns, limits.max_window, accept_conf's K and T); UINT64_MAX: none.
 	 */
 	struct dfcp_pool *pool;
 	uint64_t max_rx_memory;
+	uint64_t rx_budget;
 	/* Per-endpoint secret for connection ids: 0 = getrandom(); tests fix it. */
 	uint64_t secret_seed;
 	/* Authentication key (16 or 32 bytes, 0: none): SYNs without it are dropped. */
@@ -679,6 +684,11 @@ struct dfcp_pool_stats {
 struct dfcp_pool *dfcp_pool_create(const struct dfcp_pool_conf *conf);
 void dfcp_pool_free(struct dfcp_pool *p);	/* after every connection using it */
 void dfcp_pool_stats(const struct dfcp_pool *p, struct dfcp_pool_stats *st);
+/* A receive block's worst case (buffer + decoder), bytes; the default budget:
+ * max(conns x window x that, DFCP_RX_BUDGET_MIN). */
+#define DFCP_RX_BUDGET_MIN (256ull << 20)
+uint64_t dfcp_rx_block_bytes(uint16_t K, uint16_t T);
+uint64_t dfcp_rx_budget_default(uint32_t conns, uint32_t window, uint16_t K, uint16_t T);
 
 #ifdef __cplusplus
 }

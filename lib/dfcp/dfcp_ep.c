@@ -127,6 +127,35 @@ dfcp_ep_connect(struct dfcp_ep *ep, const struct dfcp_conn_conf *conf, uint64_t 
 	return c;
 }
 
+/* Blocks of p's shape still within the accounting budget (UINT32_MAX: no budget). */
+static uint32_t
+budget_blocks(const struct dfcp_ep *ep, const struct dfcp_params *p)
+{
+	uint64_t n;
+
+	if (ep->rx_budget == 0)
+		return UINT32_MAX;
+	n = (ep->rx_budget - ep->rx_used) / dfcp_rx_block_bytes(p->K, p->T);
+	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+/* Without a pool: the window clamped to the budget left; none left: refused. */
+static uint16_t
+syn_budget(struct dfcp_ep *ep, struct dfcp_params *p, int *err)
+{
+	uint32_t n = budget_blocks(ep, p);
+
+	if (n == 0) {
+		*err = -DFCP_E_MEMORY;
+		return DFCP_RST_FULL;
+	}
+	if (p->window > n) {
+		p->window = n;
+		ep->st.syn_clamped++;
+	}
+	return 0;
+}
+
 /*
  * What a SYN may get: the listener's limits (window clamped, K and T
  * refused), the pool's shape, and the window clamped to the receive memory
@@ -140,8 +169,10 @@ syn_admit(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, struct dfcp_params *p,
 		return DFCP_RST_PARAMS;
 	if (p->window < pkt->u.params.window)
 		ep->st.syn_clamped++;
-	if (ep->pool == NULL || !(p->flags & DFCP_F_DEC))
+	if (!(p->flags & DFCP_F_DEC))
 		return 0;
+	if (ep->pool == NULL)
+		return syn_budget(ep, p, err);
 	if (!dfcp_pool_shape_ok(ep->pool, p->K, p->T))
 		return DFCP_RST_PARAMS;
 	if (dfcp_pool_rx_free(ep->pool) == 0) {
@@ -247,6 +278,12 @@ ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t 
 		dfcp_ep_slot_release(ep, i);
 		return ep_drop(ep, -DFCP_E_BACKLOG);
 	}
+	/* the budget may have gone to others since the SYNACK */
+	if (ep->pool == NULL && (s->p.flags & DFCP_F_DEC) && budget_blocks(ep, &s->p) < s->p.window) {
+		ctrl_rst(ep, pkt, DFCP_RST_FULL);
+		dfcp_ep_slot_release(ep, i);
+		return ep_drop(ep, -DFCP_E_MEMORY);
+	}
 	memset(&syn, 0, sizeof(syn));
 	syn.type = DFCP_T_SYN;
 	memcpy(syn.src_mac, s->peer.mac, 6);
@@ -268,6 +305,11 @@ ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t 
 		return ep_drop(ep, -DFCP_E_MEMORY);
 	}
 	dfcp_ep_slot_conn(ep, i, c);
+	if (ep->pool == NULL && ep->rx_budget != 0 && (s->p.flags & DFCP_F_DEC)) {
+		s->rx_resv = (uint64_t)s->p.window * dfcp_rx_block_bytes(s->p.K, s->p.T);
+		ep->rx_used += s->rx_resv;
+		c->st.rx_mem_bytes = s->rx_resv;
+	}
 	if (ep->conf.on_accept != NULL)
 		ep->conf.on_accept(ep->conf.accept_ctx, c);
 	rc = dfcp_conn_rx(c, pkt, now);

@@ -57,8 +57,12 @@ ep_pool(struct dfcp_ep *ep)
 		ep->pool = ep->conf.pool;
 		return 0;
 	}
-	if (ep->conf.max_rx_memory == 0 || !ep->conf.listen)
+	if (ep->conf.max_rx_memory == 0 || !ep->conf.listen) {
+		ep->rx_budget = ep->conf.rx_budget == UINT64_MAX ? 0 : ep->conf.rx_budget != 0 ?
+				ep->conf.rx_budget : dfcp_rx_budget_default(ep->conf.max_conns,
+				ep->conf.limits.max_window, ac->K, ac->T);
 		return 0;
+	}
 	memset(&pc, 0, sizeof(pc));
 	pc.K = ac->K;
 	pc.T = ac->T;
@@ -236,6 +240,8 @@ dfcp_ep_slot_release(struct dfcp_ep *ep, uint32_t i)
 		ep->conn_idx[s->pos] = last;
 		ep->sl[last].pos = s->pos;
 	}
+	ep->rx_used -= s->rx_resv;
+	s->rx_resv = 0;
 	s->state = SL_FREE;
 	s->conn = NULL;
 	ep->free_stk[ep->n_free++] = i;

@@ -318,3 +318,21 @@ dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e)
 {
 	p->enc_free[p->f_enc++] = e;
 }
+
+uint64_t
+dfcp_rx_block_bytes(uint16_t K, uint16_t T)
+{
+	struct dfcp_pool p = { .conf = { .K = K, .T = T } };
+
+	return buf_size(&p) + coder_estimate(&p, 1);
+}
+
+uint64_t
+dfcp_rx_budget_default(uint32_t conns, uint32_t window, uint16_t K, uint16_t T)
+{
+	unsigned __int128 b = (unsigned __int128)conns * window * dfcp_rx_block_bytes(K, T);
+
+	if (b > UINT64_MAX / 2)
+		return UINT64_MAX / 2;
+	return b < DFCP_RX_BUDGET_MIN ? DFCP_RX_BUDGET_MIN : (uint64_t)b;
+}

@@ -174,6 +174,7 @@ struct dfcp_conn {
 	/* items: a shared pool or a private one (pool_own), with what is reserved */
 	struct dfcp_pool *pool;
 	int pool_own;
+	uint64_t rx_budget, rx_used;	/* accounting only, without a pool (0: none) */
 	uint32_t pool_rx, pool_tx;
 	/* authentication (conf.auth_key) */
 	struct dfcp_auth auth;
@@ -368,6 +369,7 @@ struct ep_slot {
 	uint64_t t;			/* SL_HALF: the SYN's arrival */
 	struct dfcp_addr peer;		/* SL_HALF: the initiator */
 	struct dfcp_params p;		/* SL_HALF: what the SYNACK said */
+	uint64_t rx_resv;		/* SL_CONN: bytes of ep->rx_budget it holds */
 };
 
 struct half_ent {
@@ -390,6 +392,7 @@ struct dfcp_ep {
 	int has_auth;
 	struct dfcp_pool *pool;
 	int pool_own;
+	uint64_t rx_budget, rx_used;	/* accounting only, without a pool (0: none) */
 	uint32_t rr;			/* tx round robin */
 	uint8_t ctrl[DFCP_EP_CTRL_RING][DFCP_EP_CTRL_FRAME];
 	uint16_t ctrl_len[DFCP_EP_CTRL_RING];

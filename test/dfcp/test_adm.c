@@ -7,7 +7,9 @@
  * the right shape asking for a window of 65536 is clamped to the receive
  * memory still free, and once that is reserved the next is refused; the
  * heap stays within the budget made at set-up, and a concurrent flow takes
- * no longer than without them. Senders share one encoder pool.
+ * no longer than without them. Without max_rx_memory the default budget
+ * (accounting only) clamps the hostile SYN, refuses the next, admits one of
+ * the usual shape and frees it at the reset. Senders share one encoder pool.
  */
 #include <malloc.h>
 
@@ -211,6 +213,117 @@ test_hostile_syn(void)
 		(double)t1 / 1e9, (double)t0 / 1e9);
 }
 
+/* ---- the default budget: accounting only, no pool ---- */
+
+struct dflt {
+	int step;
+	uint32_t cid_a, window_a;
+	int rc_a, rc_ack, rc_b, rc_c;
+	uint64_t heap0, heap_max;
+};
+
+static struct dflt g_d;
+
+static int
+attack_default(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
+{
+	struct dfcp_addr e = EVIL;
+	struct dfcp_pkt p;
+	uint8_t g[VN_FRAME];
+	int n;
+
+	if (g_d.step > 0 && heap_bytes() > g_d.heap_max)
+		g_d.heap_max = heap_bytes();
+	if (g_d.step == 0 && r->sink.bytes >= r->bytes / 4) {
+		g_d.step = 1;
+		g_d.heap0 = g_d.heap_max = heap_bytes();
+		n = build_syn(g, &EVIL, 0x3333, 8192, 1432, 64);
+		g_d.rc_a = dfcp_ep_rx(r->eb, g, (size_t)n, r->v.now);
+	}
+	if (dir != 1 || sec_type(f, len) != DFCP_T_SYNACK || dfcp_parse(f, len, 0, &p) != 0 ||
+			p.dst_ip != EVIL.ip)
+		return 0;
+	if (g_d.step == 1 && p.dst_port == EVIL.port) {
+		/* complete the hostile handshake: its window is reserved now */
+		g_d.step = 2;
+		g_d.cid_a = p.src_cid;
+		g_d.window_a = p.u.params.window;
+		memset(&p, 0, sizeof(p));
+		p.type = DFCP_T_ACK;
+		p.u.ack.acked = DFCP_T_SYNACK;
+		p.dst_cid = g_d.cid_a;
+		p.src_cid = 0x3333;
+		n = dfcp_build(g, sizeof(g), &EVIL, &SB, &p, DFCP_CSUM_UDP_ZERO);
+		g_d.rc_ack = dfcp_ep_rx(r->eb, g, (size_t)n, r->v.now);
+		/* a second one no longer fits; one of the usual shape does */
+		e.port++;
+		n = build_syn(g, &e, 0x3334, 8192, 1432, 64);
+		g_d.rc_b = dfcp_ep_rx(r->eb, g, (size_t)n, r->v.now);
+		e.port++;
+		n = build_syn(g, &e, 0x3335, 16, 64, 8);
+		g_d.rc_c = dfcp_ep_rx(r->eb, g, (size_t)n, r->v.now);
+	}
+	return 1;
+}
+
+static void
+test_default_budget(void)
+{
+	uint64_t block = dfcp_rx_block_bytes(8192, 1432);
+	struct dfcp_addr e = EVIL;
+	struct dfcp_ep_stats sb;
+	struct dfcp_pkt p;
+	struct dfcp_stats cs;
+	struct dfcp_conn *c;
+	struct sec_run r;
+	uint8_t g[VN_FRAME];
+	uint64_t held = 0;
+	uint32_t pos = 0;
+	int n;
+
+	memset(&g_d, 0, sizeof(g_d));
+	sec_init(&r, 400 * 16 * 64);
+	/* the engine's default receiver: 4 connections of a 64-block window, no max_rx_memory */
+	r.ec.max_conns = 4;
+	r.ec.limits.max_window = 64;
+	r.attack = attack_default;
+	sec_start(&r, 24);
+	sec_run_until(&r, 60000 * MS);
+	CHECK(sec_verified(&r));
+	CHECKF(g_d.rc_a == 0 && g_d.rc_ack == 0, "hostile SYN %s, its ACK %s",
+			dfcp_err_str(g_d.rc_a), dfcp_err_str(g_d.rc_ack));
+	/* 256 MiB (the floor) hold 4 blocks of 55.7 MB: the window 64 is clamped to 4 */
+	CHECKF(g_d.window_a == DFCP_RX_BUDGET_MIN / block, "window %u", g_d.window_a);
+	CHECKF(g_d.rc_b == -DFCP_E_MEMORY, "second hostile SYN: %s", dfcp_err_str(g_d.rc_b));
+	CHECKF(g_d.rc_c == 0, "SYN of the usual shape: %s", dfcp_err_str(g_d.rc_c));
+	dfcp_ep_stats(r.eb, &sb);
+	CHECK(sb.drops[DFCP_E_MEMORY] == 1 && sb.syn_clamped >= 1);
+	while ((c = dfcp_ep_next_conn(r.eb, &pos)) != NULL) {
+		dfcp_conn_stats(c, &cs);
+		held += cs.rx_mem_bytes;
+	}
+	CHECK(held <= DFCP_RX_BUDGET_MIN && held >= g_d.window_a * block);
+	/* nothing preallocated: the reservation is counted, not made */
+	CHECKF(g_d.heap_max - g_d.heap0 < (1u << 20), "heap grew %llu bytes",
+			(unsigned long long)(g_d.heap_max - g_d.heap0));
+	/* the hostile connection reset and reaped: its memory is free again */
+	memset(&p, 0, sizeof(p));
+	p.type = DFCP_T_RST;
+	p.dst_cid = g_d.cid_a;
+	p.src_cid = 0x3333;
+	n = dfcp_build(g, sizeof(g), &EVIL, &SB, &p, DFCP_CSUM_UDP_ZERO);
+	dfcp_ep_rx(r.eb, g, (size_t)n, r.v.now);
+	CHECK(dfcp_ep_reap(r.eb) >= 1);
+	e.port += 3;
+	n = build_syn(g, &e, 0x3336, 8192, 1432, 64);
+	CHECKF(dfcp_ep_rx(r.eb, g, (size_t)n, r.v.now) == 0, "after the reset, SYN refused");
+	printf("default budget: %llu bytes; hostile SYN (K 8192, window 64) clamped to %u, the next "
+		"%s, window-8 SYN admitted; heap +%llu bytes; free again after its reset\n",
+		(unsigned long long)DFCP_RX_BUDGET_MIN, g_d.window_a, dfcp_err_str(g_d.rc_b),
+		(unsigned long long)(g_d.heap_max - g_d.heap0));
+	sec_fini(&r);
+}
+
 /* ---- senders sharing one encoder pool ---- */
 
 static void
@@ -250,6 +363,7 @@ main(void)
 {
 	test_syn_flood();
 	test_hostile_syn();
+	test_default_budget();
 	test_shared_tx_pool();
 	return test_report("dfcp-adm");
 }
