@@ -67,6 +67,9 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	ec->limits.max_window = df->window;
 	ec->limits.max_K = df->max_K;
 	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
+	/* max_rx_memory auto: a budget by accounting (nothing preallocated) */
+	if (receiver && dc->max_rx_memory == 0)
+		ec->rx_budget = dfcp_rx_budget_default(dc->max_conns, df->window, df->K, df->T);
 	conn_common(df, csum, &ec->accept_conf);
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
@@ -104,7 +107,8 @@ eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum, const struct 
  * A receiver's share of the task's max_rx_memory, in proportion to what its
  * windows would take, preallocated now: its connections reserve their
  * windows from it (clamped to what is free; none free: refused), so a SYN
- * allocates nothing. *out NULL without a budget (auto) or without decoding.
+ * allocates nothing. *out NULL with auto (the endpoint's accounting budget,
+ * eng_dfcp_ep_conf) or without decoding.
  */
 int
 eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc, struct dfcp_pool **out)
@@ -118,8 +122,15 @@ eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc, stru
 	unsigned int i;
 
 	*out = NULL;
-	if (dc->max_rx_memory == 0 || fc->role != ENG_FLOW_RECEIVER || !df->decode)
+	if (fc->role != ENG_FLOW_RECEIVER || !df->decode)
 		return 0;
+	if (dc->max_rx_memory == 0) {
+		ENG_LOG(INFO, task, "task %s: flow %s: receive memory budget %" PRIu64 " bytes "
+				"(max_rx_memory auto: counted, made as blocks arrive)", x->t->name,
+				fc->name, dfcp_rx_budget_default(dc->max_conns, df->window, df->K,
+				df->T));
+		return 0;
+	}
 	for (i = 0; i < x->nb_flows; i++) {
 		const struct eng_flow_conf *g = x->flows[i].fc;
 		const struct eng_dfcp_flow_conf *dg = eng_dfcp_fc(g);
