@@ -302,14 +302,14 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 {
 	void *bufs[ENG_XPORT_MAX_BURST];
 	uint16_t lens[ENG_XPORT_MAX_BURST];
-	unsigned int n, k, i, left = e->npend - e->pend_off;
+	unsigned int n, k, i, left = e->npend;	/* pending: pend[pend_off .. pend_off + npend) */
 
 	if (!ep_flush(x, e)) {
 		/* the port or the scheduler is full: back-pressure. The path, not
 		 * the lcore, holds the sender back: no credit banked for a burst */
 		if (x->ops->pace_idle != NULL)
 			x->ops->pace_idle(e, now);
-		if (e->stuck_ns == 0 || (unsigned int)(e->npend - e->pend_off) != left) {
+		if (e->stuck_ns == 0 || e->npend != left) {
 			e->stuck_ns = now;
 			return;
 		}
@@ -317,8 +317,9 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 			return;
 		/* nothing left for STUCK_NS (link down, peer gone): drop what is
 		 * pending so that the protocol's timers run again */
-		rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend - e->pend_off);
-		e->tx_dropped += e->npend - e->pend_off;
+		rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend);
+		x->cnt.tx_dropped += e->npend;
+		e->tx_dropped += e->npend;
 		e->npend = 0;
 		e->pend_off = 0;
 	}
