@@ -45,4 +45,12 @@ eng_clock_ns_cycles(const struct eng_clock *c, uint64_t ns)
 	return (uint64_t)((unsigned __int128)ns * c->hz / 1000000000u);
 }
 
+/* bytes over an interval of cycles at hz TSC cycles/s, as Mbit/s; 0 for an empty
+ * interval (stats, cold path). */
+static inline double
+eng_clock_mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
+{
+	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
+}
+
 #endif /* ENG_CLOCK_H */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 
 #include "core/clock.h"
 #include "core/defs.h"
@@ -47,6 +48,15 @@ struct eng_runtime {
 	 * e.g. the router's pipes; owned and freed by the kind */
 	void *kind_rt[ENG_MAX_KINDS];
 };
+
+/* TSC cycles the run has lasted: to its stop once stopped, else to now (cold path). */
+static inline uint64_t
+eng_run_cycles(const struct eng_runtime *rt)
+{
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+
+	return end > rt->start_tsc ? end - rt->start_tsc : 0;
+}
 
 /* pool.c: one mbuf pool per NUMA socket that has ports */
 int eng_pools_create(struct eng_runtime *rt);

@@ -46,12 +46,6 @@ struct eng_live_rt {
 	uint64_t ts_last_tsc;
 };
 
-static double
-mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
-{
-	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
-}
-
 static struct eng_live_rt *
 live_rt(struct eng_runtime *rt)
 {
@@ -115,9 +109,9 @@ live_compute(struct eng_runtime *rt, uint64_t now)
 			continue;
 		b = r->v.frame_bytes;
 		g = r->v.goodput_bytes;
-		r->thr = now > prev_tsc ? mbps(b - l->prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
+		r->thr = now > prev_tsc ? eng_clock_mbps(b - l->prev[i].bytes, now - prev_tsc, rt->clock.hz) : 0;
 		r->goodput = now > prev_tsc ?
-				mbps(g - l->prev[i].goodput, now - prev_tsc, rt->clock.hz) : 0;
+				eng_clock_mbps(g - l->prev[i].goodput, now - prev_tsc, rt->clock.hz) : 0;
 		l->prev[i].tsc = now;
 		l->prev[i].bytes = b;
 		l->prev[i].goodput = g;

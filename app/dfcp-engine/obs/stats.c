@@ -115,14 +115,6 @@ per_s(uint64_t v, uint64_t cycles, uint64_t hz)
 	return cycles == 0 ? 0.0 : (double)v * (double)hz / (double)cycles;
 }
 
-static uint64_t
-run_cycles(const struct eng_runtime *rt)
-{
-	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
-
-	return end > rt->start_tsc ? end - rt->start_tsc : 0;
-}
-
 void
 eng_stats_start(struct eng_runtime *rt)
 {
@@ -162,7 +154,7 @@ static void
 ports_write(struct eng_runtime *rt, struct eng_out *o, int period)
 {
 	static const struct eng_port_stats zero;
-	uint64_t now = rte_rdtsc(), cyc = run_cycles(rt);
+	uint64_t now = rte_rdtsc(), cyc = eng_run_cycles(rt);
 	unsigned int i;
 
 	eng_out_arr(o, "ports");
@@ -329,7 +321,7 @@ eng_stats_summary(struct eng_runtime *rt)
 {
 	struct eng_out o;
 
-	printf("== summary: %.3f s ==\n", (double)run_cycles(rt) / (double)rt->clock.hz);
+	printf("== summary: %.3f s ==\n", (double)eng_run_cycles(rt) / (double)rt->clock.hz);
 	eng_out_text(&o, stdout, 2);
 	ports_write(rt, &o, 0);
 	tasks_write(rt, &o);
@@ -361,7 +353,7 @@ eng_stats_json(struct eng_runtime *rt, const char *path)
 	}
 	eng_out_json(&o, f);
 	eng_out_str(&o, "config", rt->cfg->file);
-	eng_out_dbl(&o, "duration_s", (double)run_cycles(rt) / (double)rt->clock.hz, 6);
+	eng_out_dbl(&o, "duration_s", (double)eng_run_cycles(rt) / (double)rt->clock.hz, 6);
 	ports_write(rt, &o, 0);
 	tasks_write(rt, &o);
 	kinds_report(rt, &o, ENG_REPORT_JSON);

@@ -98,20 +98,6 @@ const struct eng_ctr_table eng_route_tables[] = {
 	{NULL, NULL, 0},
 };
 
-static double
-mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
-{
-	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
-}
-
-static uint64_t
-run_cycles(const struct eng_runtime *rt)
-{
-	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
-
-	return end > rt->start_tsc ? end - rt->start_tsc : 0;
-}
-
 static struct pipe *
 route_pipe(const struct eng_runtime *rt, unsigned int i)
 {
@@ -153,7 +139,7 @@ route_queues_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, ui
 			continue;
 		if (o->kind == ENG_OUT_TEXT && q == 0 && v.q.enq_pkts == 0 && v.q.drop_pkts == 0)
 			continue; /* the unused default queue */
-		v.out_mbps = mbps(v.q.deq_bytes - base, cycles, rt->clock.hz);
+		v.out_mbps = eng_clock_mbps(v.q.deq_bytes - base, cycles, rt->clock.hz);
 		eng_out_item(o, "queue", v.name);
 		eng_out_counters(o, queue_ctrs, RTE_DIM(queue_ctrs), &v);
 		eng_out_end(o);
@@ -178,8 +164,8 @@ route_pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint
 	};
 
 	pipe_stats_get(pr->p, &v.s);
-	v.out_mbps = mbps(v.s.out_bytes - b->out_bytes, cycles, rt->clock.hz);
-	v.wire_mbps = mbps(v.s.out_bytes - b->out_bytes +
+	v.out_mbps = eng_clock_mbps(v.s.out_bytes - b->out_bytes, cycles, rt->clock.hz);
+	v.wire_mbps = eng_clock_mbps(v.s.out_bytes - b->out_bytes +
 			(v.s.out_pkts - b->out_pkts) * (uint64_t)pc->overhead, cycles, rt->clock.hz);
 	v.jain = pipe_jain(pr->p, period ? pr->last_deq_bytes : NULL);
 	v.jain_ppm = (uint64_t)(v.jain * 1e6 + 0.5);
@@ -198,7 +184,7 @@ route_pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint
 static void
 route_pipes_write(struct eng_runtime *rt, struct eng_out *o, int period)
 {
-	uint64_t now = rte_rdtsc(), cyc = run_cycles(rt);
+	uint64_t now = rte_rdtsc(), cyc = eng_run_cycles(rt);
 	unsigned int i;
 
 	eng_out_arr(o, "pipes");

@@ -92,20 +92,6 @@ const struct eng_ctr_table eng_sched_tables[] = {
 };
 
 static double
-mbps(uint64_t bytes, uint64_t cycles, uint64_t hz)
-{
-	return cycles == 0 ? 0.0 : (double)bytes * 8.0 * (double)hz / (double)cycles / 1e6;
-}
-
-static uint64_t
-run_cycles(const struct eng_runtime *rt)
-{
-	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
-
-	return end > rt->start_tsc ? end - rt->start_tsc : 0;
-}
-
-static double
 flows_jain(const struct eng_sched_flow_stats *fl, uint32_t n)
 {
 	double *x = calloc(n + 1, sizeof(double));
@@ -125,7 +111,7 @@ flows_jain(const struct eng_sched_flow_stats *fl, uint32_t n)
 static void
 eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *t)
 {
-	uint64_t cyc = run_cycles(rt);
+	uint64_t cyc = eng_run_cycles(rt);
 	struct eng_sched_flow_stats *fl;
 	struct eng_sched_view v = {.task = t->name};
 	uint32_t k;
@@ -138,7 +124,7 @@ eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task
 		return;
 	}
 	v.rate_mbps = (double)v.st.rate_bps / 1e6;
-	v.tx_mbps = mbps(v.st.tx_bytes, cyc, rt->clock.hz);
+	v.tx_mbps = eng_clock_mbps(v.st.tx_bytes, cyc, rt->clock.hz);
 	v.jain = flows_jain(fl, v.st.nb_flows);
 	eng_out_item(o, "sched", t->name);
 	eng_out_counters(o, eng_sched_ctrs, RTE_DIM(eng_sched_ctrs), &v);
@@ -146,7 +132,7 @@ eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task
 	for (k = 0; k < v.st.nb_flows; k++) {
 		struct eng_sched_flow_view f = {.name = fl[k].name, .id = k, .f = fl[k]};
 
-		f.tx_mbps = mbps(fl[k].run_tx_bytes, cyc, rt->clock.hz);
+		f.tx_mbps = eng_clock_mbps(fl[k].run_tx_bytes, cyc, rt->clock.hz);
 		eng_out_item(o, "flow", f.name);
 		eng_out_counters(o, eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs), &f);
 		eng_out_end(o);
