@@ -4,11 +4,13 @@
 links, kernel TCP CUBIC and Reno through the very same links (issue #6).
 
   scripts/experiments.py [--scenario NAME[,NAME]|all] [--duration S] [--tcp-duration S]
-      [--points LIST] [--variants LIST] [--scale F] [--queue N] [--out DIR] [--no-tcp]
-      [--only-tcp] [--quick] [--check] [--no-plots] [--engine PATH] [--list] [--tables]
+      [--points LIST] [--variants LIST] [--scale F] [--tcp-scale auto|F] [--queue N]
+      [--out DIR] [--merge] [--no-tcp] [--only-tcp] [--quick] [--check] [--no-plots]
+      [--engine PATH] [--list] [--tables]
 
 Scenarios (configs/exp-*.ini are the templates; every link rate is multiplied
-by --scale, delays are not):
+by --scale for the DFCP variants, by --tcp-scale for kernel TCP and the mixed
+scenario; delays are not):
   loss        one pair, 1 Gbit/s, 0 ms, plr 0/0.1/1/5/10/50 % (one-way, data direction)
   delay       one pair, 1 Gbit/s, no loss, one-way delay 0/5/10/50/100 ms
   dumbbell    two pairs, one 1 Gbit/s WF2Q+ 50/50 bottleneck, flow 1 10 ms,
@@ -23,9 +25,17 @@ decode off), dfcp-ours (coding on, redundancy auto, window auto sized to the pat
 cubic, reno (Debian's iperf3 in two network namespaces, the engine's router between
 them on net_af_packet veths).
 
+Scales (scripts/exp_scale.py): --scale (default 1, the thesis's rates) for the DFCP
+variants; --tcp-scale auto (default) first measures the kernel path's ceiling
+(iperf3 CUBIC through the router with no emulation, 2 x 3 s) and runs kernel TCP at
+the highest scale <= 1 whose 1 Gbit/s link is below 80 % of it; a number fixes it.
+Every row, table and plot states its scale.
+
 --queue N sets every shaped pipe's queue (default: the thesis's 100 packets; with
 --scale 0.05, --queue 5 keeps the thesis's queue-to-BDP ratio). --quick is the CI
-subset (test/experiments/), --tables prints markdown tables of OUT/results.json.
+subset (test/experiments/, which fixes both scales at 0.05), --tables prints markdown
+tables of OUT/results.json. --merge keeps the rows of OUT/results.json that this run
+does not redo (split a sweep by --scenario and merge).
 scripts/exp_seeds.py imports this module (Ini, NetEnv, Runner): keep its API.
 
 Results: OUT/<scenario>.csv, OUT/results.json (every row + the checks), OUT/plots/
@@ -44,6 +54,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import exp_scale
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -359,6 +371,10 @@ class Runner:
         self.n_done = 0
         self.n_total = 0
         self.est_left = 0.0
+        # the scale of the run in progress: args.scale (DFCP) or the TCP scale (go())
+        self.cur_scale = args.scale
+        self.tcp_scale = getattr(args, "tcp_scale", args.scale)
+        self.tcp_ceiling = None
         self.logf = open(os.path.join(self.out, "experiments.log"), "a")
 
     def log(self, msg):
@@ -379,10 +395,10 @@ class Runner:
 
     # --- rates
     def link(self, full_mbit):
-        return full_mbit * self.a.scale
+        return full_mbit * self.cur_scale
 
     def thesis_window(self):
-        return max(1, int(round(100 * self.a.scale)))
+        return max(1, int(round(100 * self.cur_scale)))
 
     # --- processes
     def popen(self, cmd, **kw):
@@ -618,6 +634,8 @@ class Runner:
         return None
 
     def row(self, **kw):
+        kw["scale"] = self.cur_scale
+        kw["queue"] = self.a.queue or 100  # the templates' (FIFO variants: 2x shared)
         self.rows.append(kw)
         return kw
 
@@ -631,9 +649,12 @@ class Runner:
 
     def dfcp_tx(self, js, name):
         f = self.flow(js, name) or {}
+        # the sender's pacer (lib/pace): achieved % of its rate, its longest lag
+        pc = next((p for p in js.get("pace", []) if p.get("name") == name), {})
         return {"redundancy": f.get("redundancy"), "window": f.get("window"),
                 "loss_ppm": f.get("loss_ppm"), "topups": f.get("topups"),
-                "timeouts": f.get("timeouts"), "tx_mbps": f.get("throughput_mbps")}
+                "timeouts": f.get("timeouts"), "tx_mbps": f.get("throughput_mbps"),
+                "pace_pct": pc.get("achieved_pct"), "pace_max_lag_ms": pc.get("max_lag_ms")}
 
     # ---------------------------------------------------------- scenarios
     def single(self, scen, x, variant, d):
@@ -654,7 +675,12 @@ class Runner:
             ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
             js = self.run_engine(tag, ini, d + 40)
             r = self.dfcp_rx(js, "r1")
-            self.row(**base, flow="f1", **r, **self.dfcp_tx(js, "f1"))
+            p = self.pipe(js, "link") or {}
+            self.row(**base, flow="f1", **r, **self.dfcp_tx(js, "f1"),
+                     lost_packets=p.get("lost_packets"), dropped_packets=p.get("dropped_packets"),
+                     in_packets=p.get("in_packets"),
+                     queue_drop_pct=(100 * p["dropped_packets"] / p["in_packets"]
+                                     if p.get("in_packets") else None))
         else:
             if not self.need_net():
                 return
@@ -824,13 +850,40 @@ class Runner:
         d = self.a.tcp_duration if tcp else self.a.duration
         return d + (3.0 if tcp else 2.0) + (x / 1000 * 3 if s != "loss" else 0)
 
+    def pick_tcp_scale(self, plan):
+        """--tcp-scale auto: the kernel path's ceiling (exp_scale.py), measured
+        when the plan has a kernel TCP run."""
+        if self.tcp_scale != "auto":
+            return
+        if not any(tcp for _, _, _, tcp in plan):
+            self.tcp_scale = None
+            return
+        self.log("# measuring the kernel path's ceiling (iperf3 CUBIC through the router, "
+                 "no emulation)")
+        c = exp_scale.measure_ceiling(
+            self, lambda: Ini(open(os.path.join(SRC, "configs/exp-single.ini")).read()))
+        if c is None:
+            self.tcp_scale = None
+            return
+        self.tcp_scale = exp_scale.pick_tcp_scale(c["mbps"])
+        c["tcp_scale"] = self.tcp_scale
+        c["when"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        c["loadavg"] = os.getloadavg()[0]
+        self.tcp_ceiling = c
+        fit = 1000 * self.tcp_scale < exp_scale.TCP_CEILING_FRAC * c["mbps"]
+        self.log(f"# kernel path ceiling {c['mbps']:.1f} Mbit/s (runs {c['runs']}): TCP at "
+                 f"{exp_scale.describe(self.tcp_scale)}"
+                 + ("" if fit else ", still above 80 % of the ceiling"))
+
     def go(self):
         plan = self.plan()
         self.n_total = len(plan)
         self.est_left = sum(self.est(i) for i in plan)
-        self.log(f"# {len(plan)} runs, scale {self.a.scale} (1 Gbit/s -> "
-                 f"{self.link(1000):g} Mbit/s), DFCP {self.a.duration} s, TCP "
-                 f"{self.a.tcp_duration} s, estimated {self.est_left:.0f} s")
+        self.pick_tcp_scale(plan)
+        tcp = (f", TCP {exp_scale.describe(self.tcp_scale)}" if self.tcp_scale else "")
+        self.log(f"# {len(plan)} runs, DFCP {exp_scale.describe(self.a.scale)}{tcp}, DFCP "
+                 f"{self.a.duration} s, TCP {self.a.tcp_duration} s, estimated "
+                 f"{self.est_left:.0f} s")
         fn = {"loss": self.single, "delay": self.single, "dumbbell": self.dumbbell,
               "fifo": self.dumbbell, "parking1": self.parking, "parking2": self.parking,
               "mixed": self.mixed}
@@ -844,6 +897,9 @@ class Runner:
             idx[s] = idx.get(s, 0) + 1
             self.progress(s, idx[s], per[s], f"{v} x={x}")
             t = time.time()
+            self.cur_scale = self.tcp_scale if tcp else self.a.scale
+            if self.cur_scale is None:  # no kernel TCP set-up: the run skips itself
+                self.cur_scale = self.a.scale
             try:
                 fn[s](s, x, v, self.a.tcp_duration if tcp else self.a.duration)
             except RuntimeError as e:
@@ -864,12 +920,13 @@ class Runner:
 
 # ------------------------------------------------------------------ output
 
-COLS = ["scenario", "x", "variant", "flow", "goodput_mbps", "rx_l1_mbps", "jain",
+COLS = ["scenario", "x", "variant", "flow", "scale", "queue", "goodput_mbps", "rx_l1_mbps", "jain",
         "share_mbps", "maxmin_mbps", "link_mbps", "link1_mbps", "link2_mbps", "plr_pct",
         "delay_ms", "delay1_ms", "delay2_ms", "link1_delay_ms", "link2_delay_ms", "sched",
         "redundancy", "window", "loss_ppm", "topups", "timeouts", "tx_mbps", "active_s",
         "done", "dead_mbps", "dead_frac_link1", "link1_long_out_pkts", "link2_long_drop_pkts",
-        "lost_packets", "dropped_packets"]
+        "lost_packets", "dropped_packets", "in_packets", "queue_drop_pct", "pace_pct",
+        "pace_max_lag_ms"]
 
 
 def write_csv(out, rows):
@@ -890,13 +947,18 @@ def get(rows, s, v, flow=None, x=None):
             and (flow is None or r["flow"] == flow) and (x is None or r["x"] == x)]
 
 
-def checks(rows, scale):
-    """The issue's expected shapes. Returns [(name, ok, detail)]; only checks
-    whose data are present."""
+def rlink(r):
+    """The 1 Gbit/s link of a row's scenario at the row's scale (Mbit/s)."""
+    return 1000 * r.get("scale", 1)
+
+
+def checks(rows):
+    """The issue's expected shapes, each at the scale of its rows. Returns
+    [(name, ok, detail)]; only checks whose data are present."""
     out = []
-    link = 1000 * scale
     # loss
     for r in get(rows, "loss", "dfcp-ours"):
+        link = rlink(r)
         p = r["x"] / 100
         if p <= 0.10:
             need = 0.85 * (1 - p) * link
@@ -911,7 +973,7 @@ def checks(rows, scale):
             if r["x"] >= 10:
                 ours = get(rows, "loss", "dfcp-ours", x=r["x"])
                 # far below DFCP (or, without the DFCP row, below a quarter of (1-p) x link)
-                g = ours[0]["goodput_mbps"] if ours else (1 - r["x"] / 100) * link
+                g = ours[0]["goodput_mbps"] if ours else (1 - r["x"] / 100) * rlink(r)
                 what = "DFCP" if ours else "(1-p) x link"
                 # TCP's loss-limited rate does not scale with the link: the thesis's
                 # absolute bound (<= 17 Mbit/s) and at most half of DFCP's
@@ -945,7 +1007,7 @@ def checks(rows, scale):
     # DFCP vs CUBIC on one bottleneck: WF2Q+ protects CUBIC, FIFO does not
     for r in get(rows, "mixed", "wf2q+", flow="cubic"):
         out.append((f"mixed {r['x']} ms WF2Q+: CUBIC keeps >= 0.35 x link next to DFCP",
-                    r["goodput_mbps"] >= 0.35 * link, f"CUBIC {r['goodput_mbps']:.1f} Mbit/s"))
+                    r["goodput_mbps"] >= 0.35 * rlink(r), f"CUBIC {r['goodput_mbps']:.1f} Mbit/s"))
     for r in get(rows, "mixed", "fifo", flow="cubic"):
         d = get(rows, "mixed", "fifo", flow="dfcp-ours", x=r["x"])
         if d:
@@ -992,15 +1054,18 @@ def q(text):
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def plots(out, rows, scale):
+def plots(out, rows):
     if shutil.which("gnuplot") is None:
         print("gnuplot missing: no plots")
         return
     pdir = os.path.join(out, "plots")
     os.makedirs(pdir, exist_ok=True)
-    note = f"(links scaled x{scale:g}: 1 Gbit/s = {1000 * scale:g} Mbit/s)"
 
     def lines(sets, title, ylabel, xlabel, name, logx=False, extra=""):
+        scens = {"loss": ["loss"], "delay": ["delay"], "jain": ["dumbbell", "fifo"]}.get(
+            name.replace("-goodput", ""), [name.replace("-goodput", "")])
+        note = ("(links " + exp_scale.scales_of([r for r in rows if r["scenario"] in scens])
+                + "; 1 Gbit/s x scale)")
         blocks, plotcmds = [], []
         for label, pts in sets:
             if not pts:
@@ -1078,14 +1143,21 @@ def tables(out):
     with open(os.path.join(out, "results.json")) as f:
         res = json.load(f)
     rows = res["rows"]
-    print(f"scale {res['scale']} (1 Gbit/s = {res['link_mbps']:g} Mbit/s), DFCP "
-          f"{res['duration_s']} s, TCP {res['tcp_duration_s']} s, thesis window "
-          f"{res['thesis_window']} blocks, elapsed {res['elapsed_s']:.0f} s\n")
+    for r in rows:
+        r.setdefault("scale", res.get("scale"))
+    print(f"DFCP {res['duration_s']} s, TCP {res['tcp_duration_s']} s, elapsed "
+          f"{res['elapsed_s']:.0f} s")
+    for c in res.get("tcp_ceiling") or []:
+        print(f"kernel path ceiling {c['mbps']:.1f} Mbit/s (runs {c['runs']}, {c['when']}, "
+              f"load {c['loadavg']:.1f}): TCP at scale {c['tcp_scale']:g}")
+    print()
 
     def pivot(s, vs, flows=None, key="goodput_mbps", nd=1):
         xs = sorted({r["x"] for r in rows if r["scenario"] == s})
         if not xs:
             return
+        print("_" + exp_scale.scales_of([r for r in rows if r["scenario"] == s
+                                         and r["variant"] in vs]) + "_\n")
         cols = [(v, f) for v in vs for f in (flows or [None])]
         print(f"| {XLABEL[s]} | " + " | ".join(v + (f" {f}" if f else "") for v, f in cols)
               + " |")
@@ -1102,8 +1174,13 @@ def tables(out):
     pivot("loss", VARIANTS["loss"])
     print("### loss: DFCP ours, first-round redundancy N used\n")
     pivot("loss", ["dfcp-ours"], key="redundancy", nd=0)
+    print("### loss: DFCP, sender's pacer (% of its rate) and drop-tail drops (% of arrivals)\n")
+    pivot("loss", DFCP_VARIANTS, key="pace_pct")
+    pivot("loss", DFCP_VARIANTS, key="queue_drop_pct")
     print("### delay: goodput (Mbit/s)\n")
     pivot("delay", VARIANTS["delay"])
+    print("### delay: DFCP drop-tail drops (% of arrivals)\n")
+    pivot("delay", DFCP_VARIANTS, key="queue_drop_pct")
     for s in ("dumbbell", "fifo"):
         print(f"### {s}: per-flow goodput (Mbit/s)\n")
         pivot(s, VARIANTS[s], ["f1", "f2"])
@@ -1136,12 +1213,19 @@ def main():
                     help="iperf3 seconds per point (default 5, quick 3; thesis: 60)")
     ap.add_argument("--points", help="comma-separated x values instead of the defaults")
     ap.add_argument("--variants", help="comma-separated subset of the variants")
-    ap.add_argument("--scale", type=float, default=0.05,
-                    help="multiply every link and access rate (default 0.05: 50 Mbit/s)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="multiply every link and access rate of the DFCP variants "
+                         "(default 1: the thesis's 1 Gbit/s)")
+    ap.add_argument("--tcp-scale", default="auto", type=exp_scale.parse_tcp_scale,
+                    help="the same for kernel TCP and the mixed scenario: a factor, or auto "
+                         "(default): the highest <= 1 below 80 %% of the kernel path's "
+                         "ceiling, measured at the start")
     ap.add_argument("--queue", type=int, default=None,
                     help="packets per pipe queue (default: the templates' 100, as the "
                          "thesis's ipfw queue; FIFO variants share 2x)")
     ap.add_argument("--out", default=os.path.join(SRC, "results"))
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the rows of OUT/results.json this run does not redo")
     ap.add_argument("--no-tcp", action="store_true")
     ap.add_argument("--only-tcp", action="store_true")
     ap.add_argument("--quick", action="store_true", help="the CI-sized subset")
@@ -1189,18 +1273,21 @@ def main():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         r.cleanup()
-    rows = r.rows
+    res = {"scale": a.scale, "tcp_scale": r.tcp_scale, "duration_s": a.duration,
+           "tcp_duration_s": a.tcp_duration, "tcp_skipped": r.net_error,
+           "tcp_ceiling": [r.tcp_ceiling] if r.tcp_ceiling else [],
+           "elapsed_s": time.time() - r.t0, "command": " ".join(sys.argv), "rows": r.rows}
+    jpath = os.path.join(a.out, "results.json")
+    if a.merge:
+        res = exp_scale.merge(jpath, res)
+    rows = res["rows"]
+    ck = checks(rows)
+    res["checks"] = [{"name": n, "ok": ok, "detail": d} for n, ok, d in ck]
     write_csv(a.out, rows)
-    ck = checks(rows, a.scale)
-    with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump({"scale": a.scale, "link_mbps": 1000 * a.scale, "duration_s": a.duration,
-                   "tcp_duration_s": a.tcp_duration, "thesis_window": r.thesis_window(),
-                   "tcp_skipped": r.net_error, "elapsed_s": time.time() - r.t0,
-                   "command": " ".join(sys.argv), "rows": rows,
-                   "checks": [{"name": n, "ok": ok, "detail": d} for n, ok, d in ck]},
-                  f, indent=1)
+    with open(jpath, "w") as f:
+        json.dump(res, f, indent=1)
     if not a.no_plots:
-        plots(a.out, rows, a.scale)
+        plots(a.out, rows)
     print(f"results in {a.out} ({time.time() - r.t0:.0f} s)")
     bad = 0
     for n, ok, d in ck:
