@@ -46,7 +46,8 @@ test: deps-test build build-asan
 		$(ASAN_BUILD)/meson-logs/testlog.json || rc=1; \
 	exit $$rc
 
-# The thesis experiments with kernel TCP (issue #6, doc/results.md); ARGS="--scenario loss --quick"
+# The thesis experiments with kernel TCP (issues #6, #16, doc/results.md): DFCP at scale 1,
+# TCP at --tcp-scale auto; ARGS="--scenario loss --quick" or ARGS="--queue 2000" (doc/results.md §0)
 experiments: build
 	python3 scripts/experiments.py --engine $(BUILD)/app/dfcp-engine/dfcp-engine $(ARGS)
 
