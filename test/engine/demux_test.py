@@ -9,6 +9,9 @@ Cases:
                each port get their frames only through the software dispatch. Every
                flow connects and completes, its bytes verified; no frame for an existing
                flow is dropped as `address`; both sides count frames dispatched.
+  multi-conn   one receiver flow (max_conns = 3, sink = verify) serving 3 senders at
+               once: every connection's stream verifies (no false order errors), the
+               receiver counts 3 connections and 3 x the bytes.
 Two lcores; counts, verification and exit codes only (no timing).
 """
 import functools
@@ -117,7 +120,84 @@ def case_shared_port(engine, src, tmp):
                 fail(f"task {side}{t} got nothing through its inbox")
 
 
-CASES = {"shared-port": case_shared_port}
+MULTI = HEAD + """[port p0]
+device = ring:w0
+preset = net_ring
+[port p1]
+device = ring:w0
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.1.1:6000
+remote_mac = 02:00:00:00:00:02
+bytes = {nbytes}
+window = 16
+seed = 5
+[flow s2]
+role = sender
+local = 10.0.0.2:5002
+remote = 10.0.1.1:6000
+remote_mac = 02:00:00:00:00:02
+bytes = {nbytes}
+window = 16
+seed = 5
+[flow s3]
+role = sender
+local = 10.0.0.3:5003
+remote = 10.0.1.1:6000
+remote_mac = 02:00:00:00:00:02
+bytes = {nbytes}
+window = 16
+seed = 5
+[flow r]
+role = receiver
+local = 10.0.1.1:6000
+window = 16
+seed = 5
+sink = verify
+[task tx]
+kind = dfcp
+port = p0
+flows = s1, s2, s3
+[task rx]
+kind = dfcp
+port = p1
+max_conns = 3
+flows = r
+[lcore 1]
+tasks = tx, rx
+"""
+
+
+def case_multi_conn(engine, src, tmp):
+    nbytes = 4 << 20
+    cfg = write(os.path.join(tmp, "multi.ini"), MULTI.format(nbytes=nbytes))
+    out = os.path.join(tmp, "m.json")
+    p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=90)
+    js = load(out)
+    fl = flows_of(js)
+    r = fl["r"]
+    print(f"receiver: conns {r.get('connections')} sink {r['sink_bytes']} bad {r['bad_bytes']} "
+          f"order {r['order_errors']} goodput {r['goodput_bytes']}")
+    for n in ("s1", "s2", "s3"):
+        if not fl[n]["completed"] or fl[n]["goodput_bytes"] != nbytes:
+            fail(f"sender {n}: {fl[n]['state']} acked {fl[n]['goodput_bytes']}")
+    if r["bad_bytes"] != 0 or r["order_errors"] != 0:
+        fail(f"false verify errors: {r['bad_bytes']} bad bytes, {r['order_errors']} order errors")
+    if r["sink_bytes"] != 3 * nbytes or r["goodput_bytes"] != 3 * nbytes:
+        fail(f"receiver delivered {r['sink_bytes']} bytes, expected {3 * nbytes}")
+    if r.get("connections") != 3:
+        fail(f"receiver counts {r.get('connections')} connections, expected 3")
+    if "verify: FAILED" in p.stdout or p.returncode != 0:
+        fail(f"exit code {p.returncode} / verify failed")
+    lines = [ln for ln in p.stderr.splitlines() + p.stdout.splitlines()
+             if "flow r: connection" in ln]
+    if len(lines) != 3 or any("verify ok" not in ln for ln in lines):
+        fail(f"expected 3 per-connection lines with verify ok: {lines}")
+
+
+CASES = {"shared-port": case_shared_port, "multi-conn": case_multi_conn}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "dfcp-demux-"))
