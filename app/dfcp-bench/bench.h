@@ -12,5 +12,6 @@ struct bench_mode {
 int bench_codec_main(int argc, char **argv);
 int bench_sched_main(int argc, char **argv);
 int bench_xor_main(int argc, char **argv);
+int bench_demux_main(int argc, char **argv);
 
 #endif /* DFCP_BENCH_H */

@@ -9,6 +9,7 @@ static const struct bench_mode modes[] = {
 	{ "codec", "RaptorQ encode/decode throughput (optionally against liblcrq)", bench_codec_main },
 	{ "sched", "scheduler enqueue+dequeue rate (optionally against rte_sched)", bench_sched_main },
 	{ "xor", "RaptorQ replay inner loop: multi-source XOR by stride and stripe", bench_xor_main },
+	{ "demux", "transport demultiplexer: hash table vs linear scan over N endpoints", bench_demux_main },
 };
 
 static void

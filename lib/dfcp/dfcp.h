@@ -568,6 +568,9 @@ uint32_t dfcp_conn_local_cid(const struct dfcp_conn *c);
 uint32_t dfcp_conn_remote_cid(const struct dfcp_conn *c);
 int dfcp_conn_is_sender(const struct dfcp_conn *c);
 const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c);
+const struct dfcp_addr *dfcp_conn_remote(const struct dfcp_conn *c);
+/* Its sink from now on (on_accept: a per-connection context, before any delivery). */
+void dfcp_conn_set_sink(struct dfcp_conn *c, dfcp_sink_fn sink, void *ctx);
 void dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st);
 
 /* ------------------------------------------------------------------ */

@@ -302,6 +302,14 @@ uint32_t dfcp_conn_local_cid(const struct dfcp_conn *c) { return c->lcid; }
 uint32_t dfcp_conn_remote_cid(const struct dfcp_conn *c) { return c->rcid; }
 int dfcp_conn_is_sender(const struct dfcp_conn *c) { return c->sender; }
 const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c) { return &c->p; }
+const struct dfcp_addr *dfcp_conn_remote(const struct dfcp_conn *c) { return &c->remote; }
+
+void
+dfcp_conn_set_sink(struct dfcp_conn *c, dfcp_sink_fn sink, void *ctx)
+{
+	c->conf.sink = sink;
+	c->conf.sink_ctx = ctx;
+}
 
 /* ------------------------------------------------------------------ */
 /* rx                                                                   */

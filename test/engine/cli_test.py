@@ -55,12 +55,13 @@ def case_help(engine, root, rq, bench):
         expect_ok([rq, c, "--help"], "usage:")
     expect_ok([bench, "--help"], "exit codes")
     expect_ok([bench, "--version"], "dfcp-bench ")
-    for m in ("codec", "sched", "xor"):
+    for m in ("codec", "sched", "xor", "demux"):
         expect_ok([bench, m, "--help"], "usage:")
     expect_bad([bench, "codec", "--k", "abc"], 2, ["--k", "abc"])
     expect_bad([bench, "codec", "--loss", "100"], 2, ["--loss", "100"])
     expect_bad([bench, "sched", "--flows", "12x"], 2, ["--flows", "12x"])
     expect_bad([bench, "xor", "--ops", "-1"], 2, ["--ops", "-1"])
+    expect_bad([bench, "demux", "--flows", "0"], 2, ["--flows", "0"])
     expect_bad([bench, "codec", "stray"], 2, ["stray"])
     expect_bad([bench, "nosuch"], 2, ["nosuch"])
     expect_bad([rq, "encode", "--symbol-size", "0", "a", "b"], 2, ["--symbol-size", "'0'"])

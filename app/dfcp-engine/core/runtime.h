@@ -22,6 +22,7 @@ struct eng_capture_rt;
 struct eng_config;
 struct eng_lat_rt;
 struct eng_live_rt;
+struct eng_xport_port;
 struct rte_mempool;
 
 enum eng_phase {
@@ -47,6 +48,8 @@ struct eng_runtime {
 	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
 	 * e.g. the router's pipes; owned and freed by the kind */
 	void *kind_rt[ENG_MAX_KINDS];
+	/* the transport tasks of each port: demux table and inboxes (kinds/xport) */
+	struct eng_xport_port *xport[ENG_MAX_PORTS];
 };
 
 /* TSC cycles the run has lasted: to its stop once stopped, else to now (cold path). */

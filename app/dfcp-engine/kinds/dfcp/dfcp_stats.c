@@ -335,6 +335,40 @@ task_drops_write(struct eng_runtime *rt, struct eng_out *o)
 		eng_out_end(o);
 }
 
+/*
+ * Frames handed between the tasks of a port (kinds/xport, software
+ * dispatch): JSON "dispatch" {TASK: {out, in, full}} for every dfcp task
+ * that shares its port; in text the tasks that handed any.
+ */
+static void
+dispatch_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct eng_xdisp dv;
+
+		if (t->ops != &eng_task_dfcp || !eng_xport_shared(t))
+			continue;
+		eng_xport_dispatch(t, &dv);
+		if (o->kind != ENG_OUT_JSON && dv.out + dv.in + dv.full == 0)
+			continue;
+		if (n++ == 0 && o->kind == ENG_OUT_JSON)
+			eng_out_obj(o, "dispatch");
+		if (o->kind == ENG_OUT_JSON)
+			eng_out_obj(o, t->name);
+		else
+			eng_out_item(o, "dispatch", t->name);
+		eng_out_u64(o, "out", dv.out);
+		eng_out_u64(o, "in", dv.in);
+		eng_out_u64(o, "full", dv.full);
+		eng_out_end(o);
+	}
+	if (n != 0 && o->kind == ENG_OUT_JSON)
+		eng_out_end(o);
+}
+
 /* The closing lines: each flow's goodput, then Jain's index per bottleneck. */
 static void
 results_print(struct eng_runtime *rt, FILE *f)
@@ -366,6 +400,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 	case ENG_REPORT_SUMMARY:
 		flows_write(rt, o);
 		task_drops_write(rt, o);
+		dispatch_write(rt, o);
 		break;
 	case ENG_REPORT_RESULT:
 		results_print(rt, o->f);
@@ -374,6 +409,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		flows_write(rt, o);
 		jain_write(rt, o);
 		task_drops_write(rt, o);
+		dispatch_write(rt, o);
 		break;
 	default:
 		break;	/* periodic flow lines: the live view (obs/live.c) */

@@ -65,18 +65,6 @@ flow_sink(void *ctx, uint64_t off, const void *data, size_t len)
 	dfcp_sink_count_write(&f->sink, off, data, len);
 }
 
-static void
-flow_accept(void *ctx, struct dfcp_conn *c)
-{
-	struct dfcp_flow *f = ctx;
-
-	if (f->conn == NULL || dfcp_conn_state(f->conn) == DFCP_CLOSED) {
-		f->conn = c;
-		/* a new transfer starts at stream offset 0 */
-		f->sink.next_off = 0;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* set-up                                                               */
 /* ------------------------------------------------------------------ */
@@ -91,7 +79,7 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 	ec.pool = f->pool;
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
-	ec.on_accept = flow_accept;
+	ec.on_accept = eng_dfcp_flow_accept;
 	ec.accept_ctx = f;
 	return dfcp_ep_create(&ec);
 }
@@ -165,6 +153,13 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	xf->ep->priv = f;
 	dfcp_src_pattern_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
 	dfcp_sink_count_init(&f->sink, fc->seed, fc->verify);
+	if (fc->role == ENG_FLOW_RECEIVER) {
+		f->nrconn = dc->max_conns;
+		f->rconn = rte_zmalloc("dfcp_rconn", f->nrconn * sizeof(*f->rconn),
+				RTE_CACHE_LINE_SIZE);
+		if (f->rconn == NULL)
+			return -ENOMEM;
+	}
 	rc = flow_files(f);
 	if (rc < 0)
 		return rc;
@@ -243,6 +238,8 @@ dfcp_xteardown(struct eng_xtask *x)
 		struct dfcp_flow *f = &d->flows[i];
 
 		eng_dfcp_fpace_free(&f->pace);
+		rte_free(f->rconn);
+		f->rconn = NULL;
 		if (f->xf == NULL)
 			continue;
 		dfcp_ep_free(f->ep);
@@ -389,6 +386,14 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 
 	memset(&s, 0, sizeof(s));
 	s.st = f->acc;
+	for (i = 0; i < f->nrconn; i++) {
+		struct dfcp_stats cs;
+
+		if (f->rconn[i].c == NULL || f->rconn[i].c == f->conn)
+			continue;
+		dfcp_conn_stats(f->rconn[i].c, &cs);	/* the receiver's other connections */
+		eng_dfcp_stats_add(&s.st, &cs);
+	}
 	if (f->conn != NULL) {
 		struct dfcp_stats cs;
 
@@ -415,12 +420,14 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	s.order_errors = f->sink.order_errors;
 	s.sink_bytes = f->sink.bytes;
 	s.tx_dropped = xf->ep->tx_dropped;
-	s.conns = f->conns_closed + (f->conn != NULL);
-	if (xf->fc->role == ENG_FLOW_SENDER)
+	if (xf->fc->role == ENG_FLOW_SENDER) {
+		s.conns = f->conns_closed + (f->conn != NULL);
 		s.done = (f->started && (f->conn == NULL || s.state == DFCP_TIME_WAIT)) ||
 				xf->arp_failed;
-	else
-		s.done = f->conns_closed > 0 && f->conn == NULL;
+	} else {
+		s.conns = f->conns_closed + f->live;
+		s.done = f->conns_closed > 0 && f->live == 0;
+	}
 	if (s.st.stalls > f->stalls_logged) {
 		char why[96];
 
@@ -438,7 +445,7 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 {
 	struct dfcp_flow *f = xf->priv;
 	const struct eng_flow_conf *fc = xf->fc;
-	int phase = x->rt->phase;
+	int phase = x->rt->phase, closed = f->conns_closed;
 
 	if (phase != ENG_PHASE_RUN)
 		f->stop_src = 1;
@@ -451,23 +458,16 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 	}
 	if (f->conn != NULL && f->start_ns == 0 && dfcp_conn_state(f->conn) == DFCP_ESTABLISHED)
 		f->start_ns = now;
-	if (f->conn != NULL && dfcp_conn_state(f->conn) == DFCP_CLOSED) {
-		struct dfcp_stats cs;
-
-		dfcp_conn_stats(f->conn, &cs);
-		eng_dfcp_stats_add(&f->acc, &cs);
-		f->snap.close_reason = dfcp_conn_close_reason(f->conn);
-		f->completed |= cs.completed != 0;
-		if (!cs.completed && f->closed == NULL && cs.close_reason != DFCP_CR_DONE)
-			f->closed = dfcp_close_reason_str(cs.close_reason);
-		if (dfcp_conn_close_reason(f->conn) != DFCP_CR_DONE)
-			ENG_LOG(WARNING, task, "flow %s: connection closed: %s%s", fc->name,
-					dfcp_close_reason_str(dfcp_conn_close_reason(f->conn)),
-					cs.completed ? " (after completing)" : "");
-		f->conns_closed++;
+	if (f->live != 0) {
+		eng_dfcp_rconn_tick(xf, f, now);
+	} else if (f->conn != NULL && dfcp_conn_state(f->conn) == DFCP_CLOSED) {
+		eng_dfcp_conn_closed(xf, f, f->conn);
 		f->conn = NULL;
-		dfcp_xpublish(xf, now);
 	}
+	if (f->start_ns == 0 && f->conn != NULL && dfcp_conn_state(f->conn) == DFCP_ESTABLISHED)
+		f->start_ns = now;
+	if ((int)f->conns_closed != closed)
+		dfcp_xpublish(xf, now);
 	dfcp_ep_reap(f->ep);
 }
 

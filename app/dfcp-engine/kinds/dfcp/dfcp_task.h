@@ -134,6 +134,17 @@ void eng_dfcp_xpace_idle(struct eng_xep *e, uint64_t now);
 int eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
 		struct eng_pace_view *v, int period);
 
+/* One connection of a receiver flow: its stream verified on its own, from
+ * offset 0 against the flow's seed (a listener serves several at once). */
+struct dfcp_flow;
+struct dfcp_rconn {
+	struct dfcp_flow *f;
+	struct dfcp_conn *c;		/* NULL: a free entry */
+	struct dfcp_sink_count sink;	/* this connection's stream */
+	uint64_t start_ns, last_ns;	/* established, last delivery seen (1 ms ticks) */
+	uint64_t last_bytes;
+};
+
 /* dfcp_task.c's state of one flow (eng_xflow.priv), here for dfcp_pace.c. */
 struct dfcp_flow {
 	struct eng_xflow *xf;
@@ -141,7 +152,9 @@ struct dfcp_flow {
 	struct dfcp_conn *conn;		/* the current connection */
 	struct dfcp_conn_conf cc;	/* sender: connect conf */
 	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct dfcp_sink_count sink;	/* receiver: the sums of its connections' sinks */
+	struct dfcp_rconn *rconn;	/* receiver: [nrconn], one per connection (max_conns) */
+	uint32_t nrconn, live;		/* entries, connections in them */
 	volatile int stop_src;		/* DRAIN: the source reports end of data */
 	int started;			/* sender: connect issued */
 	int src_end;			/* sender: the source ended by itself (its goal) */
@@ -157,6 +170,12 @@ struct dfcp_flow {
 	uint64_t stalls_logged;		/* stall episodes already logged */
 	struct eng_flow_snap snap;	/* published to other threads */
 };
+
+/* dfcp_rconn.c: a connection accepted (on_accept), closed; a receiver's connections each 1 ms */
+void eng_dfcp_flow_accept(void *ctx, struct dfcp_conn *c);
+struct eng_xflow;
+void eng_dfcp_conn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_conn *c);
+void eng_dfcp_rconn_tick(struct eng_xflow *xf, struct dfcp_flow *f, uint64_t now);
 
 /* dfcp_stats.c: the kind's report, a flow's fields, its counter table */
 struct eng_out;

@@ -364,6 +364,16 @@ task_write(const struct eng_runtime *rt, struct eng_out *o, const struct eng_tas
 	}
 	if (tc->cwnd_trace[0] != '\0')
 		eng_out_str(o, "cwnd_trace", tc->cwnd_trace);
+	if (eng_xport_shared(t)) {
+		struct eng_xdisp dv;
+
+		eng_xport_dispatch(t, &dv);	/* frames handed between the tasks of its port */
+		eng_out_obj(o, "dispatch");
+		eng_out_u64(o, "out", dv.out);
+		eng_out_u64(o, "in", dv.in);
+		eng_out_u64(o, "full", dv.full);
+		eng_out_end(o);
+	}
 	eng_out_obj(o, "drops");
 	for (e = 1; e < TCP_E_MAX; e++)
 		if (v.es.drops[e] + v.es.conn_drops[e] != 0)

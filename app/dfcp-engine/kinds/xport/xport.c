@@ -12,6 +12,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include "config/config.h"
 #include "core/log.h"
@@ -19,6 +20,7 @@
 #include "core/tx.h"
 #include "kinds/sched/sched.h"
 #include "kinds/xport/xport.h"
+#include "kinds/xport/xport_demux.h"
 #include "net.h"
 
 #define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
@@ -38,11 +40,14 @@ eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uint16_t port)
 
 	if (x->nb_eps == x->nb_flows)
 		return NULL;
-	e = &x->eps[x->nb_eps++];
+	e = &x->eps[x->nb_eps];
 	e->x = x;
 	e->ep = ep;
 	e->local_ip = ip;
 	e->local_port = port;
+	if (eng_xport_port_add(x, e) < 0)
+		return NULL;
+	x->nb_eps++;
 	return e;
 }
 
@@ -81,6 +86,12 @@ release_mbufs(struct eng_xtask *x)
 		e->npend = 0;
 		e->pend_off = 0;
 	}
+	if (x->inbox != NULL) {
+		struct rte_mbuf *m;
+
+		while (rte_ring_sc_dequeue(x->inbox, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+	}
 }
 
 void
@@ -92,6 +103,7 @@ eng_xport_teardown(struct eng_task *t)
 		return;
 	release_mbufs(x);
 	x->ops->teardown(x);
+	eng_xport_port_leave(x);
 	rte_free(x);
 	t->priv = NULL;
 }
@@ -141,7 +153,9 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		f->resolved = f->fc->role != ENG_FLOW_SENDER || f->fc->has_remote_mac ||
 				x->peer_mac_set;
 	}
-	rc = ops->setup(x);
+	rc = eng_xport_port_join(x, socket);
+	if (rc == 0)
+		rc = ops->setup(x);
 	if (rc < 0)
 		eng_xport_teardown(t);
 	return rc;
@@ -204,24 +218,69 @@ eng_xport_flow(const struct eng_runtime *rt, unsigned int flow)
 /* hot path                                                             */
 /* ------------------------------------------------------------------ */
 
-/* The endpoint owning ip:port (an endpoint with port 0 owns every port;
- * any_port: the first endpoint of ip, for ARP). */
-static inline struct eng_xep *
-xport_ep_find(struct eng_xtask *x, uint32_t ip, uint16_t port, int any_port)
+/*
+ * A frame for endpoint e of another task of the port: into this burst's
+ * hand-over list (flushed to the owners' inboxes after the burst); 0 when
+ * the list is full (the frame is dropped as full).
+ */
+static inline int
+hand_over(struct eng_xtask *x, const struct eng_xtask *owner, struct rte_mbuf *m)
 {
-	unsigned int i;
-
-	for (i = 0; i < x->nb_eps; i++) {
-		struct eng_xep *e = &x->eps[i];
-
-		if (e->local_ip == ip && (any_port || e->local_port == port || e->local_port == 0))
-			return e;
+	if (x->nhand == ENG_XPORT_MAX_BURST) {
+		x->disp.full++;
+		return 0;
 	}
-	return NULL;
+	x->hand[x->nhand] = m;
+	x->hand_to[x->nhand++] = (uint16_t)owner->pp_idx;
+	return 1;
 }
 
+/* This burst's hand-overs into their owners' inboxes, one burst per owner. */
 static void
-rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, uint64_t now)
+hand_flush(struct eng_xtask *x)
+{
+	const struct eng_xport_port *pp = x->pp;
+	struct rte_mbuf *b[ENG_XPORT_MAX_BURST];
+	unsigned int d, i, k, n;
+
+	for (d = 0; d < pp->nb_reg && x->nhand != 0; d++) {
+		for (i = 0, k = 0; i < x->nhand; i++)
+			if (x->hand_to[i] == d)
+				b[k++] = x->hand[i];
+		if (k == 0)
+			continue;
+		n = pp->tasks[d] != NULL ? rte_ring_enqueue_burst(pp->tasks[d]->inbox,
+				(void *const *)b, k, NULL) : 0;
+		x->disp.out += n;
+		if (n < k) {
+			x->disp.full += k - n;
+			rte_pktmbuf_free_bulk(b + n, k - n);
+		}
+	}
+	x->nhand = 0;
+}
+
+/* An ARP reply reached this task: every other task of the port sees it too
+ * (one reference each: their senders may wait for the same answer). */
+static void
+arp_share(struct eng_xtask *x, struct rte_mbuf *m)
+{
+	const struct eng_xport_port *pp = x->pp;
+	unsigned int d;
+
+	for (d = 0; d < pp->nb_reg; d++) {
+		if (d == x->pp_idx || pp->tasks[d] == NULL)
+			continue;
+		rte_mbuf_refcnt_update(m, 1);
+		if (!hand_over(x, pp->tasks[d], m))
+			rte_mbuf_refcnt_update(m, -1);
+	}
+}
+
+/* handed: it came from the inbox (no second hand-over); 1: handed to its owner */
+static int
+rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, uint64_t now,
+		int handed)
 {
 	struct net_arp arp;
 	struct eng_xep *e;
@@ -231,8 +290,10 @@ rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, 
 	if (net_arp_parse(d, len, &arp) < 0) {
 		x->ops->stray(x, m);
 		x->cnt.rx_bad++;
-		return;
+		return 0;
 	}
+	if (arp.op == NET_ARP_REPLY && x->inbox != NULL && !handed)
+		arp_share(x, m);
 	if (arp.op == NET_ARP_REPLY)
 		for (i = 0; i < x->nb_flows; i++) {
 			struct eng_xflow *f = &x->flows[i];
@@ -243,7 +304,10 @@ rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, 
 			x->ops->resolved(f, arp.sha);
 			hit = 1;
 		}
-	if (arp.op == NET_ARP_REQUEST && !hit && (e = xport_ep_find(x, arp.tpa, 0, 1)) != NULL) {
+	if (arp.op == NET_ARP_REQUEST && !hit &&
+			(e = eng_demux_find_ip(x->pp->dmx, arp.tpa)) != NULL) {
+		if (e->x != x)
+			return !handed && hand_over(x, e->x, m);
 		x->ops->rx(e, m, now);	/* the endpoint answers */
 		e->due_ns = 0;
 		hit = 1;
@@ -252,10 +316,16 @@ rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, 
 		x->cnt.rx_valid++;
 	else
 		x->cnt.rx_other++;
+	return 0;
 }
 
-static void
-rx_frame(struct eng_xtask *x, struct rte_mbuf *m, uint64_t now)
+/*
+ * One received frame: to its endpoint (the port's table), handed to the
+ * task that owns it, or the adapter's stray. 1: handed over (not to be
+ * freed here). handed: it came from the inbox.
+ */
+static int
+rx_frame(struct eng_xtask *x, struct rte_mbuf *m, uint64_t now, int handed)
 {
 	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint16_t len = m->data_len;
@@ -265,28 +335,33 @@ rx_frame(struct eng_xtask *x, struct rte_mbuf *m, uint64_t now)
 	if (m->nb_segs != 1) {
 		x->rx_segmented++;
 		x->cnt.rx_bad++;
-		return;
+		return 0;
 	}
-	if (len >= NET_ETH_LEN && net_rd16(d + 12) == NET_ETHERTYPE_ARP) {
-		rx_arp(x, m, d, len, now);
-		return;
-	}
+	if (len >= NET_ETH_LEN && net_rd16(d + 12) == NET_ETHERTYPE_ARP)
+		return rx_arp(x, m, d, len, now, handed);
 	l3 = len >= NET_ETH_LEN + 20 ? (uint32_t)(d[14] & 0x0f) * 4u : 0;
 	if (l3 >= 20 && net_rd16(d + 12) == NET_ETHERTYPE_IPV4 && (d[14] >> 4) == 4 &&
 			len >= NET_ETH_LEN + l3 + 4 &&
-			(e = xport_ep_find(x, net_rd32(d + 30), net_rd16(d + NET_ETH_LEN + l3 + 2),
-					0)) != NULL) {
+			(e = eng_demux_find(x->pp->dmx, net_rd32(d + 30),
+					net_rd16(d + NET_ETH_LEN + l3 + 2))) != NULL) {
+		if (e->x != x) {
+			if (!handed)
+				return hand_over(x, e->x, m);
+			x->cnt.rx_other++;	/* cannot happen: the owner handed it back */
+			return 0;
+		}
 		if (x->ops->rx(e, m, now) < 0)
 			x->cnt.rx_bad++;
 		else
 			x->cnt.rx_valid++;
 		e->due_ns = 0;
-		return;
+		return 0;
 	}
 	if (x->ops->stray(x, m))
 		x->cnt.rx_bad++;
 	else
 		x->cnt.rx_other++;
+	return 0;
 }
 
 /* Transmit what is pending; 1 when nothing is left pending. */
@@ -451,11 +526,27 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 			rte_prefetch0(d + RTE_CACHE_LINE_SIZE);
 		}
 		x->cnt.rx_bytes += pkts[i]->pkt_len;
-		rx_frame(x, pkts[i], now);
+		if (rx_frame(x, pkts[i], now, 0))
+			pkts[i] = NULL;	/* handed to its owner */
 	}
 	if (n != 0) {
 		x->cnt.rx_packets += n;
 		rte_pktmbuf_free_bulk(pkts, n);
+	}
+	if (x->inbox != NULL) {
+		uint16_t k;
+
+		if (x->nhand != 0)
+			hand_flush(x);
+		/* what the other tasks of the port received for this one */
+		k = (uint16_t)rte_ring_sc_dequeue_burst(x->inbox, (void **)pkts, x->burst, NULL);
+		for (i = 0; i < k; i++)
+			rx_frame(x, pkts[i], now, 1);
+		if (k != 0) {
+			x->disp.in += k;
+			rte_pktmbuf_free_bulk(pkts, k);
+		}
+		n += k;
 	}
 	housekeeping(x, now);
 	for (i = 0; i < x->nb_eps; i++)

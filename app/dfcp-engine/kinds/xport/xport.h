@@ -21,8 +21,17 @@
  *
  * An adapter (struct eng_xport_ops) wraps a library endpoint: the dfcp kind
  * one dfcp_ep per flow, the tcp kind one tcp_ep per local address. Flows and
- * endpoints live in arrays sized at set-up (no per-task flow limit); the
- * demultiplexer scans the endpoints (a hash can replace xport_ep_find).
+ * endpoints live in arrays sized at set-up (no per-task flow limit).
+ *
+ * Demultiplexing (xport_port.c): the transport tasks of one port share one
+ * hash table (xport_demux.h) of all their endpoints, (local address, port)
+ * -> endpoint, made at set-up: O(1) per frame. When several tasks read one
+ * port (each its own rx queue, but a peer or router that answers on one
+ * queue, or a port without RSS), a frame that reaches a task other than its
+ * endpoint's is handed over to the owner through the owner's inbox (an
+ * MP/SC rte_ring), which the owner polls after its own rx burst; ARP
+ * replies go to every task of the port. Only a frame whose address no task
+ * of the port owns is the adapter's stray (counted as "address").
  */
 #ifndef ENG_XPORT_H
 #define ENG_XPORT_H
@@ -46,6 +55,8 @@ struct eng_xflow;
 struct rte_mbuf;
 struct rte_mempool;
 struct eng_sched_tx;
+struct eng_demux;
+struct rte_ring;
 
 /* What every flow publishes (10 ms and at each close); main thread reads. */
 struct eng_xsnap {
@@ -142,6 +153,22 @@ struct eng_xport_ops {
 	void (*write)(const struct eng_xflow *f, struct eng_out *o);
 };
 
+/* The transport tasks of one port (xport_port.c; rt->xport[port index]). */
+struct eng_xport_port {
+	struct eng_demux *dmx;		/* (local ip, port) -> struct eng_xep *, every task's */
+	unsigned int nb_tasks;		/* transport tasks on the port (the config's) */
+	unsigned int nb_reg;		/* set up so far: tasks[0 .. nb_reg) */
+	unsigned int refs;
+	struct eng_xtask *tasks[];	/* [nb_tasks], by pp_idx */
+};
+
+/* Frames handed to other tasks of the port (per task, one writer). */
+struct eng_xdisp {
+	uint64_t out;			/* received here, handed to their owner's inbox */
+	uint64_t in;			/* taken from this task's inbox */
+	uint64_t full;			/* dropped: the owner's inbox was full */
+};
+
 /* A transport task's state: t->priv of a dfcp or tcp task. */
 struct eng_xtask {
 	const struct eng_xport_ops *ops;
@@ -167,6 +194,15 @@ struct eng_xtask {
 	struct eng_xflow *flows;	/* [nb_flows], the task's list order */
 	struct eng_xep *eps;		/* [nb_eps], up to one per flow */
 	void *priv;			/* the adapter's */
+	/* demultiplexing and dispatch (xport_port.c) */
+	struct eng_xport_port *pp;	/* its port's tasks and their table */
+	unsigned int pp_idx;		/* in pp->tasks */
+	struct rte_ring *inbox;		/* frames for its endpoints that others received;
+					 * NULL when it is the port's only transport task */
+	struct eng_xdisp disp;
+	unsigned int nhand;		/* frames of this burst for other tasks */
+	uint16_t hand_to[ENG_XPORT_MAX_BURST];	/* their pp_idx */
+	struct rte_mbuf *hand[ENG_XPORT_MAX_BURST];
 };
 
 /* The kind ops of a transport task. setup: with its adapter and the
@@ -185,6 +221,15 @@ struct eng_xep *eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uin
 /* Its egress through sched task `egress` ("" = the port): 0 or -errno. */
 int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress,
 		const char *name, uint32_t weight);
+/* xport_port.c: join / leave the port's tasks (setup, teardown); register
+ * an endpoint in the port's table (0, -EEXIST, -ENOSPC) */
+int eng_xport_port_join(struct eng_xtask *x, int socket);
+void eng_xport_port_leave(struct eng_xtask *x);
+int eng_xport_port_add(struct eng_xtask *x, struct eng_xep *e);
+/* Any thread: a task's dispatch counters (zeros when not a running transport task). */
+void eng_xport_dispatch(const struct eng_task *t, struct eng_xdisp *out);
+/* Any thread: the task shares its port with other transport tasks (has an inbox). */
+int eng_xport_shared(const struct eng_task *t);
 /* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
 const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
 /* xport_view.c: a flow's outcome from its adapter's facts (xf->snap.completed, .fail) */
