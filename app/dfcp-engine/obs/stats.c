@@ -239,6 +239,12 @@ eng_stats_period(struct eng_runtime *rt)
 	uint64_t now = rte_rdtsc();
 	struct eng_out o;
 
+	if (rt->cfg->live == ENG_LIVE_OFF) {
+		eng_live_period(rt, 0); /* --timeseries only */
+		return;
+	}
+	if (eng_screen_period(rt) == 0) /* the refreshing screen (screen.c) */
+		return;
 	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->clock.hz);
 	eng_out_text(&o, stdout, 2);
 	ports_write(rt, &o, 1);
