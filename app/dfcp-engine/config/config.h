@@ -73,6 +73,7 @@ struct eng_config {
 	/* observability (obs/obs.h, doc/observability.md) */
 	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
 	int live;                   /* enum eng_live_mode: how the periodic view is shown */
+	uint64_t warmup_ns;         /* rxonly: first seconds left out of the after-warmup rates */
 	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
 	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
 	/* pacing (lib/pace, doc/performance.md "Pacing") */
