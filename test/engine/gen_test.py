@@ -8,10 +8,16 @@
   imix-bad    a weight count that does not match the sizes: exit 1 naming pkt_weights
   rx-latency  rxonly's summary record: latency_ns percentiles (count = lat_samples,
               min <= p50 <= p99 <= max), jitter_ns present, the text summary line
+  rfc2544     scripts/rfc2544.py on its default DUT (the router's pipe, 100 Mbit/s, queue
+              1000, net_ring), 512-byte frames, 1 s trials, max 200 Mbit/s, 5 trials: the
+              first trial (200) loses frames, the zero-loss rate found is at most the pipe's
+              bandwidth plus what its queue absorbs in a trial (105) and at least half of it;
+              the JSON has every trial and the table is printed
   warmup      [engine] warmup = 1s on a 2.5 s paced run with the sender starting late
               (start = 1s): the after-warmup rate is the paced rate (within 10 %),
               the whole-run rate well below it
 """
+import json
 import os
 import sys
 
@@ -113,7 +119,32 @@ def case_warmup(engine, root, tmp):
         fail(f"whole run {rx['rx_mbps']} Mbit/s: the idle first second is not in it")
 
 
-CASES = {"imix": case_imix, "imix-bad": case_imix_bad, "rx-latency": case_rx_latency,
+def case_rfc2544(engine, root, tmp):
+    js = os.path.join(tmp, "r.json")
+    p = run([sys.executable, os.path.join(root, "scripts", "rfc2544.py"), "--engine", engine,
+             "--sizes", "512", "--max-rate", "200Mbit", "--dut-bw", "100Mbit", "--dut-queue",
+             "1000", "--duration", "1", "--resolution", "0.1", "--iterations", "5",
+             "--json", js], timeout=170)
+    if p.returncode != 0:
+        fail(f"rfc2544.py exited {p.returncode}")
+    with open(js) as f:
+        r = json.load(f)["results"][0]
+    trials = r["trials"]
+    print("throughput", r["throughput_mbps"], "trials",
+          [(t["offered_mbps"], t["pass"]) for t in trials])
+    if trials[0]["offered_mbps"] != 200 or trials[0]["pass"] or trials[0]["lost"] == 0:
+        fail("the first trial at 200 Mbit/s through a 100 Mbit/s pipe did not lose frames")
+    if len(trials) > 5:
+        fail(f"{len(trials)} trials, at most 5 asked")
+    if not 50 <= r["throughput_mbps"] <= 105:
+        fail(f"throughput {r['throughput_mbps']} Mbit/s through a 100 Mbit/s pipe")
+    if not any(t["pass"] and t["offered_mbps"] == r["throughput_mbps"] for t in trials):
+        fail("the result is not a passed trial's rate")
+    if "RFC 2544 throughput" not in p.stdout or "   512 " not in p.stdout:
+        fail("no table")
+
+
+CASES = {"rfc2544": case_rfc2544, "imix": case_imix, "imix-bad": case_imix_bad, "rx-latency": case_rx_latency,
          "warmup": case_warmup}
 
 if __name__ == "__main__":
