@@ -333,11 +333,11 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 static void
 frame_draw(void)
 {
-	unsigned int i;
+	int i, w = COLS > 0 && COLS < SCR_COLS ? COLS : SCR_COLS; /* no wrapping */
 
 	erase();
-	for (i = 0; i < scr->nout; i++)
-		mvaddnstr((int)i, 0, scr->out[i].s, SCR_COLS);
+	for (i = 0; i < (int)scr->nout; i++)
+		mvaddnstr(i, 0, scr->out[i].s, w);
 	clearok(curscr, TRUE); /* repaint whatever else wrote to the terminal */
 	refresh();
 }
