@@ -15,7 +15,7 @@
               the JSON has every trial and the table is printed
   warmup      [engine] warmup = 1s on a 2.5 s paced run with the sender starting late
               (start = 1s): the after-warmup rate is the paced rate (within 10 %),
-              the whole-run rate well below it
+              the whole-run rate well below it, for rxonly and txonly
 """
 import json
 import os
@@ -117,6 +117,12 @@ def case_warmup(engine, root, tmp):
         fail(f"after warmup {rx['rx_mbps_after_warmup']} Mbit/s, paced {paced:.1f}")
     if rx["rx_mbps"] > 0.8 * paced:
         fail(f"whole run {rx['rx_mbps']} Mbit/s: the idle first second is not in it")
+    tx = {x["name"]: x for x in s["txonly"]}["tx0"]
+    print("txonly", tx)
+    if tx["warmup_s"] != 1.0 or abs(tx["tx_mbps_after_warmup"] - paced) > 0.1 * paced:
+        fail(f"txonly after warmup {tx['tx_mbps_after_warmup']} Mbit/s, paced {paced:.1f}")
+    if tx["tx_mbps"] > 0.8 * paced:
+        fail(f"txonly whole run {tx['tx_mbps']} Mbit/s")
 
 
 def case_rfc2544(engine, root, tmp):

@@ -31,6 +31,7 @@
 #include "kinds/gen/pkt.h"
 #include "kinds/gen/txflows.h"
 #include "kinds/sched/sched.h"
+#include "obs/out.h"
 #include "obs/pace_view.h"
 #include "pace.h"
 
@@ -46,6 +47,7 @@ struct txonly_conf {
 	uint16_t src_port, dst_port;
 	int has_dst_mac;
 	struct rte_ether_addr dst_mac;
+	uint64_t warmup_ns;  /* UINT64_MAX: [engine] warmup */
 	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
 	uint32_t weight;           /* its weight there */
 	struct eng_txflows_conf mf; /* flows = N (txflows.c) */
@@ -66,6 +68,8 @@ struct txonly_priv {
 	struct pace *pace;      /* NULL: full speed */
 	struct eng_pace_mark mark; /* the reporting thread's */
 	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
+	uint64_t warm_cycles;	/* warmup as TSC cycles (0: none) */
+	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
 	uint8_t mix_tmpl[ENG_IMIX_MAX_SIZES][ENG_PKT_HDR_LEN];
 } __rte_cache_aligned;
@@ -120,6 +124,10 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &c->bucket);
 	if (rc == 0)
 		rc = eng_sec_u64(sec, "count", 0, UINT64_MAX, &c->count);
+	c->warmup_ns = UINT64_MAX;
+	if (rc == 0)
+		rc = eng_sec_time(sec, "warmup", 1000000000ull, 0, 3600 * 1000000000ull,
+				&c->warmup_ns);
 	if (rc == 0)
 		rc = eng_sec_ipv4(sec, "src_ip", &c->src_ip);
 	if (rc == 0)
@@ -234,6 +242,8 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->queue = tp->txq;
 	p->data_len = (uint16_t)(c->pkt_size - ENG_PKT_FCS_LEN);
 	p->count = c->count;
+	p->warm_cycles = eng_clock_ns_cycles(&rt->clock, c->warmup_ns != UINT64_MAX ?
+			c->warmup_ns : rt->cfg->warmup_ns);
 	t->priv = p;
 	if (c->rate_bps != 0) {
 		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = TX_L1_OVERHEAD,
@@ -307,6 +317,11 @@ txonly_poll(struct eng_task *t, uint64_t now)
 			return 0;
 		if (p->count - p->seq < n)
 			n = (uint16_t)(p->count - p->seq);
+	}
+	if (p->warm_tsc == 0 && p->warm_cycles != 0 && now - t->rt->start_tsc >= p->warm_cycles) {
+		p->warm_tsc = now; /* the warmup ends before this burst */
+		p->warm_packets = p->tx_packets;
+		p->warm_bytes = p->tx_bytes;
 	}
 	n = txonly_pace_allow(t, p, now, n);
 	if (n == 0)
@@ -407,6 +422,82 @@ txonly_teardown(struct eng_task *t)
 	t->priv = NULL;
 }
 
+/* The summary record of a txonly task (text, JSON): its send rate, whole run
+ * and after the warmup. */
+struct tx_view {
+	const char *name;
+	double tx_mbps, tx_pps, warmup_s, warm_mbps, warm_pps;
+};
+
+#define XV(field) offsetof(struct tx_view, field)
+
+static const struct eng_ctr tx_ctrs[] = {
+	{"name", "", XV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [task NAME]"},
+	{"tx_mbps", "Mbit/s", XV(tx_mbps), ENG_CT_DBL, 3, 0,
+		"bytes sent x 8 over the whole run (no FCS)"},
+	{"tx_pps", "pkt/s", XV(tx_pps), ENG_CT_DBL, 1, 0, "frames sent per second, whole run"},
+	{"warmup_s", "s", XV(warmup_s), ENG_CT_DBL, 3, 0,
+		"first seconds left out of the *_after_warmup figures (warmup key)"},
+	{"tx_mbps_after_warmup", "Mbit/s", XV(warm_mbps), ENG_CT_DBL, 3, 0,
+		"tx_mbps from the end of the warmup to the stop (-1: the run was shorter)"},
+	{"tx_pps_after_warmup", "pkt/s", XV(warm_pps), ENG_CT_DBL, 1, 0,
+		"tx_pps from the end of the warmup to the stop (-1: the run was shorter)"},
+};
+
+static const struct eng_ctr_table tx_tables[] = {
+	{"pace", eng_pace_ctrs, ENG_PACE_NCTRS},
+	{"txonly", tx_ctrs, RTE_DIM(tx_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static void
+tx_view_fill(struct eng_runtime *rt, const struct eng_task *t, struct tx_view *v)
+{
+	const struct txonly_priv *p = t->priv;
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc(), hz = rt->clock.hz;
+	uint64_t run = eng_run_cycles(rt);
+
+	memset(v, 0, sizeof(*v));
+	v->name = t->name;
+	v->tx_mbps = eng_clock_mbps(p->tx_bytes, run, hz);
+	v->tx_pps = run ? (double)p->tx_packets * hz / run : 0;
+	v->warmup_s = (double)p->warm_cycles / hz;
+	v->warm_mbps = v->warm_pps = -1;
+	if (p->warm_cycles == 0) {
+		v->warm_mbps = v->tx_mbps;
+		v->warm_pps = v->tx_pps;
+	} else if (p->warm_tsc != 0 && end > p->warm_tsc) {
+		v->warm_mbps = eng_clock_mbps(p->tx_bytes - p->warm_bytes, end - p->warm_tsc, hz);
+		v->warm_pps = (double)(p->tx_packets - p->warm_packets) * hz / (end - p->warm_tsc);
+	}
+}
+
+/* The pace records (gen_pace.c), then "txonly" (summary and JSON). */
+static void
+txonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int i, n = 0;
+
+	eng_gen_pace_report(rt, o, what);
+	if (what != ENG_REPORT_SUMMARY && what != ENG_REPORT_JSON)
+		return;
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct tx_view v;
+
+		if (t->ops != &eng_task_txonly || t->priv == NULL)
+			continue;
+		if (n++ == 0)
+			eng_out_arr(o, "txonly");
+		tx_view_fill(rt, t, &v);
+		eng_out_item(o, "txonly", t->name);
+		eng_out_counters(o, tx_ctrs, RTE_DIM(tx_ctrs), &v);
+		eng_out_end(o);
+	}
+	if (n != 0)
+		eng_out_end(o);
+}
+
 const struct eng_task_ops eng_task_txonly = {
 	.name = "txonly",
 	.help = "generate UDP/IPv4 test packets at full speed or a set rate",
@@ -415,7 +506,7 @@ const struct eng_task_ops eng_task_txonly = {
 	.poll = txonly_poll,
 	.stats = txonly_stats,
 	.teardown = txonly_teardown,
-	.report = eng_gen_pace_report,
+	.report = txonly_report,
 	.tel = eng_gen_pace_tel,
-	.tables = eng_gen_pace_tables,
+	.tables = tx_tables,
 };
