@@ -192,13 +192,13 @@ tasks_write(struct eng_runtime *rt, struct eng_out *o)
 		memset(&ts, 0, sizeof(ts));
 		t->ops->stats(t, &ts);
 		eng_out_item(o, "task", t->name);
-		if (o != NULL)
+		if (o->kind != ENG_OUT_TEXT) /* text: the label says it */
 			eng_out_str(o, "name", t->name);
 		eng_out_str(o, "kind", t->ops->name);
 		if (o != NULL)
 			eng_out_u64(o, "lcore", t->lcore_id);
 		eng_out_counters(o, task_ctrs, TASK_CTRS_VERIFY, &ts);
-		if (o == NULL || o->kind != ENG_OUT_TEXT || ts.rx_valid != 0 || ts.rx_bad != 0 ||
+		if (o->kind != ENG_OUT_TEXT || ts.rx_valid != 0 || ts.rx_bad != 0 ||
 				ts.lat_samples != 0 || ts.seq_lost != 0)
 			eng_out_counters(o, task_ctrs + TASK_CTRS_VERIFY,
 					RTE_DIM(task_ctrs) - TASK_CTRS_VERIFY, &ts);
