@@ -3,7 +3,7 @@
 # Install the Debian packages the project needs, only when something is missing.
 #   scripts/install-deps.sh run    what building and running the engine needs (make run/build)
 #   scripts/install-deps.sh [all]  that and what the tests need (make test): clang, liblcrq,
-#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot
+#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot, tmux
 set -e
 what=${1:-all}
 case "$what" in run|all) ;; *) echo "usage: $0 [run|all]" >&2; exit 2 ;; esac
@@ -17,6 +17,7 @@ need_cmd pkg-config pkg-config
 need_pkgconfig libdpdk "libdpdk-dev dpdk dpdk-dev"
 need_pkgconfig libisal libisal-dev
 need_pkgconfig numa libnuma-dev
+need_pkgconfig ncursesw libncurses-dev
 need_cmd meson meson
 need_cmd ninja ninja-build
 need_cmd python3 python3
@@ -30,6 +31,7 @@ need_cmd tshark tshark
 need_cmd iperf3 iperf3
 need_cmd ethtool ethtool
 need_cmd gnuplot gnuplot-nox
+need_cmd tmux tmux
 # LeakSanitizer/libFuzzer runtimes for clang
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \
 	missing="$missing libclang-rt-dev"

@@ -3,7 +3,7 @@
  * dfcp-engine: testpmd-style packet engine driven by an INI config.
  *
  *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
- *                             [--summary-json FILE] [--timeseries FILE]
+ *                             [--summary-json FILE] [--timeseries FILE] [--live MODE]
  *   dfcp-engine --counters | --help | --version
  *
  * EAL args on the command line override the config's [eal] args key by key
@@ -47,7 +47,7 @@ usage(FILE *f, const char *prog)
 {
 	fprintf(f,
 			"usage: %s [EAL args] -- --config FILE [--duration T] [--stats-period T]\n"
-			"                         [--summary-json FILE] [--timeseries FILE]\n"
+			"                         [--summary-json FILE] [--timeseries FILE] [--live MODE]\n"
 			"       %s --counters | --help | --version\n"
 			"  -c, --config FILE    INI config (doc/config.md); EAL args before \"--\" add to\n"
 			"                       its [eal] args or replace them option by option\n"
@@ -59,6 +59,8 @@ usage(FILE *f, const char *prog)
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
 			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
+			"  --live MODE          periodic view: auto (a refreshing screen when stdout is a\n"
+			"                       terminal, else log), screen, log, off; overrides [engine]\n"
 			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
 			"  -h, --help           this text;  -V, --version  program and DPDK version\n"
 			"exit codes: 0 ok (every flow reached its goal), 1 config/usage error,\n"
@@ -72,6 +74,7 @@ struct app_opts {
 	const char *stats_period;
 	const char *summary_json;
 	const char *timeseries;
+	const char *live;
 };
 
 static int
@@ -83,6 +86,7 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"stats-period", required_argument, NULL, 's'},
 		{"summary-json", required_argument, NULL, 'j'},
 		{"timeseries", required_argument, NULL, 't'},
+		{"live", required_argument, NULL, 'L'},
 		{"counters", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -108,6 +112,9 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 			break;
 		case 't':
 			o->timeseries = optarg;
+			break;
+		case 'L':
+			o->live = optarg;
 			break;
 		case 'C':
 			eng_counters_print(stdout);
@@ -154,6 +161,16 @@ apply_overrides(struct eng_config *cfg, const struct app_opts *o)
 		snprintf(cfg->summary_json, sizeof(cfg->summary_json), "%s", o->summary_json);
 	if (o->timeseries != NULL)
 		snprintf(cfg->timeseries, sizeof(cfg->timeseries), "%s", o->timeseries);
+	if (o->live != NULL) {
+		int m = eng_live_mode(o->live);
+
+		if (m < 0) {
+			fprintf(stderr, "dfcp-engine: --live: '%s': expected auto, screen, log or off\n",
+					o->live);
+			return -EINVAL;
+		}
+		cfg->live = m;
+	}
 	return 0;
 }
 
@@ -253,7 +270,9 @@ engine_run(struct eng_runtime *rt)
 		eng_lcores_wait(rt);
 		return ENG_EXIT_SETUP;
 	}
+	eng_screen_open(rt); /* [engine] live: the refreshing screen (obs/screen.c) */
 	run(rt);
+	eng_screen_close(rt);
 	exit_code = eng_lcores_wait(rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
 	eng_tasks_quiesce(rt); /* lcores stopped: mbufs back, final counters */
 	eng_capture_close(rt); /* callbacks off, files complete */
@@ -270,6 +289,7 @@ static void
 engine_teardown(struct eng_runtime *rt)
 {
 	eng_telemetry_stop();
+	eng_screen_close(rt);
 	rt->phase = ENG_PHASE_STOP;
 	eng_capture_close(rt);
 	eng_capture_free(rt);

@@ -70,6 +70,8 @@ def case_help(engine, root, rq, bench):
     expect_bad([engine, "--", "--config"], 1, ["config"])
     expect_bad([engine, "--", "--bogus"], 1, ["--bogus"])
     expect_bad([engine, "--", "--config", "x.ini", "stray"], 1, ["stray"])
+    txonly = os.path.join(root, "configs", "txonly.ini")
+    expect_bad([engine, "--", "--config", txonly, "--live", "fancy"], 1, ["--live", "fancy"])
 
 
 def case_eal_merge(engine, root, tmp):

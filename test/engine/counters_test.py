@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """dfcp-engine --counters (no EAL): every counter table entry has a unit column, an
 output set and a meaning; names are unique within their record; the core and every
-kind's records are listed. Usage: counters_test.py ENGINE"""
+kind's records are listed; with SOURCE_ROOT, doc/config.md's "Counters" section is the
+same list (scripts/gen-counters-doc.py --check). Usage: counters_test.py ENGINE [SOURCE_ROOT]"""
+import os
 import subprocess
 import sys
 
@@ -32,6 +34,13 @@ def main():
             print("no counters of", want)
             bad += 1
     print(f"{len(lines)} counters, owners {sorted(records)}")
+    if len(sys.argv) > 2:
+        root = sys.argv[2]
+        d = subprocess.run([sys.executable, os.path.join(root, "scripts", "gen-counters-doc.py"),
+                            "--check", sys.argv[1], os.path.join(root, "doc", "config.md")],
+                           capture_output=True, text=True, timeout=60)
+        print(d.stdout.strip(), d.stderr.strip())
+        bad += d.returncode != 0
     return 1 if bad else 0
 
 

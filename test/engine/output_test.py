@@ -122,7 +122,31 @@ def case_capture_once(engine, root, tmp):
         fail(f"{len(seqs) - len(set(seqs))} frames captured more than once")
 
 
-CASES = {"ring-bytes": case_ring_bytes, "capture-once": case_capture_once}
+def case_kind_counters(engine, root, tmp):
+    js = os.path.join(tmp, "s.json")
+    p = run([engine, "--", "--config", os.path.join(root, "configs", "router.ini"),
+             "--duration", "1", "--stats-period", "0", "--summary-json", js])
+    if p.returncode != 0:
+        fail(f"engine exited {p.returncode}")
+    lines = {ln.split()[1]: ln for ln in p.stdout.splitlines()
+             if ln.startswith("  task ") and len(ln.split()) > 2}
+    for name in ("tx0", "r0", "rx0"):
+        if name not in lines:
+            fail(f"no summary line for task {name}")
+        if f" name {name} " in lines[name]:
+            fail(f"task {name}: its name twice")
+    if " rx_valid " not in lines["rx0"]:
+        fail("rxonly's line lacks rx_valid")
+    for name in ("tx0", "r0"):
+        if " rx_valid " in lines[name] or " seq_lost " in lines[name]:
+            fail(f"task {name} shows verification counters it never fills: {lines[name]}")
+    for t in load(js)["tasks"]:
+        if "rx_valid" not in t or "name" not in t:
+            fail(f"JSON task {t.get('name')} lost a counter")
+
+
+CASES = {"ring-bytes": case_ring_bytes, "capture-once": case_capture_once,
+         "kind-counters": case_kind_counters}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "output-"))

@@ -46,6 +46,16 @@ struct eng_lcore_conf {
 struct eng_flow_conf;
 struct eng_capture_conf;
 
+/* [engine] live: the periodic view as a refreshing screen (obs/screen.c) or log blocks. */
+enum eng_live_mode {
+	ENG_LIVE_AUTO = 0,	/* screen when stdout is a terminal and ncurses is built in */
+	ENG_LIVE_SCREEN,
+	ENG_LIVE_LOG,
+	ENG_LIVE_OFF,		/* nothing printed per period (--timeseries still written) */
+};
+/* "auto", "screen", "log", "off" -> enum eng_live_mode, or -EINVAL (sec_engine.c). */
+int eng_live_mode(const char *name);
+
 struct eng_config {
 	char file[PATH_MAX];
 	/* [eal] */
@@ -62,6 +72,8 @@ struct eng_config {
 	uint32_t mbuf_data_size;
 	/* observability (obs/obs.h, doc/observability.md) */
 	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
+	int live;                   /* enum eng_live_mode: how the periodic view is shown */
+	uint64_t warmup_ns;         /* rxonly: first seconds left out of the after-warmup rates */
 	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
 	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
 	/* pacing (lib/pace, doc/performance.md "Pacing") */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* [engine]: run length, stats, memory; command-line options override. */
 #include <errno.h>
+#include <string.h>
 
 #include "pace.h"
 
@@ -8,6 +9,34 @@
 
 #undef NS_PER_S
 #define NS_PER_S 1000000000ull
+
+int
+eng_live_mode(const char *name)
+{
+	static const char *const names[] = {"auto", "screen", "log", "off"};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return (int)i;
+	return -EINVAL;
+}
+
+/* live = auto | screen | log | off */
+static int
+live_parse(struct eng_config *cfg, struct eng_sec *sec)
+{
+	char v[16] = "";
+	int rc = eng_sec_str(sec, "live", v, sizeof(v));
+
+	if (rc < 0 || v[0] == '\0')
+		return rc;
+	rc = eng_live_mode(v);
+	if (rc < 0)
+		return eng_sec_error(sec, "live", "'%s': expected auto, screen, log or off", v);
+	cfg->live = rc;
+	return 0;
+}
 
 static int
 engine_parse(struct eng_config *cfg, struct eng_sec *sec)
@@ -32,6 +61,10 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 		rc = eng_sec_u32(sec, "mbuf_cache", 0, 512, &cfg->mbuf_cache);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "stats_top", 0, 100000, &cfg->stats_top);
+	if (rc == 0)
+		rc = live_parse(cfg, sec);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "warmup", NS_PER_S, 0, 3600 * NS_PER_S, &cfg->warmup_ns);
 	if (rc == 0)
 		rc = eng_sec_str(sec, "timeseries", cfg->timeseries, sizeof(cfg->timeseries));
 	if (rc == 0)

@@ -228,6 +228,23 @@ live_print(struct eng_runtime *rt)
 	free(v);
 }
 
+int
+eng_live_row(const struct eng_runtime *rt, unsigned int i, double *goodput, double *thr,
+		const struct eng_flow_view **v)
+{
+	const struct live_row *r;
+
+	if (rt->live == NULL || rt->live->rows == NULL || i >= rt->live->n)
+		return -ENOENT;
+	r = &rt->live->rows[i];
+	if (!r->valid)
+		return -ENOENT;
+	*goodput = r->goodput;
+	*thr = r->thr;
+	*v = &r->v;
+	return 0;
+}
+
 static void
 ts_rows(struct eng_runtime *rt, uint64_t now)
 {

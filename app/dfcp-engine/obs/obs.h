@@ -8,6 +8,8 @@
  *   live.c         the periodic flow view (top-N by goodput + totals) and the
  *                  --timeseries CSV
  *   lcore_stats.c  busy/idle cycles per lcore and task (counted in core/lcore.c)
+ *   screen.c       [engine] live = screen: the periodic view as a refreshing
+ *                  ncurses screen (screen_none.c when built without ncurses)
  * Their state hangs off struct eng_runtime (lat, capture, live).
  */
 #ifndef ENG_OBS_H
@@ -74,6 +76,20 @@ void eng_live_period(struct eng_runtime *rt, int print);
 int eng_timeseries_open(struct eng_runtime *rt);
 void eng_timeseries_close(struct eng_runtime *rt);
 void eng_live_free(struct eng_runtime *rt);
+/* Flow i in the last period (after eng_live_period): its goodput and throughput
+ * (Mbit/s) and view; -ENOENT when it shows nothing (not running, no period yet). */
+struct eng_flow_view;
+int eng_live_row(const struct eng_runtime *rt, unsigned int i, double *goodput, double *thr,
+		const struct eng_flow_view **v);
+
+/* ---- screen.c ------------------------------------------------------------- */
+/* Before the run: start the screen when [engine] live asks for it (auto: stdout
+ * is a terminal) and ncurses is built in; rte_log goes to a buffer meanwhile. */
+void eng_screen_open(struct eng_runtime *rt);
+/* Every period: redraw (0), or -ENOTSUP when the screen is not on (print the log). */
+int eng_screen_period(struct eng_runtime *rt);
+/* After the run (idempotent): restore the terminal, print the buffered log. */
+void eng_screen_close(struct eng_runtime *rt);
 
 /* ---- lcore_stats.c -------------------------------------------------------- */
 /* "lcores": per lcore its cycles and its tasks' (PERIOD: since the last one). */

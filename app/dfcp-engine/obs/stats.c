@@ -61,7 +61,11 @@ static const struct eng_ctr port_ctrs[] = {
 
 #define TS(field) offsetof(struct eng_task_stats, field)
 
-/* The generic counters of every task (ops->stats). */
+/* The generic counters of every task (ops->stats). The receive-verification ones
+ * (from rx_valid on) are filled by the kinds that accept packets themselves
+ * (rxonly with verify, dfcp, tcp); the text summary leaves them out of a task
+ * that filled none of them (a router, io, sched: no "rx_valid 0"). */
+#define TASK_CTRS_VERIFY 7	/* task_ctrs[7]: rx_valid, the first verification counter */
 static const struct eng_ctr task_ctrs[] = {
 	{"tx_packets", "pkts", TS(tx_packets), ENG_CT_U64, 0, 0, "frames handed to the tx queue"},
 	{"tx_bytes", "B", TS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
@@ -69,16 +73,17 @@ static const struct eng_ctr task_ctrs[] = {
 		"frames refused by the tx queue or ring and freed"},
 	{"rx_packets", "pkts", TS(rx_packets), ENG_CT_U64, 0, 0, "frames received"},
 	{"rx_bytes", "B", TS(rx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
+	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
+	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
 	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0,
-		"frames the task accepted (rxonly, dfcp, tcp; 0 for kinds that forward)"},
+		"frames the task accepted (rxonly with verify, dfcp, tcp; text: not shown for kinds "
+		"that forward, JSON: 0 there)"},
 	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0,
 		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint dropped "
 		"(stale symbols included; reasons in dfcp_drops)"},
-	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
 	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0, "gaps in test-packet sequence numbers"},
 	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
 		"duplicate or late test packets"},
-	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
 	{"lat_samples", "", TS(lat_samples), ENG_CT_U64, 0, ENG_V_DATA,
 		"test packets with a one-way latency sample"},
 	{"lat_min_ns", "ns", TS(lat_min_ns), ENG_CT_U64, 0, ENG_V_DATA, "smallest one-way latency"},
@@ -187,12 +192,16 @@ tasks_write(struct eng_runtime *rt, struct eng_out *o)
 		memset(&ts, 0, sizeof(ts));
 		t->ops->stats(t, &ts);
 		eng_out_item(o, "task", t->name);
-		if (o != NULL)
+		if (o->kind != ENG_OUT_TEXT) /* text: the label says it */
 			eng_out_str(o, "name", t->name);
 		eng_out_str(o, "kind", t->ops->name);
 		if (o != NULL)
 			eng_out_u64(o, "lcore", t->lcore_id);
-		eng_out_counters(o, task_ctrs, RTE_DIM(task_ctrs), &ts);
+		eng_out_counters(o, task_ctrs, TASK_CTRS_VERIFY, &ts);
+		if (o->kind != ENG_OUT_TEXT || ts.rx_valid != 0 || ts.rx_bad != 0 ||
+				ts.lat_samples != 0 || ts.seq_lost != 0)
+			eng_out_counters(o, task_ctrs + TASK_CTRS_VERIFY,
+					RTE_DIM(task_ctrs) - TASK_CTRS_VERIFY, &ts);
 		eng_out_end(o);
 	}
 	eng_out_end(o);
@@ -239,6 +248,12 @@ eng_stats_period(struct eng_runtime *rt)
 	uint64_t now = rte_rdtsc();
 	struct eng_out o;
 
+	if (rt->cfg->live == ENG_LIVE_OFF) {
+		eng_live_period(rt, 0); /* --timeseries only */
+		return;
+	}
+	if (eng_screen_period(rt) == 0) /* the refreshing screen (screen.c) */
+		return;
 	printf("== stats at %.1f s ==\n", (double)(now - rt->start_tsc) / (double)rt->clock.hz);
 	eng_out_text(&o, stdout, 2);
 	ports_write(rt, &o, 1);

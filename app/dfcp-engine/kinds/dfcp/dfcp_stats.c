@@ -369,7 +369,8 @@ dispatch_write(struct eng_runtime *rt, struct eng_out *o)
 		eng_out_end(o);
 }
 
-/* The closing lines: each flow's goodput, then Jain's index per bottleneck. */
+/* The closing lines: each receiver's goodput and each sender's acked rate, then
+ * Jain's index per bottleneck. */
 static void
 results_print(struct eng_runtime *rt, FILE *f)
 {
@@ -379,8 +380,15 @@ results_print(struct eng_runtime *rt, FILE *f)
 	for (i = 0; i < cfg->nb_flows; i++) {
 		struct flow_view v;
 
-		if (flow_view(rt, i, &v) == 0)
-			fprintf(f, "flow %s goodput: %.1f Mbit/s\n", v.name, v.goodput_mbps);
+		if (flow_view(rt, i, &v) != 0)
+			continue;
+		/* one goodput per transfer, the receiver's (README); a sender's is an estimate */
+		if (cfg->flows[i].role == ENG_FLOW_SENDER)
+			fprintf(f, "flow %s acked: %.1f Mbit/s (sender's estimate; the transfer's "
+					"goodput is its receiver's)\n", v.name, v.goodput_mbps);
+		else
+			fprintf(f, "flow %s goodput: %.1f Mbit/s (delivered to the sink)\n", v.name,
+					v.goodput_mbps);
 	}
 	for (i = 0; i < cfg->nb_flows; i++) {
 		double J;

@@ -19,11 +19,6 @@
 #include "obs/out.h"
 #include "obs/pace_view.h"
 
-const struct eng_ctr_table eng_gen_pace_tables[] = {
-	{"pace", eng_pace_ctrs, ENG_PACE_NCTRS},
-	{NULL, NULL, 0},
-};
-
 /* The i-th paced thing (tasks, then flows): 0, -ENOENT (not paced), -ERANGE (past the end). */
 static int
 pace_nth(struct eng_runtime *rt, unsigned int i, struct eng_pace_view *v, int period)

@@ -2,7 +2,11 @@
 /*
  * rxonly: receive, count and (optionally) verify test packets (pkt.h):
  * headers, lengths, per-stream sequence numbers and one-way latency from the
- * embedded TSC (meaningful when sender and receiver share the TSC: one host).
+ * embedded TSC (meaningful when sender and receiver share the TSC: one host):
+ * its percentiles (a lib/hist histogram, ns) and the interarrival jitter of
+ * RFC 3550 6.4.1 (J += (|D| - J) / 16, D the change in one-way delay between
+ * consecutive packets of a stream), and the receive rate over the whole run and
+ * after warmup (the first seconds skipped) in the summary and its JSON.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,13 +24,17 @@
 #include "config/config.h"
 #include "core/log.h"
 #include "core/runtime.h"
+#include "kinds/gen/gen.h"
 #include "kinds/gen/pkt.h"
+#include "obs/obs.h"
+#include "obs/out.h"
 
 #define RX_STREAMS 65536u	/* streams tracked (txonly flows = N: up to 65536) */
 #define RX_PROBES 64u		/* open addressing: slots tried per stream */
 
 struct rxonly_conf {
 	int verify;
+	uint64_t warmup_ns;	/* UINT64_MAX: [engine] warmup */
 };
 
 /* A stream: source address and UDP source port (txonly's flows). */
@@ -35,6 +43,7 @@ struct rx_stream {
 	uint16_t src_port;
 	uint16_t used;
 	uint64_t next_seq;
+	uint64_t last_lat;	/* the previous packet's one-way delay, TSC cycles (0: none) */
 };
 
 struct rxonly_priv {
@@ -45,6 +54,11 @@ struct rxonly_priv {
 	uint64_t seq_lost, seq_reordered;
 	uint64_t lat_samples, lat_sum, lat_min, lat_max; /* TSC cycles */
 	uint64_t untracked;	/* valid packets of streams beyond the table */
+	struct hist *lat_hist;	/* one-way latency, ns (NULL: out of memory) */
+	uint64_t jitter16;	/* RFC 3550 jitter x 16, TSC cycles */
+	uint64_t warm_cycles;	/* warmup as TSC cycles (0: none) */
+	const uint64_t *start_tsc; /* the run's start (rt->start_tsc) */
+	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
 	struct rx_stream streams[RX_STREAMS];
 } __rte_cache_aligned;
 
@@ -59,9 +73,13 @@ rxonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		return -ENOMEM;
 	t->conf = c;
 	c->verify = 1;
+	c->warmup_ns = UINT64_MAX;
 	rc = eng_task_parse_port(t, sec, cfg, "port", "rxq", NULL, 1);
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "verify", &c->verify);
+	if (rc == 0)
+		rc = eng_sec_time(sec, "warmup", 1000000000ull, 0, 3600 * 1000000000ull,
+				&c->warmup_ns);
 	return rc;
 }
 
@@ -79,7 +97,21 @@ rxonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->verify = c->verify;
 	p->clk = rt->clock;
 	p->lat_min = UINT64_MAX;
+	p->warm_cycles = eng_clock_ns_cycles(&rt->clock, c->warmup_ns != UINT64_MAX ?
+			c->warmup_ns : rt->cfg->warmup_ns);
+	p->start_tsc = &rt->start_tsc;
 	t->priv = p;
+	if (p->verify) {
+		size_t sz = hist_size(ENG_HIST_SIG_BITS);
+		void *mem = rte_zmalloc_socket("rxonly_lat", sz, RTE_CACHE_LINE_SIZE, socket);
+
+		p->lat_hist = mem != NULL ? hist_init(mem, sz, ENG_HIST_SIG_BITS) : NULL;
+		if (p->lat_hist == NULL) {
+			rte_free(mem);
+			ENG_LOG(WARNING, task, "task %s: no memory for the latency histogram",
+					t->name);
+		}
+	}
 	return 0;
 }
 
@@ -136,6 +168,14 @@ rx_verify(struct rxonly_priv *p, const struct rte_mbuf *m, uint64_t now)
 	if (pl->tsc <= now) {
 		uint64_t lat = now - pl->tsc;
 
+		if (s->last_lat != 0) { /* RFC 3550 6.4.1, in sixteenths */
+			uint64_t d = lat > s->last_lat ? lat - s->last_lat : s->last_lat - lat;
+
+			p->jitter16 += d - ((p->jitter16 + 8) >> 4);
+		}
+		s->last_lat = lat != 0 ? lat : 1;
+		if (p->lat_hist != NULL)
+			hist_record(p->lat_hist, eng_clock_cycles_ns(&p->clk, lat));
 		p->lat_samples++;
 		p->lat_sum += lat;
 		if (lat < p->lat_min)
@@ -158,6 +198,11 @@ rxonly_poll(struct eng_task *t, uint64_t now)
 		return 0;
 	/* the loop's timestamp predates this burst's arrival: read the TSC again */
 	now = rte_rdtsc();
+	if (p->warm_tsc == 0 && p->warm_cycles != 0 && now - *p->start_tsc >= p->warm_cycles) {
+		p->warm_tsc = now; /* the warmup ends before this burst */
+		p->warm_packets = p->rx_packets;
+		p->warm_bytes = p->rx_bytes;
+	}
 	p->rx_packets += n;
 	for (i = 0; i < n; i++) {
 		p->rx_bytes += pkts[i]->pkt_len;
@@ -199,8 +244,95 @@ rxonly_teardown(struct eng_task *t)
 	if (p != NULL && p->untracked != 0)
 		ENG_LOG(WARNING, task, "task %s: %" PRIu64 " packets of streams beyond the %u "
 				"tracked: sequence not checked", t->name, p->untracked, RX_STREAMS);
+	if (p != NULL)
+		rte_free(p->lat_hist);
 	rte_free(t->priv);
 	t->priv = NULL;
+}
+
+/* The summary record of an rxonly task (text, JSON). */
+struct rx_view {
+	const char *name;
+	double rx_mbps, rx_pps;		/* the whole run */
+	double warmup_s;
+	double warm_mbps, warm_pps;	/* after the warmup; -1: the run was shorter */
+	uint64_t jitter_ns;
+};
+
+#define RV(field) offsetof(struct rx_view, field)
+
+static const struct eng_ctr rx_ctrs[] = {
+	{"name", "", RV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [task NAME]"},
+	{"rx_mbps", "Mbit/s", RV(rx_mbps), ENG_CT_DBL, 3, 0,
+		"bytes received x 8 over the whole run (no FCS)"},
+	{"rx_pps", "pkt/s", RV(rx_pps), ENG_CT_DBL, 1, 0, "frames received per second, whole run"},
+	{"warmup_s", "s", RV(warmup_s), ENG_CT_DBL, 3, 0,
+		"first seconds left out of the *_after_warmup figures (warmup key)"},
+	{"rx_mbps_after_warmup", "Mbit/s", RV(warm_mbps), ENG_CT_DBL, 3, 0,
+		"rx_mbps from the end of the warmup to the stop (-1: the run was shorter)"},
+	{"rx_pps_after_warmup", "pkt/s", RV(warm_pps), ENG_CT_DBL, 1, 0,
+		"rx_pps from the end of the warmup to the stop (-1: the run was shorter)"},
+	{"jitter_ns", "ns", RV(jitter_ns), ENG_CT_U64, 0, 0,
+		"RFC 3550 interarrival jitter of the one-way latency (smoothed |change| between "
+		"consecutive packets of a stream)"},
+};
+
+static const struct eng_ctr_table rx_tables[] = {
+	{"rxonly", rx_ctrs, RTE_DIM(rx_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static void
+rx_view_fill(struct eng_runtime *rt, const struct eng_task *t, struct rx_view *v)
+{
+	const struct rxonly_priv *p = t->priv;
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc(), hz = rt->clock.hz;
+
+	memset(v, 0, sizeof(*v));
+	v->name = t->name;
+	v->rx_mbps = eng_clock_mbps(p->rx_bytes, eng_run_cycles(rt), hz);
+	v->rx_pps = eng_run_cycles(rt) ? (double)p->rx_packets * hz / eng_run_cycles(rt) : 0;
+	v->warmup_s = (double)p->warm_cycles / hz;
+	v->warm_mbps = v->warm_pps = v->warmup_s != 0 ? -1 : v->rx_mbps;
+	if (v->warmup_s == 0)
+		v->warm_pps = v->rx_pps;
+	else if (p->warm_tsc != 0 && end > p->warm_tsc) {
+		v->warm_mbps = eng_clock_mbps(p->rx_bytes - p->warm_bytes, end - p->warm_tsc, hz);
+		v->warm_pps = (double)(p->rx_packets - p->warm_packets) * hz / (end - p->warm_tsc);
+	}
+	v->jitter_ns = eng_clock_cycles_ns(&p->clk, p->jitter16 >> 4);
+}
+
+/* "rxonly": per task its rates and latency percentiles (summary and JSON). */
+static void
+rxonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int i, n = 0;
+
+	if (what != ENG_REPORT_SUMMARY && what != ENG_REPORT_JSON)
+		return;
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		const struct rxonly_priv *p = t->priv;
+		struct rx_view v;
+
+		if (t->ops != &eng_task_rxonly || p == NULL)
+			continue;
+		if (n++ == 0)
+			eng_out_arr(o, "rxonly");
+		rx_view_fill(rt, t, &v);
+		eng_out_item(o, "rxonly", t->name);
+		eng_out_counters(o, rx_ctrs, RTE_DIM(rx_ctrs), &v);
+		if (p->lat_hist != NULL && hist_count(p->lat_hist) != 0) {
+			struct hist_summary h;
+
+			hist_summarize(p->lat_hist, &h);
+			eng_out_hist(o, "latency_ns", &h);
+		}
+		eng_out_end(o);
+	}
+	if (n != 0)
+		eng_out_end(o);
 }
 
 const struct eng_task_ops eng_task_rxonly = {
@@ -211,4 +343,6 @@ const struct eng_task_ops eng_task_rxonly = {
 	.poll = rxonly_poll,
 	.stats = rxonly_stats,
 	.teardown = rxonly_teardown,
+	.report = rxonly_report,
+	.tables = rx_tables,
 };

@@ -5,6 +5,8 @@
  * schedule on the engine clock: credit is kept across a stall of the lcore up
  * to [engine] pace_catchup (what is beyond is counted, obs/pace_view.h);
  * bucket = BYTES lets that many bytes leave back-to-back after idling.
+ * pkt_size = 64,594,1518 (pkt_weights = 7,4,1): an IMIX, the sizes in the
+ * evenly spread sequence of imix.h, a header template per size.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,16 +27,19 @@
 #include "core/runtime.h"
 #include "core/tx.h"
 #include "kinds/gen/gen.h"
+#include "kinds/gen/imix.h"
 #include "kinds/gen/pkt.h"
 #include "kinds/gen/txflows.h"
 #include "kinds/sched/sched.h"
+#include "obs/out.h"
 #include "obs/pace_view.h"
 #include "pace.h"
 
 #define TX_L1_OVERHEAD 24u /* FCS + preamble + inter-frame gap of a frame without FCS */
 
 struct txonly_conf {
-	uint32_t pkt_size;   /* frame size including FCS */
+	uint32_t pkt_size;   /* frame size including FCS (an IMIX: the largest) */
+	struct eng_imix imix; /* pkt_size lists (nb_sizes 0: one size) */
 	uint64_t rate_bps;   /* 0: full speed */
 	uint64_t bucket;     /* token-bucket depth in bytes (0: strict pacer) */
 	uint64_t count;      /* 0: unlimited */
@@ -42,6 +47,7 @@ struct txonly_conf {
 	uint16_t src_port, dst_port;
 	int has_dst_mac;
 	struct rte_ether_addr dst_mac;
+	uint64_t warmup_ns;  /* UINT64_MAX: [engine] warmup */
 	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
 	uint32_t weight;           /* its weight there */
 	struct eng_txflows_conf mf; /* flows = N (txflows.c) */
@@ -52,21 +58,51 @@ struct txonly_priv {
 	struct eng_sched_tx *ring; /* egress sched task's hand-off for this flow, or NULL */
 	struct eng_txflows *mf;    /* flows > 1 (txflows.c), or NULL */
 	uint16_t port_id, queue;
-	uint16_t data_len;
+	uint16_t data_len;	/* one size; an IMIX: the mean (for the pacer) */
 	uint64_t ol_flags;
+	uint8_t *mix;		/* an IMIX: the sequence of size indexes, or NULL */
+	uint32_t mix_len, mix_pos;
+	uint16_t mix_len_of[ENG_IMIX_MAX_SIZES]; /* data length (no FCS) of each size */
 	uint64_t count;
 	uint64_t seq;
 	struct pace *pace;      /* NULL: full speed */
 	struct eng_pace_mark mark; /* the reporting thread's */
 	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
+	uint64_t warm_cycles;	/* warmup as TSC cycles (0: none) */
+	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
+	uint8_t mix_tmpl[ENG_IMIX_MAX_SIZES][ENG_PKT_HDR_LEN];
 } __rte_cache_aligned;
+
+/* pkt_size: one size, or a list with optional pkt_weights (an IMIX). */
+static int
+txonly_parse_size(struct txonly_conf *c, struct eng_sec *sec)
+{
+	const char *sz = eng_sec_get(sec, "pkt_size"), *w = eng_sec_get(sec, "pkt_weights");
+	char err[128];
+	uint64_t v = c->pkt_size;
+	int rc;
+
+	if ((sz == NULL || strchr(sz, ',') == NULL) && w == NULL) {
+		rc = eng_sec_size(sec, "pkt_size", ENG_PKT_MIN_FRAME, ENG_PKT_MAX_FRAME, &v);
+		c->pkt_size = (uint32_t)v;
+		return rc;
+	}
+	if (sz == NULL)
+		return eng_sec_error(sec, "pkt_weights", "needs a pkt_size list");
+	rc = eng_imix_parse(&c->imix, sz, w, ENG_PKT_MIN_FRAME, ENG_PKT_MAX_FRAME, err,
+			sizeof(err));
+	if (rc < 0)
+		return eng_sec_error(sec, w != NULL && strstr(err, "weight") != NULL ?
+				"pkt_weights" : "pkt_size", "%s", err);
+	c->pkt_size = eng_imix_max(&c->imix);
+	return 0;
+}
 
 static int
 txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 {
 	struct txonly_conf *c;
-	uint64_t v;
 	int rc;
 
 	c = calloc(1, sizeof(*c));
@@ -80,17 +116,18 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	c->dst_port = 9;
 
 	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
-	if (rc == 0) {
-		v = c->pkt_size;
-		rc = eng_sec_size(sec, "pkt_size", ENG_PKT_MIN_FRAME, ENG_PKT_MAX_FRAME, &v);
-		c->pkt_size = (uint32_t)v;
-	}
+	if (rc == 0)
+		rc = txonly_parse_size(c, sec);
 	if (rc == 0)
 		rc = eng_sec_rate(sec, "rate", 0, PACE_RATE_MAX, &c->rate_bps);
 	if (rc == 0)
 		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &c->bucket);
 	if (rc == 0)
 		rc = eng_sec_u64(sec, "count", 0, UINT64_MAX, &c->count);
+	c->warmup_ns = UINT64_MAX;
+	if (rc == 0)
+		rc = eng_sec_time(sec, "warmup", 1000000000ull, 0, 3600 * 1000000000ull,
+				&c->warmup_ns);
 	if (rc == 0)
 		rc = eng_sec_ipv4(sec, "src_ip", &c->src_ip);
 	if (rc == 0)
@@ -110,19 +147,22 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_u32(sec, "weight", 1, 1u << 20, &c->weight);
 	if (rc == 0)
 		rc = eng_txflows_parse(&c->mf, sec);
+	if (rc == 0 && c->imix.nb_sizes != 0 && c->mf.n > 1)
+		rc = eng_sec_error(sec, "pkt_size", "a size list (IMIX) needs flows = 1");
 	if (rc == 0 && c->egress[0] != '\0')
 		t->ports[0].txq = UINT16_MAX; /* the sched task transmits */
 	return rc;
 }
 
+/* The headers of a frame of data_len bytes (no FCS) into tmpl. */
 static void
 txonly_template(struct txonly_priv *p, const struct txonly_conf *c, const struct eng_port *port,
-		const struct eng_port_conf *pc)
+		const struct eng_port_conf *pc, uint16_t data_len, uint8_t *tmpl)
 {
-	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)p->tmpl;
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)tmpl;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
-	uint16_t l3 = (uint16_t)(p->data_len - sizeof(*eth));
+	uint16_t l3 = (uint16_t)(data_len - sizeof(*eth));
 	static const struct rte_ether_addr def_dst = {{0x02, 0, 0, 0, 0, 0x02}};
 
 	rte_ether_addr_copy(c->has_dst_mac ? &c->dst_mac : pc->has_peer_mac ? &pc->peer_mac : &def_dst,
@@ -144,6 +184,40 @@ txonly_template(struct txonly_priv *p, const struct txonly_conf *c, const struct
 	udp->dst_port = rte_cpu_to_be_16(c->dst_port);
 	udp->dgram_len = rte_cpu_to_be_16((uint16_t)(l3 - sizeof(*ip)));
 	udp->dgram_cksum = 0; /* optional in IPv4 */
+}
+
+/* An IMIX: the sequence of size indexes and a template per size; the pacer
+ * reckons with the mean size (the bytes sent are counted exactly). */
+static int
+txonly_mix_setup(struct eng_task *t, struct txonly_priv *p, const struct txonly_conf *c,
+		const struct eng_port *port, const struct eng_port_conf *pc, int socket)
+{
+	struct eng_imix m = c->imix;
+	unsigned int i, k;
+
+	m.seq = NULL;
+	if (eng_imix_build(&m) < 0)
+		return -ENOMEM;
+	p->mix = rte_zmalloc_socket("txonly_mix", m.seq_len, RTE_CACHE_LINE_SIZE, socket);
+	if (p->mix == NULL) {
+		eng_imix_free(&m);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m.nb_sizes; i++) {
+		p->mix_len_of[i] = (uint16_t)(m.size[i] - ENG_PKT_FCS_LEN);
+		txonly_template(p, c, port, pc, p->mix_len_of[i], p->mix_tmpl[i]);
+	}
+	for (k = 0; k < m.seq_len; k++) {
+		for (i = 0; i + 1 < m.nb_sizes && m.seq[k] != m.size[i]; i++)
+			;
+		p->mix[k] = (uint8_t)i;
+	}
+	p->mix_len = m.seq_len;
+	p->data_len = (uint16_t)(eng_imix_mean(&m) - ENG_PKT_FCS_LEN + 0.5);
+	ENG_LOG(INFO, task, "task %s: IMIX of %u sizes, %u frames a cycle, mean %.1f B", t->name,
+			m.nb_sizes, m.seq_len, eng_imix_mean(&m));
+	eng_imix_free(&m);
+	return 0;
 }
 
 static int
@@ -168,6 +242,8 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->queue = tp->txq;
 	p->data_len = (uint16_t)(c->pkt_size - ENG_PKT_FCS_LEN);
 	p->count = c->count;
+	p->warm_cycles = eng_clock_ns_cycles(&rt->clock, c->warmup_ns != UINT64_MAX ?
+			c->warmup_ns : rt->cfg->warmup_ns);
 	t->priv = p;
 	if (c->rate_bps != 0) {
 		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = TX_L1_OVERHEAD,
@@ -184,7 +260,9 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			return -EINVAL;
 		}
 	}
-	txonly_template(p, c, port, pc);
+	txonly_template(p, c, port, pc, p->data_len, p->tmpl);
+	if (c->imix.nb_sizes != 0 && txonly_mix_setup(t, p, c, port, pc, socket) < 0)
+		return -ENOMEM;
 	if (c->mf.n > 1 || c->mf.nb_weights != 0 || c->mf.start_ns != 0) {
 		struct eng_txflows_base b = {
 			.pool = p->pool, .port_id = p->port_id, .txq = p->queue,
@@ -216,12 +294,12 @@ txonly_pace_allow(struct eng_task *t, struct txonly_priv *p, uint64_t now, uint1
 	return (uint16_t)pace_burst(p->pace, eng_clock_ns(&t->rt->clock, now), p->data_len, n);
 }
 
-/* sent packets left; refused ones keep their credit (counted if it runs out). */
+/* sent packets (bytes) left; refused ones keep their credit (counted if it runs out). */
 static inline void
-txonly_pace_sent(struct txonly_priv *p, uint16_t sent)
+txonly_pace_sent(struct txonly_priv *p, uint16_t sent, uint64_t bytes)
 {
 	if (p->pace != NULL && sent != 0)
-		pace_sent(p->pace, sent, (uint64_t)sent * p->data_len);
+		pace_sent(p->pace, sent, bytes);
 }
 
 static uint16_t
@@ -229,7 +307,8 @@ txonly_poll(struct eng_task *t, uint64_t now)
 {
 	struct txonly_priv *p = t->priv;
 	struct rte_mbuf *pkts[512];
-	uint16_t n = t->burst, sent, i;
+	uint16_t n = t->burst, sent, i, lens[512];
+	uint64_t bytes = 0;
 
 	if (t->rt->phase != ENG_PHASE_RUN)
 		return 0;
@@ -239,6 +318,11 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		if (p->count - p->seq < n)
 			n = (uint16_t)(p->count - p->seq);
 	}
+	if (p->warm_tsc == 0 && p->warm_cycles != 0 && now - t->rt->start_tsc >= p->warm_cycles) {
+		p->warm_tsc = now; /* the warmup ends before this burst */
+		p->warm_packets = p->tx_packets;
+		p->warm_bytes = p->tx_bytes;
+	}
 	n = txonly_pace_allow(t, p, now, n);
 	if (n == 0)
 		return 0;
@@ -247,7 +331,7 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		p->seq += sent;
 		p->tx_packets += sent;
 		p->tx_bytes += (uint64_t)sent * p->data_len;
-		txonly_pace_sent(p, sent);
+		txonly_pace_sent(p, sent, (uint64_t)sent * p->data_len);
 		return sent;
 	}
 	if (rte_pktmbuf_alloc_bulk(p->pool, pkts, n) != 0) {
@@ -259,25 +343,40 @@ txonly_poll(struct eng_task *t, uint64_t now)
 		uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 		struct eng_pkt_payload *pl = (struct eng_pkt_payload *)(d + ENG_PKT_HDR_LEN);
 
-		rte_memcpy(d, p->tmpl, ENG_PKT_HDR_LEN);
+		uint16_t len = p->data_len;
+
+		if (p->mix != NULL) { /* an IMIX: the next size of the sequence */
+			uint8_t k = p->mix[p->mix_pos];
+
+			p->mix_pos = p->mix_pos + 1 == p->mix_len ? 0 : p->mix_pos + 1;
+			len = p->mix_len_of[k];
+			rte_memcpy(d, p->mix_tmpl[k], ENG_PKT_HDR_LEN);
+		} else {
+			rte_memcpy(d, p->tmpl, ENG_PKT_HDR_LEN);
+		}
 		pl->seq = p->seq + i;
 		pl->tsc = now;
 		pl->magic = ENG_PKT_MAGIC;
-		m->data_len = p->data_len;
-		m->pkt_len = p->data_len;
+		m->data_len = len;
+		m->pkt_len = len;
+		lens[i] = len;
 		m->ol_flags |= p->ol_flags;
 		m->l2_len = 14;
 		m->l3_len = 20;
 	}
 	sent = eng_tx_burst(p->ring, p->port_id, p->queue, pkts, n);
+	for (i = 0; i < sent; i++)
+		bytes += lens[i]; /* the sent mbufs are the driver's now */
 	if (sent < n) {
 		rte_pktmbuf_free_bulk(&pkts[sent], n - sent);
 		p->tx_dropped += n - sent;
+		if (p->mix != NULL) /* unsent sizes go again, like their numbers */
+			p->mix_pos = (p->mix_pos + p->mix_len - (n - sent) % p->mix_len) % p->mix_len;
 	}
 	p->seq += sent; /* unsent packets reuse their numbers: gaps mean real loss */
 	p->tx_packets += sent;
-	p->tx_bytes += (uint64_t)sent * p->data_len;
-	txonly_pace_sent(p, sent);
+	p->tx_bytes += bytes;
+	txonly_pace_sent(p, sent, bytes);
 	return sent;
 }
 
@@ -316,10 +415,87 @@ txonly_teardown(struct eng_task *t)
 
 	if (p != NULL) {
 		rte_free(p->pace);
+		rte_free(p->mix);
 		eng_txflows_free(p->mf);
 	}
 	rte_free(t->priv);
 	t->priv = NULL;
+}
+
+/* The summary record of a txonly task (text, JSON): its send rate, whole run
+ * and after the warmup. */
+struct tx_view {
+	const char *name;
+	double tx_mbps, tx_pps, warmup_s, warm_mbps, warm_pps;
+};
+
+#define XV(field) offsetof(struct tx_view, field)
+
+static const struct eng_ctr tx_ctrs[] = {
+	{"name", "", XV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [task NAME]"},
+	{"tx_mbps", "Mbit/s", XV(tx_mbps), ENG_CT_DBL, 3, 0,
+		"bytes sent x 8 over the whole run (no FCS)"},
+	{"tx_pps", "pkt/s", XV(tx_pps), ENG_CT_DBL, 1, 0, "frames sent per second, whole run"},
+	{"warmup_s", "s", XV(warmup_s), ENG_CT_DBL, 3, 0,
+		"first seconds left out of the *_after_warmup figures (warmup key)"},
+	{"tx_mbps_after_warmup", "Mbit/s", XV(warm_mbps), ENG_CT_DBL, 3, 0,
+		"tx_mbps from the end of the warmup to the stop (-1: the run was shorter)"},
+	{"tx_pps_after_warmup", "pkt/s", XV(warm_pps), ENG_CT_DBL, 1, 0,
+		"tx_pps from the end of the warmup to the stop (-1: the run was shorter)"},
+};
+
+static const struct eng_ctr_table tx_tables[] = {
+	{"pace", eng_pace_ctrs, ENG_PACE_NCTRS},
+	{"txonly", tx_ctrs, RTE_DIM(tx_ctrs)},
+	{NULL, NULL, 0},
+};
+
+static void
+tx_view_fill(struct eng_runtime *rt, const struct eng_task *t, struct tx_view *v)
+{
+	const struct txonly_priv *p = t->priv;
+	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc(), hz = rt->clock.hz;
+	uint64_t run = eng_run_cycles(rt);
+
+	memset(v, 0, sizeof(*v));
+	v->name = t->name;
+	v->tx_mbps = eng_clock_mbps(p->tx_bytes, run, hz);
+	v->tx_pps = run ? (double)p->tx_packets * hz / run : 0;
+	v->warmup_s = (double)p->warm_cycles / hz;
+	v->warm_mbps = v->warm_pps = -1;
+	if (p->warm_cycles == 0) {
+		v->warm_mbps = v->tx_mbps;
+		v->warm_pps = v->tx_pps;
+	} else if (p->warm_tsc != 0 && end > p->warm_tsc) {
+		v->warm_mbps = eng_clock_mbps(p->tx_bytes - p->warm_bytes, end - p->warm_tsc, hz);
+		v->warm_pps = (double)(p->tx_packets - p->warm_packets) * hz / (end - p->warm_tsc);
+	}
+}
+
+/* The pace records (gen_pace.c), then "txonly" (summary and JSON). */
+static void
+txonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+{
+	unsigned int i, n = 0;
+
+	eng_gen_pace_report(rt, o, what);
+	if (what != ENG_REPORT_SUMMARY && what != ENG_REPORT_JSON)
+		return;
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct tx_view v;
+
+		if (t->ops != &eng_task_txonly || t->priv == NULL)
+			continue;
+		if (n++ == 0)
+			eng_out_arr(o, "txonly");
+		tx_view_fill(rt, t, &v);
+		eng_out_item(o, "txonly", t->name);
+		eng_out_counters(o, tx_ctrs, RTE_DIM(tx_ctrs), &v);
+		eng_out_end(o);
+	}
+	if (n != 0)
+		eng_out_end(o);
 }
 
 const struct eng_task_ops eng_task_txonly = {
@@ -330,7 +506,7 @@ const struct eng_task_ops eng_task_txonly = {
 	.poll = txonly_poll,
 	.stats = txonly_stats,
 	.teardown = txonly_teardown,
-	.report = eng_gen_pace_report,
+	.report = txonly_report,
 	.tel = eng_gen_pace_tel,
-	.tables = eng_gen_pace_tables,
+	.tables = tx_tables,
 };

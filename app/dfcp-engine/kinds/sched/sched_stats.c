@@ -22,7 +22,8 @@
 struct eng_sched_view {
 	const char *task;
 	struct eng_sched_stats st;
-	double rate_mbps, tx_mbps, jain;
+	double tx_mbps, jain;
+	char rate[32];		/* text: "500.0Mbit/s" or "unshaped" */
 };
 
 #define SV(field) offsetof(struct eng_sched_view, field)
@@ -33,8 +34,8 @@ static const struct eng_ctr eng_sched_ctrs[] = {
 	{"task", "", SV(task), ENG_CT_STR, 0, ENG_V_JSON, "the sched task"},
 	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr, fifo or rte_sched"},
 	{"rate_bps", "bit/s", SS(rate_bps), ENG_CT_U64, 0, ENG_V_DATA, "shaped rate, 0 = unshaped"},
-	{"rate_mbps", "Mbit/s", SV(rate_mbps), ENG_CT_DBL, 1, ENG_V_TEXT,
-		"shaped rate, 0 = unshaped"},
+	{"rate", "", SV(rate), ENG_CT_CHARS, 0, ENG_V_TEXT,
+		"shaped rate (\"500.0Mbit/s\") or \"unshaped\""},
 	{"tx_packets", "pkts", SS(tx_pkts), ENG_CT_U64, 0, 0, "sent in scheduling order"},
 	{"tx_bytes", "B", SS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
 	{"tx_retries", "", SS(tx_retries), ENG_CT_U64, 0, 0, "bursts the tx queue refused in part"},
@@ -123,7 +124,10 @@ eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task
 		free(fl);
 		return;
 	}
-	v.rate_mbps = (double)v.st.rate_bps / 1e6;
+	if (v.st.rate_bps != 0)
+		snprintf(v.rate, sizeof(v.rate), "%.1fMbit/s", (double)v.st.rate_bps / 1e6);
+	else
+		snprintf(v.rate, sizeof(v.rate), "unshaped");
 	v.tx_mbps = eng_clock_mbps(v.st.tx_bytes, cyc, rt->clock.hz);
 	v.jain = flows_jain(fl, v.st.nb_flows);
 	eng_out_item(o, "sched", t->name);

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""The live screen ([engine] live = screen, obs/screen.c): screen_test.py CASE ENGINE SOURCE_ROOT.
+
+Cases:
+  screen  the 100-flow config of obs_test.py (5 net_ring wires, one through a router pipe)
+          in a detached tmux pane of 160 x 50 (wider and taller than the screen may use):
+          while it runs, `tmux capture-pane` shows the refreshing view: its title line,
+          the PORTS / FLOWS / TASKS / LCORES sections, flow names of both roles, no line
+          over 120 columns and nothing below row 40; the run exits 0 and writes its
+          summary JSON. 77 without tmux or when the engine was built without ncurses.
+No timing assertions.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import case_main, fail, load, skip  # noqa: E402
+import obs_test  # noqa: E402
+
+
+def tmux(sock, *args, check=True):
+    return subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True,
+                          check=check, timeout=20)
+
+
+def frame_ok(text):
+    """The problems of one captured frame ([] when it is a whole screen)."""
+    lines = text.rstrip("\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    bad = []
+    if not lines or not lines[0].startswith("dfcp-engine  ") or "(q: stop)" not in lines[0]:
+        bad.append("no title line")
+    long_ = [ln for ln in lines if len(ln.rstrip()) > 120]
+    if long_:
+        bad.append(f"{len(long_)} lines over 120 columns, e.g. {long_[0]!r}")
+    if len(lines) > 40:
+        bad.append(f"{len(lines)} rows")
+    for sec in ("PORTS", "FLOWS", "TASKS", "LCORES"):
+        if not any(ln.startswith(sec) for ln in lines):
+            bad.append(f"no {sec} section")
+    if not any(re.match(r"^ s\d+\s+sender\s", ln) for ln in lines):
+        bad.append("no sender flow row")
+    if not any(re.match(r"^ (senders|receivers)\s+\d+ flows", ln) for ln in lines):
+        bad.append("no totals row")
+    return bad
+
+
+def case_screen(engine, root, tmp):
+    if shutil.which("tmux") is None:
+        skip("tmux not installed (scripts/install-deps.sh)")
+    ldd = subprocess.run(["ldd", engine], capture_output=True, text=True).stdout
+    if "ncurses" not in ldd:
+        skip("the engine was built without ncurses (libncurses-dev)")
+    ini = obs_test.live_config(tmp, "s")
+    with open(ini) as f:
+        text = f.read().replace("duration = 1.2s", "duration = 3s")
+    with open(ini, "w") as f:
+        f.write(text)
+    js = os.path.join(tmp, "s.json")
+    rcf = os.path.join(tmp, "rc")
+    sock = f"dfcp-screen-{os.getpid()}"
+    cmd = f"{engine} -- --config {ini} --live screen --summary-json {js} 2>{tmp}/err; " \
+          f"echo $? > {rcf}; sleep 60"
+    tmux(sock, "new-session", "-d", "-x", "160", "-y", "50", cmd)
+    frames, good = 0, None
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and not os.path.exists(rcf):
+            cap = tmux(sock, "capture-pane", "-p", "-t", "0", check=False).stdout
+            if cap.startswith("dfcp-engine  ") and "FLOWS" in cap:
+                frames += 1
+                bad = frame_ok(cap)
+                if bad:
+                    print(cap)
+                    fail("screen frame: " + "; ".join(bad))
+                good = cap
+            time.sleep(0.2)
+    finally:
+        tmux(sock, "kill-server", check=False)
+    with open(os.path.join(tmp, "err")) as f:
+        sys.stdout.write(f.read()[-2000:])
+    if not os.path.exists(rcf):
+        fail("the engine did not finish in 60 s")
+    with open(rcf) as f:
+        rc = f.read().strip()
+    if good is None:
+        fail("no screen frame captured")
+    print(good)
+    print(f"{frames} frames checked")
+    if rc != "0":
+        fail(f"engine exited {rc}")
+    s = load(js)
+    if len(s["outcome"]["failures"]) != 0:
+        fail(f"failures: {s['outcome']['failures']}")
+
+
+CASES = {"screen": case_screen}
+
+if __name__ == "__main__":
+    sys.exit(case_main(__doc__, CASES, "screen-"))
