@@ -33,6 +33,8 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "stats_top", 0, 100000, &cfg->stats_top);
 	if (rc == 0)
+		rc = eng_sec_u32(sec, "summary_flows", 0, UINT32_MAX, &cfg->summary_flows);
+	if (rc == 0)
 		rc = eng_sec_str(sec, "timeseries", cfg->timeseries, sizeof(cfg->timeseries));
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "pdump", &cfg->pdump);
