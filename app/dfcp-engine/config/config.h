@@ -38,7 +38,9 @@ struct eng_port_conf {
 struct eng_lcore_conf {
 	unsigned int lcore_id;
 	int line;
-	char task_list[CFG_VALUE_LEN]; /* as written; resolved after all sections */
+	/* as written, resolved after all sections: room for ENG_MAX_LCORE_TASKS
+	 * names of ENG_NAME_LEN - 1 characters with ", " between them */
+	char task_list[ENG_MAX_LCORE_TASKS * (ENG_NAME_LEN + 1)];
 	unsigned int nb_tasks;
 	uint16_t task_idx[ENG_MAX_LCORE_TASKS];
 };
