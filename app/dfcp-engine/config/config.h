@@ -38,7 +38,9 @@ struct eng_port_conf {
 struct eng_lcore_conf {
 	unsigned int lcore_id;
 	int line;
-	char task_list[CFG_VALUE_LEN]; /* as written; resolved after all sections */
+	/* as written, resolved after all sections: room for ENG_MAX_LCORE_TASKS
+	 * names of ENG_NAME_LEN - 1 characters with ", " between them */
+	char task_list[ENG_MAX_LCORE_TASKS * (ENG_NAME_LEN + 1)];
 	unsigned int nb_tasks;
 	uint16_t task_idx[ENG_MAX_LCORE_TASKS];
 };
@@ -74,6 +76,7 @@ struct eng_config {
 	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
 	int live;                   /* enum eng_live_mode: how the periodic view is shown */
 	uint64_t warmup_ns;         /* rxonly: first seconds left out of the after-warmup rates */
+	uint32_t summary_flows;     /* a set of more flows is folded in the summary (stats.h) */
 	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
 	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
 	/* pacing (lib/pace, doc/performance.md "Pacing") */
@@ -87,9 +90,12 @@ struct eng_config {
 	/* [lcore N] */
 	unsigned int nb_lcores;
 	struct eng_lcore_conf lcores[RTE_MAX_LCORE];
-	/* [flow NAME] (config/sec_flow.c, flow.h): calloc'd table */
-	unsigned int nb_flows;
+	/* [flow NAME] (config/sec_flow.c, flow.h): a table grown while loading */
+	unsigned int nb_flows, flows_cap;
 	struct eng_flow_conf *flows;
+	unsigned int *flows_by_name;	/* flow indexes sorted by name ([flow]'s check) */
+	unsigned int nb_flow_groups, flow_groups_cap;
+	struct eng_flow_group *flow_groups;	/* [flow NAME] sections with count */
 	/* the config of a kind's own sections, by kind index (kinds.c), e.g. the
 	 * router's [pipe]s and [queue]s; freed by the sections' free() */
 	void *kind_conf[ENG_MAX_KINDS];

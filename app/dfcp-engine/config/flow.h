@@ -16,8 +16,10 @@
 
 #include "core/defs.h"
 
-#define ENG_MAX_FLOWS 256
 #define ENG_FAIL_LEN 96	/* a failed flow's reason */
+/* A flow group's count (config/flow_group.c): the 16-bit port space of its
+ * port steps; the number of flows in a config is bounded by memory only. */
+#define ENG_FLOW_GROUP_MAX 65536
 
 struct eng_config;
 struct eng_sec;
@@ -47,6 +49,7 @@ struct eng_flow_conf {
 	const struct eng_task_ops *proto; /* the kind that runs it (proto = KIND) */
 	int role;			/* enum eng_flow_role */
 	int task_idx;			/* the task that lists it; -1 until checked */
+	int group;			/* its cfg->groups index; -1: a single [flow] */
 	unsigned int task_pos;		/* its place in that task's list */
 	uint32_t local_ip, remote_ip;	/* host order; remote 0: any (receiver) */
 	uint16_t local_port, remote_port;
@@ -91,12 +94,39 @@ struct eng_flow_view {
 	char detail[160];		/* the rest of its line in the live view */
 };
 
+/*
+ * A flow group: one [flow NAME] section with count = N, expanded at load time
+ * into the flows NAME.0 .. NAME.(N-1), cfg->flows[first .. first + count)
+ * (config/flow_group.c, doc/config.md "Flow groups").
+ */
+struct eng_flow_group {
+	char name[ENG_NAME_LEN];
+	int line;
+	unsigned int first, count;
+};
+
 extern const struct eng_section_kind eng_section_flow;
+/* The flow named name (a sorted index once [flow]'s check ran); -1: none. */
 int eng_flow_index(const struct eng_config *cfg, const char *name);
+/* The group named name; -1: none. */
+int eng_flow_group_index(const struct eng_config *cfg, const char *name);
 /* A new flow in cfg (a kind's deprecated task keys expand into flows): zeroed
  * but for its name, line, proto and defaults; NULL with a reason in err. */
 struct eng_flow_conf *eng_flow_add(struct eng_config *cfg, const char *name, int line,
 		const struct eng_task_ops *proto, char *err, size_t errlen);
+/* config/flow_group.c: parse one [flow NAME] section into one flow or, with
+ * count, a group of flows; parse_one() reads the keys every flow has into f. */
+int eng_flow_group_parse(struct eng_config *cfg, struct eng_sec *sec,
+		const struct eng_task_ops *proto,
+		int (*parse_one)(struct eng_config *cfg, struct eng_sec *sec, struct eng_flow_conf *f));
+/* config/flow_check.c: the name index and the 4-tuple check (after the tasks
+ * resolved their lists); 0 or a negative errno with the reason in err. */
+int eng_flow_names_index(struct eng_config *cfg, char *err, size_t errlen);
+int eng_flow_tuples_check(const struct eng_config *cfg, char *err, size_t errlen);
+/* Two flows of task t on the same local address and port (sorted, not pairwise):
+ * 1 with *f the later in the task's list and *g the earlier, 0 none, -ENOMEM. */
+int eng_task_flows_same_local(const struct eng_config *cfg, const struct eng_task *t,
+		const struct eng_flow_conf **f, const struct eng_flow_conf **g);
 /* A transport task's required "flows = a, b" (resolved by [flow]'s check). */
 int eng_task_parse_flows(struct eng_task *t, struct eng_sec *sec);
 /* Flow i of task t (its position in the task's list). */

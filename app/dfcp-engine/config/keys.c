@@ -55,7 +55,7 @@ eng_sec_error(struct eng_sec *sec, const char *key, const char *fmt, ...)
 }
 
 const char *
-eng_sec_get(struct eng_sec *sec, const char *key)
+eng_sec_get_long(struct eng_sec *sec, const char *key)
 {
 	int i = sec_find(sec, key);
 
@@ -63,6 +63,16 @@ eng_sec_get(struct eng_sec *sec, const char *key)
 		return NULL;
 	sec->used[i] = 1;
 	return sec->entries[i].value;
+}
+
+const char *
+eng_sec_get(struct eng_sec *sec, const char *key)
+{
+	const char *v = eng_sec_get_long(sec, key);
+
+	if (v != NULL && sec->long_key == NULL && strlen(v) >= CFG_VALUE_LEN)
+		sec->long_key = key;
+	return v;
 }
 
 int

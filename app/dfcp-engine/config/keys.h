@@ -14,12 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <rte_cfgfile.h>
+#include <rte_cfgfile.h>	/* CFG_NAME_LEN, CFG_VALUE_LEN */
 #include <rte_common.h>
 #include <rte_ether.h>
 
 #include "cfg.h"
 #include "core/defs.h"
+
+/* One "key = value" of a section (strings owned by the loader or the preset reader). */
+struct eng_sec_entry {
+	const char *name;
+	const char *value;
+};
 
 struct eng_sec {
 	const char *file;
@@ -28,11 +34,14 @@ struct eng_sec {
 	char id[CFG_NAME_LEN];     /* "p0", or "" for unnamed sections */
 	int line;                  /* line of the [header] */
 	int nb_entries;
-	struct rte_cfgfile_entry entries[ENG_MAX_KEYS];
+	struct eng_sec_entry entries[ENG_MAX_KEYS];
 	int entry_line[ENG_MAX_KEYS];
 	uint8_t used[ENG_MAX_KEYS];
 	const char *asked[ENG_MAX_KEYS]; /* keys the parser asked for (for "unknown key") */
 	int nb_asked;
+	/* the first key read with eng_sec_get() whose value is CFG_VALUE_LEN or
+	 * longer: the loader refuses it (only eng_sec_get_long() keys may be) */
+	const char *long_key;
 	char *err;
 	size_t errlen;
 };
@@ -40,6 +49,9 @@ struct eng_sec {
 int eng_sec_error(struct eng_sec *sec, const char *key, const char *fmt, ...)
 	__rte_format_printf(3, 4);
 const char *eng_sec_get(struct eng_sec *sec, const char *key);
+/* The same for a key whose value may be of any length (lists of names such
+ * as a task's "flows"); eng_sec_get() values are shorter than CFG_VALUE_LEN. */
+const char *eng_sec_get_long(struct eng_sec *sec, const char *key);
 int eng_sec_missing(struct eng_sec *sec, const char *key, const char *expected);
 int eng_sec_str(struct eng_sec *sec, const char *key, char *buf, size_t len);
 int eng_sec_name(struct eng_sec *sec, const char *key, char *buf, size_t len);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Config loader: INI via rte_cfgfile, dispatched to the section-kind table.
- * No EAL: the unit tests build this file.
+ * Config loader: the INI file read in one pass (sections, "key = value",
+ * '#' comments), dispatched to the section-kind table. No EAL: the unit
+ * tests build this file.
  *
- * rte_cfgfile silently skips lines that are neither "[section]" nor
- * "key = value", keeps duplicate sections and keys, and reports no line
- * numbers. A short pre-scan of the file catches those cases first and
- * remembers the line of every section and key for error messages.
+ * The file is read into memory and split in place: every section and key
+ * keeps its line for error messages; lines, values and the number of
+ * sections have no limit but the file's size (ENG_MAX_CONFIG_BYTES), so
+ * lists such as "flows = a, b, ..." are as long as they need to be.
+ * Every line must be "[section]", "key = value", a comment or blank; a
+ * section or a key given twice is refused (rte_cfgfile, used for the
+ * drivers' presets, would keep both silently).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#include <rte_cfgfile.h>
 
 #include "pace.h"
 
@@ -26,8 +28,6 @@
 #define ENG_COMMENT_CHAR '#'
 
 #define ENG_MAX_SECTION_KINDS 32
-/* a line of the file, without its newline: a key, "=", a value and some blanks */
-#define ENG_MAX_LINE (CFG_NAME_LEN + CFG_VALUE_LEN + 6)
 #define ENG_MAX_CONFIG_BYTES (16 << 20)
 
 /*
@@ -75,21 +75,24 @@ section_table(const struct eng_section_kind **tab)
 	return section_add(tab, n, &eng_section_capture);
 }
 
+/* The pre-scan's model of the file: sections and keys point into its buffer. */
 struct scan_key {
-	char name[CFG_NAME_LEN];
+	const char *name, *value;
 	int line;
 };
 
 struct scan_section {
-	char name[CFG_NAME_LEN];
+	const char *name;
 	int line;
-	int nb_keys;
-	struct scan_key keys[ENG_MAX_KEYS];
+	unsigned int first_key, nb_keys;	/* keys[first_key .. first_key + nb_keys) */
 };
 
 struct scan {
-	int nb;
+	char *buf;			/* the file, split into strings in place */
+	unsigned int nb, cap;		/* sections */
 	struct scan_section *s;
+	unsigned int nb_keys, cap_keys;
+	struct scan_key *keys;
 };
 
 static char *
@@ -105,13 +108,30 @@ strip(char *p)
 	return p;
 }
 
+/* Room for one more element in a table grown by doubling. */
+static int
+grow(void **tab, unsigned int n, unsigned int *cap, size_t size)
+{
+	unsigned int ncap;
+	void *t;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	t = realloc(*tab, (size_t)ncap * size);
+	if (t == NULL)
+		return -ENOMEM;
+	*tab = t;
+	*cap = ncap;
+	return 0;
+}
+
 /* "[name]" at lineno (p stripped): a new section. 0 or a negative errno. */
 static int
 scan_header(struct scan *sc, char *p, const char *file, int lineno, char *err, size_t errlen)
 {
 	char *end = strchr(p, ']'), *name;
 	struct scan_section *cur;
-	int i;
 
 	if (end == NULL || end[1] != '\0') {
 		snprintf(err, errlen, "%s:%d: expected a section header \"[name]\"; got \"%s\"", file,
@@ -124,30 +144,26 @@ scan_header(struct scan *sc, char *p, const char *file, int lineno, char *err, s
 		snprintf(err, errlen, "%s:%d: section name empty or too long", file, lineno);
 		return -EINVAL;
 	}
-	for (i = 0; i < sc->nb; i++)
-		if (strcmp(sc->s[i].name, name) == 0) {
-			snprintf(err, errlen, "%s:%d: [%s]: duplicate section (first defined at line %d)",
-					file, lineno, name, sc->s[i].line);
-			return -EEXIST;
-		}
-	if (sc->nb == ENG_MAX_SECTIONS) {
-		snprintf(err, errlen, "%s:%d: too many sections (at most %d)", file, lineno,
-				ENG_MAX_SECTIONS);
-		return -E2BIG;
+	if (grow((void **)&sc->s, sc->nb, &sc->cap, sizeof(*sc->s)) < 0) {
+		snprintf(err, errlen, "%s:%d: out of memory", file, lineno);
+		return -ENOMEM;
 	}
 	cur = &sc->s[sc->nb++];
-	snprintf(cur->name, sizeof(cur->name), "%s", name);
+	cur->name = name;
 	cur->line = lineno;
+	cur->first_key = sc->nb_keys;
+	cur->nb_keys = 0;
 	return 0;
 }
 
 /* "key = value" at lineno (p stripped) in section cur. 0 or a negative errno. */
 static int
-scan_key(struct scan_section *cur, char *p, const char *file, int lineno, char *err,
-		size_t errlen)
+scan_key(struct scan *sc, char *p, const char *file, int lineno, char *err, size_t errlen)
 {
-	char *eq = strchr(p, '=');
-	int i;
+	struct scan_section *cur = sc->nb ? &sc->s[sc->nb - 1] : NULL;
+	char *eq = strchr(p, '='), *v;
+	struct scan_key *k;
+	unsigned int i;
 
 	if (eq == NULL) {
 		snprintf(err, errlen, "%s:%d: expected \"key = value\" or \"[section]\"; got \"%s\"",
@@ -165,19 +181,15 @@ scan_key(struct scan_section *cur, char *p, const char *file, int lineno, char *
 				cur->name);
 		return -EINVAL;
 	}
-	if (*strip(eq + 1) == '\0') {
+	v = strip(eq + 1);
+	if (*v == '\0') {
 		snprintf(err, errlen, "%s:%d: [%s] %s: empty value", file, lineno, cur->name, p);
 		return -EINVAL;
 	}
-	if (strlen(strip(eq + 1)) >= CFG_VALUE_LEN) {
-		snprintf(err, errlen, "%s:%d: [%s] %s: value too long (at most %d characters)", file,
-				lineno, cur->name, p, CFG_VALUE_LEN - 1);
-		return -EINVAL;
-	}
 	for (i = 0; i < cur->nb_keys; i++)
-		if (strcmp(cur->keys[i].name, p) == 0) {
+		if (strcmp(sc->keys[cur->first_key + i].name, p) == 0) {
 			snprintf(err, errlen, "%s:%d: [%s] %s: duplicate key (first set at line %d)",
-					file, lineno, cur->name, p, cur->keys[i].line);
+					file, lineno, cur->name, p, sc->keys[cur->first_key + i].line);
 			return -EEXIST;
 		}
 	if (cur->nb_keys == ENG_MAX_KEYS) {
@@ -185,15 +197,21 @@ scan_key(struct scan_section *cur, char *p, const char *file, int lineno, char *
 				cur->name, ENG_MAX_KEYS);
 		return -E2BIG;
 	}
-	snprintf(cur->keys[cur->nb_keys].name, CFG_NAME_LEN, "%s", p);
-	cur->keys[cur->nb_keys++].line = lineno;
+	if (grow((void **)&sc->keys, sc->nb_keys, &sc->cap_keys, sizeof(*sc->keys)) < 0) {
+		snprintf(err, errlen, "%s:%d: out of memory", file, lineno);
+		return -ENOMEM;
+	}
+	k = &sc->keys[sc->nb_keys++];
+	k->name = p;
+	k->value = v;
+	k->line = lineno;
+	cur->nb_keys++;
 	return 0;
 }
 
 /*
  * The whole file into memory (at most ENG_MAX_CONFIG_BYTES): a regular file
- * only (a directory, a device such as /dev/zero or a FIFO is refused up
- * front, since rte_cfgfile reads the file a second time by name).
+ * only (a directory, a device such as /dev/zero or a FIFO is refused up front).
  */
 static int
 file_slurp(const char *file, char **buf, size_t *len, char *err, size_t errlen)
@@ -243,19 +261,14 @@ file_slurp(const char *file, char **buf, size_t *len, char *err, size_t errlen)
 }
 
 /*
- * A text line: no NUL, no control character but tab and CR, not longer
- * than the loader's limit. 0 or an error naming FILE:LINE.
+ * A text line: no NUL, no control character but tab and CR. 0 or an error
+ * naming FILE:LINE. Lines have no length limit but the file's.
  */
 static int
 line_check(const char *p, size_t n, const char *file, int lineno, char *err, size_t errlen)
 {
 	size_t i;
 
-	if (n > ENG_MAX_LINE) {
-		snprintf(err, errlen, "%s:%d: line too long (at most %d characters)", file, lineno,
-				ENG_MAX_LINE);
-		return -EINVAL;
-	}
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
 
@@ -274,32 +287,67 @@ line_check(const char *p, size_t n, const char *file, int lineno, char *err, siz
 }
 
 static int
-scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
+sec_name_cmp(const void *a, const void *b)
 {
-	char line[ENG_MAX_LINE + 1];
-	char *buf = NULL, *p, *c;
-	size_t len = 0, off = 0;
-	int lineno = 0, rc;
+	const struct scan_section *x = *(const struct scan_section *const *)a;
+	const struct scan_section *y = *(const struct scan_section *const *)b;
+	int c = strcmp(x->name, y->name);
 
-	rc = file_slurp(file, &buf, &len, err, errlen);
-	if (rc < 0)
-		return rc;
-	sc->nb = 0;
-	sc->s = calloc(ENG_MAX_SECTIONS, sizeof(*sc->s));
-	if (sc->s == NULL) {
-		free(buf);
+	return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* No section twice: sorted by name (then line), the duplicate met first in the file. */
+static int
+scan_duplicates(const struct scan *sc, const char *file, char *err, size_t errlen)
+{
+	const struct scan_section **v = malloc(sc->nb * sizeof(*v) + 1);
+	const struct scan_section *dup = NULL, *first = NULL, *run;
+	unsigned int i;
+
+	if (v == NULL) {
 		snprintf(err, errlen, "%s: out of memory", file);
 		return -ENOMEM;
 	}
+	for (i = 0; i < sc->nb; i++)
+		v[i] = &sc->s[i];
+	qsort(v, sc->nb, sizeof(*v), sec_name_cmp);
+	run = sc->nb ? v[0] : NULL;
+	for (i = 1; i < sc->nb; i++) {
+		if (strcmp(v[i]->name, run->name) != 0) {
+			run = v[i];
+			continue;
+		}
+		if (dup == NULL || v[i]->line < dup->line) {
+			dup = v[i];
+			first = run;
+		}
+	}
+	if (dup != NULL)
+		snprintf(err, errlen, "%s:%d: [%s]: duplicate section (first defined at line %d)",
+				file, dup->line, dup->name, first->line);
+	free(v);
+	return dup != NULL ? -EEXIST : 0;
+}
+
+static int
+scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
+{
+	size_t len = 0, off = 0;
+	int lineno = 0, rc;
+	char *p, *c;
+
+	rc = file_slurp(file, &sc->buf, &len, err, errlen);
+	if (rc < 0)
+		return rc;
 	while (rc == 0 && off < len) {
-		const char *nl = memchr(buf + off, '\n', len - off);
-		size_t n = nl != NULL ? (size_t)(nl - (buf + off)) : len - off;
+		char *line = sc->buf + off;
+		char *nl = memchr(line, '\n', len - off);
+		size_t n = nl != NULL ? (size_t)(nl - line) : len - off;
 
 		lineno++;
-		rc = line_check(buf + off, n, file, lineno, err, errlen);
+		rc = line_check(line, n, file, lineno, err, errlen);
 		if (rc < 0)
 			break;
-		memcpy(line, buf + off, n);
 		line[n] = '\0';
 		off += n + 1;
 		c = strchr(line, ENG_COMMENT_CHAR);
@@ -311,16 +359,26 @@ scan_file(const char *file, struct scan *sc, char *err, size_t errlen)
 		if (*p == '[')
 			rc = scan_header(sc, p, file, lineno, err, errlen);
 		else
-			rc = scan_key(sc->nb ? &sc->s[sc->nb - 1] : NULL, p, file, lineno, err, errlen);
+			rc = scan_key(sc, p, file, lineno, err, errlen);
 	}
-	free(buf);
 	if (rc == 0 && sc->nb == 0) {
 		snprintf(err, errlen, "%s: %s: no [section] (a config needs at least its ports, tasks "
 				"and lcores; doc/config.md)", file, lineno ? "only comments and blank lines" :
 				"empty file");
 		rc = -EINVAL;
 	}
+	if (rc == 0)
+		rc = scan_duplicates(sc, file, err, errlen);
 	return rc;
+}
+
+static void
+scan_free(struct scan *sc)
+{
+	free(sc->buf);
+	free(sc->s);
+	free(sc->keys);
+	memset(sc, 0, sizeof(*sc));
 }
 
 static const struct eng_section_kind *
@@ -361,27 +419,24 @@ kinds_list(char *buf, size_t len)
 	}
 }
 
-static int
-parse_section(struct eng_config *cfg, struct rte_cfgfile *cf, int idx, const struct scan_section *ss,
+static void
+parse_section(struct eng_config *cfg, const struct scan *sc, const struct scan_section *ss,
 		struct eng_sec *sec)
 {
-	int i, j, n;
+	unsigned int i;
 
 	memset(sec, 0, sizeof(*sec));
 	sec->file = cfg->file;
-	sec->err = NULL;
-	n = rte_cfgfile_section_entries_by_index(cf, idx, sec->name, sec->entries, ENG_MAX_KEYS);
-	if (n < 0)
-		return -EINVAL;
-	sec->nb_entries = n;
+	snprintf(sec->name, sizeof(sec->name), "%s", ss->name);
 	sec->line = ss->line;
-	for (i = 0; i < n; i++) {
-		sec->entry_line[i] = ss->line;
-		for (j = 0; j < ss->nb_keys; j++)
-			if (strcmp(ss->keys[j].name, sec->entries[i].name) == 0)
-				sec->entry_line[i] = ss->keys[j].line;
+	sec->nb_entries = (int)ss->nb_keys;
+	for (i = 0; i < ss->nb_keys; i++) {
+		const struct scan_key *k = &sc->keys[ss->first_key + i];
+
+		sec->entries[i].name = k->name;
+		sec->entries[i].value = k->value;
+		sec->entry_line[i] = k->line;
 	}
-	return 0;
 }
 
 int
@@ -403,6 +458,7 @@ config_defaults(struct eng_config *cfg)
 	cfg->stats_period_ns = 1000000000ull;
 	cfg->drain_ns = 200000000ull;
 	cfg->stats_top = 10;
+	cfg->summary_flows = 16;
 	cfg->pace_catchup_ns = PACE_CATCHUP_DEFAULT_NS;
 	cfg->mbuf_cache = 256;
 	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
@@ -437,47 +493,30 @@ config_check(struct eng_config *cfg, char *err, size_t errlen)
 int
 eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errlen)
 {
-	struct rte_cfgfile_parameters params = {.comment_character = ENG_COMMENT_CHAR};
-	struct rte_cfgfile *cf = NULL;
 	struct eng_sec *sec = NULL;
-	struct scan sc = {0, NULL};
+	struct scan sc;
 	char list[ENG_ERR_LEN / 2];
-	int i, j, rc, nsec;
+	unsigned int i;
+	int j, rc;
 
+	memset(&sc, 0, sizeof(sc));
 	config_defaults(cfg);
 	snprintf(cfg->file, sizeof(cfg->file), "%s", file);
 	rc = scan_file(file, &sc, err, errlen);
 	if (rc < 0)
 		goto out;
-	cf = rte_cfgfile_load_with_params(file, 0, &params);
-	if (cf == NULL) {
-		snprintf(err, errlen, "%s: rte_cfgfile could not parse the file", file);
-		rc = -EINVAL;
-		goto out;
-	}
-	nsec = rte_cfgfile_num_sections(cf, "", 0);
-	if (nsec != sc.nb) {
-		snprintf(err, errlen, "%s: rte_cfgfile found %d sections, expected %d", file, nsec,
-				sc.nb);
-		rc = -EINVAL;
-		goto out;
-	}
 	sec = malloc(sizeof(*sec));
 	if (sec == NULL) {
 		rc = -ENOMEM;
 		snprintf(err, errlen, "%s: out of memory", file);
 		goto out;
 	}
-	for (i = 0; i < nsec; i++) {
+	for (i = 0; i < sc.nb; i++) {
 		const struct eng_section_kind *kind;
 
-		rc = parse_section(cfg, cf, i, &sc.s[i], sec);
+		parse_section(cfg, &sc, &sc.s[i], sec);
 		sec->err = err;
 		sec->errlen = errlen;
-		if (rc == -EINVAL) {
-			snprintf(err, errlen, "%s:%d: cannot read section", file, sc.s[i].line);
-			goto out;
-		}
 		kind = kind_find(sec->name, sec->kind, sec->id);
 		if (kind == NULL) {
 			kinds_list(list, sizeof(list));
@@ -494,6 +533,12 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 			goto out;
 		}
 		rc = kind->parse(cfg, sec);
+		if (sec->long_key != NULL) {
+			rc = eng_sec_error(sec, sec->long_key, "value too long (at most %d characters; "
+					"only lists of names, such as a task's flows, may be longer)",
+					CFG_VALUE_LEN - 1);
+			goto out;
+		}
 		if (rc < 0)
 			goto out;
 		for (j = 0; j < sec->nb_entries; j++) {
@@ -517,9 +562,7 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 	rc = 0;
 out:
 	free(sec);
-	free(sc.s);
-	if (cf != NULL)
-		rte_cfgfile_close(cf);
+	scan_free(&sc);
 	if (rc < 0)
 		eng_config_free(cfg);
 	return rc;

@@ -66,6 +66,8 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 	if (rc == 0)
 		rc = eng_sec_time(sec, "warmup", NS_PER_S, 0, 3600 * NS_PER_S, &cfg->warmup_ns);
 	if (rc == 0)
+		rc = eng_sec_u32(sec, "summary_flows", 0, UINT32_MAX, &cfg->summary_flows);
+	if (rc == 0)
 		rc = eng_sec_str(sec, "timeseries", cfg->timeseries, sizeof(cfg->timeseries));
 	if (rc == 0)
 		rc = eng_sec_bool(sec, "pdump", &cfg->pdump);

@@ -82,6 +82,7 @@ flow_defaults(struct eng_flow_conf *f, const char *name, int line,
 	f->line = line;
 	f->proto = proto;
 	f->task_idx = -1;
+	f->group = -1;
 	f->weight = 1;
 	f->seed = 1;
 }
@@ -144,9 +145,8 @@ flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
 	char arg[PATH_MAX];
 	int rc;
 
-	rc = eng_sec_u32(sec, "weight", 1, 1000000, &f->weight);
-	if (rc == 0)
-		rc = eng_sec_name(sec, "bottleneck", f->bottleneck, sizeof(f->bottleneck));
+	/* weight: a list for flow groups (config/flow_group.c) */
+	rc = eng_sec_name(sec, "bottleneck", f->bottleneck, sizeof(f->bottleneck));
 	if (rc == 0)
 		rc = eng_sec_time(sec, "duration", 1000000000ull, 0, UINT64_MAX / 4, &f->duration_ns);
 	if (rc == 0)
@@ -187,27 +187,42 @@ eng_flow_add(struct eng_config *cfg, const char *name, int line, const struct en
 		snprintf(err, errlen, "flow name \"%s\": %s", name, e);
 		return NULL;
 	}
-	if (cfg->flows == NULL) {
-		cfg->flows = calloc(ENG_MAX_FLOWS, sizeof(*cfg->flows));
-		if (cfg->flows == NULL) {
-			snprintf(err, errlen, "out of memory");
+	if (cfg->nb_flows == cfg->flows_cap) {
+		/* grown while loading only: no pointer into the table outlives an add */
+		unsigned int cap = cfg->flows_cap ? cfg->flows_cap * 2 : 16;
+		struct eng_flow_conf *t = realloc(cfg->flows, (size_t)cap * sizeof(*t));
+
+		if (t == NULL || cap <= cfg->flows_cap) {
+			free(t == cfg->flows ? NULL : t);
+			snprintf(err, errlen, "out of memory (%u flows)", cfg->nb_flows);
 			return NULL;
 		}
-	}
-	if (cfg->nb_flows == ENG_MAX_FLOWS) {
-		snprintf(err, errlen, "too many flows (at most %d)", ENG_MAX_FLOWS);
-		return NULL;
+		cfg->flows = t;
+		cfg->flows_cap = cap;
 	}
 	f = &cfg->flows[cfg->nb_flows++];
 	flow_defaults(f, name, line, proto);
 	return f;
 }
 
+/* The keys every flow of the section has, then the protocol's. */
+static int
+flow_parse_one(struct eng_config *cfg, struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	int rc;
+
+	rc = flow_parse_addresses(sec, f);
+	if (rc == 0)
+		rc = flow_parse_application(sec, f);
+	if (rc == 0)
+		rc = f->proto->flow_parse(f, sec, cfg);
+	return rc;
+}
+
 static int
 flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 {
 	const struct eng_task_ops *proto = NULL;
-	struct eng_flow_conf *f;
 	char e[CFG_ERR_LEN];
 	int rc;
 
@@ -216,38 +231,20 @@ flow_parse(struct eng_config *cfg, struct eng_sec *sec)
 	rc = flow_parse_proto(sec, &proto);
 	if (rc < 0)
 		return rc;
-	f = eng_flow_add(cfg, sec->id, sec->line, proto, e, sizeof(e));
-	if (f == NULL)
-		return eng_sec_error(sec, NULL, "%s", e);
-	rc = flow_parse_addresses(sec, f);
-	if (rc == 0)
-		rc = flow_parse_application(sec, f);
-	if (rc == 0)
-		rc = proto->flow_parse(f, sec, cfg);
-	if (rc < 0) {
-		free(f->pconf);
-		cfg->nb_flows--;
-	}
-	return rc;
-}
-
-int
-eng_flow_index(const struct eng_config *cfg, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < cfg->nb_flows; i++)
-		if (strcmp(cfg->flows[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return eng_flow_group_parse(cfg, sec, proto, flow_parse_one);
 }
 
 int
 eng_task_parse_flows(struct eng_task *t, struct eng_sec *sec)
 {
-	if (eng_sec_get(sec, "flows") == NULL)
-		return eng_sec_missing(sec, "flows", "a comma-separated list of flow names");
-	return eng_sec_str(sec, "flows", t->flow_list, sizeof(t->flow_list));
+	const char *v = eng_sec_get_long(sec, "flows");
+
+	if (v == NULL)
+		return eng_sec_missing(sec, "flows", "a comma-separated list of flow and flow "
+				"group names");
+	free(t->flow_list);
+	t->flow_list = strdup(v);
+	return t->flow_list == NULL ? -ENOMEM : 0;
 }
 
 const struct eng_flow_conf *
@@ -256,46 +253,78 @@ eng_task_flow(const struct eng_config *cfg, const struct eng_task *t, unsigned i
 	return i < t->nb_flows ? &cfg->flows[t->flow_idx[i]] : NULL;
 }
 
-/* One task's list: every name a flow of its kind, run by no other task. */
+/* Flow k into task ti's list: of the task's kind, run by no other task. */
+static int
+task_flow_add(struct eng_config *cfg, unsigned int ti, unsigned int k, unsigned int *cap,
+		char *err, size_t errlen)
+{
+	struct eng_task *t = &cfg->tasks[ti];
+	struct eng_flow_conf *f = &cfg->flows[k];
+
+	if (f->proto != t->ops) {
+		snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" has proto = %s, "
+				"the task is of kind %s", cfg->file, t->line, t->name, f->name,
+				f->proto->name, t->ops->name);
+		return -EINVAL;
+	}
+	if (f->task_idx >= 0) {
+		snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" is already "
+				"run by task %s", cfg->file, t->line, t->name, f->name,
+				cfg->tasks[f->task_idx].name);
+		return -EINVAL;
+	}
+	if (t->nb_flows == *cap) {
+		unsigned int ncap = *cap ? *cap * 2 : 16;
+		unsigned int *v = realloc(t->flow_idx, ncap * sizeof(*v));
+
+		if (v == NULL) {
+			snprintf(err, errlen, "%s:%d: [task %s] flows: out of memory", cfg->file,
+					t->line, t->name);
+			return -ENOMEM;
+		}
+		t->flow_idx = v;
+		*cap = ncap;
+	}
+	f->task_idx = (int)ti;
+	f->task_pos = t->nb_flows;
+	t->flow_idx[t->nb_flows++] = k;
+	return 0;
+}
+
+/* One task's list: flow names and flow group names (a group adds all its flows). */
 static int
 task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t errlen)
 {
 	struct eng_task *t = &cfg->tasks[ti];
 	char name[ENG_NAME_LEN], e[CFG_ERR_LEN];
 	const char *cur = t->flow_list;
+	unsigned int cap = 0, m;
 	int rc;
 
 	if (t->flow_idx != NULL)
 		return 0;	/* made by the kind itself (deprecated keys) */
 	t->nb_flows = 0;
-	t->flow_idx = calloc(ENG_MAX_FLOWS, sizeof(*t->flow_idx));
-	if (t->flow_idx == NULL)
-		return -ENOMEM;
 	while ((rc = cfg_list_next(&cur, name, sizeof(name), e, sizeof(e))) > 0) {
 		int k = eng_flow_index(cfg, name);
-		struct eng_flow_conf *f = k >= 0 ? &cfg->flows[k] : NULL;
+		int g = k < 0 ? eng_flow_group_index(cfg, name) : -1;
 
-		if (f == NULL) {
+		if (k < 0 && g < 0) {
 			snprintf(err, errlen, "%s:%d: [task %s] flows: unknown flow \"%s\" "
-					"(expected the name of a [flow NAME] section)",
+					"(expected the name of a [flow NAME] section or flow group)",
 					cfg->file, t->line, t->name, name);
 			return -EINVAL;
 		}
-		if (f->proto != t->ops) {
-			snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" has proto = %s, "
-					"the task is of kind %s", cfg->file, t->line, t->name, name,
-					f->proto->name, t->ops->name);
-			return -EINVAL;
+		if (k >= 0) {
+			rc = task_flow_add(cfg, ti, (unsigned int)k, &cap, err, errlen);
+			if (rc < 0)
+				return rc;
+			continue;
 		}
-		if (f->task_idx >= 0) {
-			snprintf(err, errlen, "%s:%d: [task %s] flows: flow \"%s\" is already "
-					"run by task %s", cfg->file, t->line, t->name, name,
-					cfg->tasks[f->task_idx].name);
-			return -EINVAL;
+		for (m = 0; m < cfg->flow_groups[g].count; m++) {
+			rc = task_flow_add(cfg, ti, cfg->flow_groups[g].first + m, &cap, err, errlen);
+			if (rc < 0)
+				return rc;
 		}
-		f->task_idx = (int)ti;
-		f->task_pos = t->nb_flows;
-		t->flow_idx[t->nb_flows++] = (unsigned int)k;
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "%s:%d: [task %s] flows: %s", cfg->file, t->line, t->name, e);
@@ -310,20 +339,16 @@ task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t er
 }
 
 /* [flow]'s check: unique names; every task of a flow-running kind resolves its
- * list; every flow is run by exactly one task of its kind. */
+ * list; every flow is run by exactly one task of its kind; distinct 4-tuples. */
 static int
 flow_check(struct eng_config *cfg, char *err, size_t errlen)
 {
-	unsigned int i, j;
+	unsigned int i;
 	int rc;
 
-	for (i = 0; i < cfg->nb_flows; i++)
-		for (j = 0; j < i; j++)
-			if (strcmp(cfg->flows[i].name, cfg->flows[j].name) == 0) {
-				snprintf(err, errlen, "%s:%d: [flow %s]: flow defined twice",
-						cfg->file, cfg->flows[i].line, cfg->flows[i].name);
-				return -EINVAL;
-			}
+	rc = eng_flow_names_index(cfg, err, errlen);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		if (cfg->tasks[i].ops->flow_parse == NULL)
 			continue;
@@ -341,7 +366,7 @@ flow_check(struct eng_config *cfg, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return eng_flow_tuples_check(cfg, err, errlen);
 }
 
 static void
@@ -355,10 +380,19 @@ flows_free(struct eng_config *cfg)
 		free(cfg->tasks[i].flow_idx);
 		cfg->tasks[i].flow_idx = NULL;
 		cfg->tasks[i].nb_flows = 0;
+		free(cfg->tasks[i].flow_list);
+		cfg->tasks[i].flow_list = NULL;
 	}
 	free(cfg->flows);
 	cfg->flows = NULL;
 	cfg->nb_flows = 0;
+	cfg->flows_cap = 0;
+	free(cfg->flows_by_name);
+	cfg->flows_by_name = NULL;
+	free(cfg->flow_groups);
+	cfg->flow_groups = NULL;
+	cfg->nb_flow_groups = 0;
+	cfg->flow_groups_cap = 0;
 }
 
 const struct eng_section_kind eng_section_flow = {

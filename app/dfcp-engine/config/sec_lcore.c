@@ -11,6 +11,7 @@ lcore_parse(struct eng_config *cfg, struct eng_sec *sec)
 {
 	struct eng_lcore_conf *lc;
 	char e[CFG_ERR_LEN];
+	const char *v;
 	uint32_t id;
 
 	if (cfg_parse_u32(sec->id, 0, RTE_MAX_LCORE - 1, &id, e, sizeof(e)) < 0)
@@ -19,10 +20,13 @@ lcore_parse(struct eng_config *cfg, struct eng_sec *sec)
 	memset(lc, 0, sizeof(*lc));
 	lc->lcore_id = id;
 	lc->line = sec->line;
-	if (eng_sec_get(sec, "tasks") == NULL)
+	v = eng_sec_get_long(sec, "tasks");
+	if (v == NULL)
 		return eng_sec_missing(sec, "tasks", "a comma-separated list of task names");
-	if (eng_sec_str(sec, "tasks", lc->task_list, sizeof(lc->task_list)) < 0)
-		return -EINVAL;
+	if (strlen(v) >= sizeof(lc->task_list))
+		return eng_sec_error(sec, "tasks", "list too long (at most %d tasks of at most %d "
+				"characters)", ENG_MAX_LCORE_TASKS, ENG_NAME_LEN - 1);
+	snprintf(lc->task_list, sizeof(lc->task_list), "%s", v);
 	cfg->nb_lcores++;
 	return 0;
 }

@@ -45,6 +45,7 @@ eng_preset_load(const struct eng_config *cfg, struct eng_port_conf *pc, const ch
 {
 	struct rte_cfgfile_parameters params = {.comment_character = '#'};
 	char path[PATH_MAX + ENG_NAME_LEN + 8];
+	struct rte_cfgfile_entry ent[ENG_MAX_KEYS];
 	struct rte_cfgfile *cf;
 	struct eng_sec *sec;
 	char e[CFG_ERR_LEN];
@@ -74,8 +75,12 @@ eng_preset_load(const struct eng_config *cfg, struct eng_port_conf *pc, const ch
 		rc = eng_sec_error(sec, NULL, "expected exactly one section, [preset]");
 		goto out;
 	}
-	n = rte_cfgfile_section_entries(cf, "preset", sec->entries, ENG_MAX_KEYS);
+	n = rte_cfgfile_section_entries(cf, "preset", ent, ENG_MAX_KEYS);
 	sec->nb_entries = n < 0 ? 0 : n;
+	for (i = 0; i < sec->nb_entries; i++) {
+		sec->entries[i].name = ent[i].name;
+		sec->entries[i].value = ent[i].value;
+	}
 	(void)eng_sec_get(sec, "description");
 	rc = port_tuning_keys(pc, sec);
 	for (i = 0; rc == 0 && i < sec->nb_entries; i++)

@@ -59,6 +59,8 @@ task_parse(struct eng_config *cfg, struct eng_sec *sec)
 		t->conf = NULL;
 		free(t->flow_idx);
 		t->flow_idx = NULL;
+		free(t->flow_list);
+		t->flow_list = NULL;
 		return rc;
 	}
 	egress_note(t, sec);

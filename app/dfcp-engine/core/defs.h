@@ -20,7 +20,6 @@ enum eng_exit {
 #define ENG_MAX_TASKS 128
 #define ENG_MAX_LCORE_TASKS 16
 #define ENG_MAX_TASK_PORTS 2
-#define ENG_MAX_SECTIONS 512
 #define ENG_MAX_KEYS 64
 #define ENG_ERR_LEN 512
 #define ENG_MAX_CAPTURES 16

@@ -59,8 +59,8 @@ struct eng_task {
 	char egress[ENG_NAME_LEN];
 	int egress_line;
 	/* kinds that run [flow]s: "flows = a, b" as written, resolved by [flow]'s
-	 * check (config/sec_flow.c) into cfg->flows indexes */
-	char flow_list[CFG_VALUE_LEN];
+	 * check (config/sec_flow.c) into cfg->flows indexes; malloc'd, any length */
+	char *flow_list;
 	unsigned int nb_flows;
 	unsigned int *flow_idx;
 	void *priv;                 /* from ops->setup(); freed by ops->teardown() */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -18,6 +19,7 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
+#include "obs/fold.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 #include "obs/stats.h"
@@ -293,13 +295,45 @@ eng_stats_failed(struct eng_runtime *rt)
 	return n;
 }
 
-/* "flow NAME FAILED: why" for each failed flow on stdout (o NULL), or "outcome" in the JSON. */
+/* Failures by class over every flow ("48 of 64 flows failed: 48 never
+ * connected (syn-timeout)"), into buf; "" when none failed or no memory. */
+static void
+failures_by_class(struct eng_runtime *rt, char *buf, size_t len)
+{
+	unsigned int i, n = rt->cfg->nb_flows;
+	struct eng_fold_flow *v = calloc((size_t)n + 1, sizeof(*v));
+	char (*fail)[ENG_FAIL_LEN] = calloc((size_t)n + 1, sizeof(*fail));
+	struct eng_flow_view fv;
+	struct eng_fold fd;
+
+	buf[0] = '\0';
+	if (v != NULL && fail != NULL) {
+		for (i = 0; i < n; i++) {
+			flow_outcome(rt, i, &fv);
+			memcpy(fail[i], fv.fail, ENG_FAIL_LEN);
+			v[i].name = rt->cfg->flows[i].name;
+			v[i].weight = 1;
+			v[i].fail = fail[i];
+		}
+		if (eng_fold_compute(v, n, &fd) == 0 && fd.failed != 0)
+			eng_fold_failures_str(&fd, buf, len);
+	}
+	free(v);
+	free(fail);
+}
+
+/*
+ * "flow NAME FAILED: why" for each failed flow on stdout (o NULL; at most
+ * [engine] summary_flows of them, then the failures by class), or "outcome"
+ * in the JSON (every failure).
+ */
 static void
 outcome_write(struct eng_runtime *rt, struct eng_out *o)
 {
 	const struct eng_config *cfg = rt->cfg;
 	struct eng_flow_view v;
-	unsigned int i, done = 0, failed = eng_stats_failed(rt);
+	unsigned int i, done = 0, shown = 0, failed = eng_stats_failed(rt);
+	char classes[512];
 
 	if (o != NULL) {
 		eng_out_obj(o, "outcome");
@@ -317,18 +351,26 @@ outcome_write(struct eng_runtime *rt, struct eng_out *o)
 			eng_out_str(o, "name", cfg->flows[i].name);
 			eng_out_str(o, "reason", v.fail);
 			eng_out_end(o);
-		} else {
+		} else if (shown++ < cfg->summary_flows || failed <= cfg->summary_flows) {
 			printf("flow %s FAILED: %s\n", cfg->flows[i].name, v.fail);
 		}
 	}
+	failures_by_class(rt, classes, sizeof(classes));
 	if (o != NULL) {
 		eng_out_end(o);
 		eng_out_u64(o, "completed", done);
+		eng_out_str(o, "failures_by_class", classes);
 		eng_out_end(o);
-	} else if (cfg->nb_flows != 0) {
+		return;
+	}
+	if (failed > cfg->summary_flows)
+		printf("... and %u more failed flows (the JSON summary lists every one)\n",
+				failed - cfg->summary_flows);
+	if (cfg->nb_flows != 0)
 		printf("outcome: %u of %u flows failed, %u reached their goal\n", failed,
 				cfg->nb_flows, done);
-	}
+	if (classes[0] != '\0')
+		printf("outcome: %s\n", classes);
 }
 
 void

@@ -294,7 +294,8 @@ check_memory(const struct eng_config *cfg, const struct eng_task *tk, char *err,
 int
 eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
 {
-	unsigned int t, i, j;
+	const struct eng_flow_conf *f, *g;
+	unsigned int t;
 
 	for (t = 0; t < cfg->nb_tasks; t++) {
 		const struct eng_task *tk = &cfg->tasks[t];
@@ -303,18 +304,11 @@ eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
 			continue;
 		if (check_memory(cfg, tk, err, errlen) < 0)
 			return -EINVAL;
-		for (i = 0; i < tk->nb_flows; i++)
-			for (j = 0; j < i; j++) {
-				const struct eng_flow_conf *f = eng_task_flow(cfg, tk, i);
-				const struct eng_flow_conf *g = eng_task_flow(cfg, tk, j);
-
-				if (g->local_ip == f->local_ip && g->local_port == f->local_port) {
-					snprintf(err, errlen, "%s:%d: [flow %s] local: same address and "
-							"port as flow %s on the same task", cfg->file,
-							f->line, f->name, g->name);
-					return -EINVAL;
-				}
-			}
+		if (eng_task_flows_same_local(cfg, tk, &f, &g) > 0) {
+			snprintf(err, errlen, "%s:%d: [flow %s] local: same address and port as "
+					"flow %s on the same task", cfg->file, f->line, f->name, g->name);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -12,12 +12,14 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
 
 #include "kinds/dfcp/dfcp_task.h"
 #include "kinds/xport/xport.h"
+#include "obs/fold.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 
@@ -227,19 +229,206 @@ eng_dfcp_flow_write(const struct eng_xflow *xf, struct eng_out *o)
 		flow_fields(xf->x->rt, o, xf->idx, &v);
 }
 
+/*
+ * The summary's sets of DFCP flows: each flow group, and each task's other
+ * senders and receivers. A set of more than [engine] summary_flows flows is
+ * folded into one group summary in the text (obs/fold.h).
+ */
+struct flow_set {
+	char label[ENG_NAME_LEN * 2 + 16];
+	unsigned int n, *idx;		/* cfg->flows indexes, config order */
+};
+
+struct flow_sets {
+	unsigned int n, any_folded;
+	struct flow_set *s;
+	unsigned int *idx;		/* every set's idx, one block */
+};
+
+static unsigned int
+set_id(const struct eng_config *cfg, const struct eng_flow_conf *fc)
+{
+	return fc->group >= 0 ? (unsigned int)fc->group :
+		cfg->nb_flow_groups + 2 * (unsigned int)fc->task_idx + (fc->role != ENG_FLOW_SENDER);
+}
+
 static void
-flows_write(struct eng_runtime *rt, struct eng_out *o)
+set_label(const struct eng_config *cfg, const struct eng_flow_conf *fc, char *buf, size_t len)
+{
+	const char *role = fc->role == ENG_FLOW_SENDER ? "senders" : "receivers";
+
+	if (fc->group >= 0)
+		snprintf(buf, len, "%s (%s)", cfg->flow_groups[fc->group].name, role);
+	else
+		snprintf(buf, len, "task %s %s", cfg->tasks[fc->task_idx].name, role);
+}
+
+static void
+sets_free(struct flow_sets *fs)
+{
+	free(fs->s);
+	free(fs->idx);
+	memset(fs, 0, sizeof(*fs));
+}
+
+/* O(flows): count per set id, then fill; sets ordered by their first flow. */
+static int
+sets_build(const struct eng_config *cfg, struct flow_sets *fs)
+{
+	unsigned int nid = cfg->nb_flow_groups + 2 * cfg->nb_tasks, i, off = 0, *cnt, *pos;
+
+	memset(fs, 0, sizeof(*fs));
+	cnt = calloc((size_t)nid + 1, sizeof(*cnt));
+	pos = malloc(((size_t)nid + 1) * sizeof(*pos));
+	fs->s = calloc((size_t)nid + 1, sizeof(*fs->s));
+	fs->idx = malloc(((size_t)cfg->nb_flows + 1) * sizeof(*fs->idx));
+	if (cnt == NULL || pos == NULL || fs->s == NULL || fs->idx == NULL) {
+		free(cnt);
+		free(pos);
+		sets_free(fs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nid; i++)
+		pos[i] = UINT32_MAX;
+	for (i = 0; i < cfg->nb_flows; i++) {
+		const struct eng_flow_conf *fc = &cfg->flows[i];
+		unsigned int id;
+
+		if (fc->proto != &eng_task_dfcp || fc->task_idx < 0)
+			continue;
+		id = set_id(cfg, fc);
+		if (pos[id] == UINT32_MAX) {
+			pos[id] = fs->n++;
+			set_label(cfg, fc, fs->s[pos[id]].label, sizeof(fs->s[pos[id]].label));
+		}
+		cnt[id]++;
+	}
+	for (i = 0; i < nid; i++)
+		if (pos[i] != UINT32_MAX)
+			fs->s[pos[i]].n = cnt[i];	/* the room each set needs */
+	for (i = 0; i < fs->n; i++) {
+		fs->s[i].idx = fs->idx + off;
+		off += fs->s[i].n;
+		fs->any_folded |= fs->s[i].n > cfg->summary_flows;
+		fs->s[i].n = 0;
+	}
+	for (i = 0; i < cfg->nb_flows; i++) {
+		const struct eng_flow_conf *fc = &cfg->flows[i];
+		struct flow_set *st;
+
+		if (fc->proto != &eng_task_dfcp || fc->task_idx < 0)
+			continue;
+		st = &fs->s[pos[set_id(cfg, fc)]];
+		st->idx[st->n++] = i;
+	}
+	free(cnt);
+	free(pos);
+	return 0;
+}
+
+/* A set's flows as the fold sees them (the fail strings copied out of the snapshots). */
+struct set_views {
+	struct eng_fold_flow *v;
+	char (*fail)[ENG_FAIL_LEN];
+};
+
+static int
+set_views_fill(struct eng_runtime *rt, const struct flow_set *st, struct set_views *sv,
+		struct eng_fold *fd)
 {
 	unsigned int i;
 
+	sv->v = calloc((size_t)st->n + 1, sizeof(*sv->v));
+	sv->fail = calloc((size_t)st->n + 1, sizeof(*sv->fail));
+	if (sv->v == NULL || sv->fail == NULL) {
+		free(sv->v);
+		free(sv->fail);
+		return -ENOMEM;
+	}
+	for (i = 0; i < st->n; i++) {
+		const struct eng_flow_conf *fc = &rt->cfg->flows[st->idx[i]];
+		struct flow_view fv;
+
+		sv->v[i].name = fc->name;
+		sv->v[i].weight = fc->weight;
+		snprintf(sv->fail[i], ENG_FAIL_LEN, "did not run");
+		if (flow_view(rt, st->idx[i], &fv) == 0) {
+			sv->v[i].mbps = fv.goodput_mbps;
+			sv->v[i].completed = fv.completed;
+			snprintf(sv->fail[i], ENG_FAIL_LEN, "%s", fv.s.fail);
+		}
+		sv->v[i].fail = sv->fail[i];
+	}
+	if (eng_fold_compute(sv->v, st->n, fd) < 0) {
+		free(sv->v);
+		free(sv->fail);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void
+set_views_free(struct set_views *sv)
+{
+	free(sv->v);
+	free(sv->fail);
+}
+
+/* One set as a group summary item ("group NAME (senders)" / "task T senders"). */
+static void
+set_write(struct eng_runtime *rt, struct eng_out *o, const struct flow_set *st)
+{
+	struct set_views sv;
+	struct eng_fold fd;
+
+	if (set_views_fill(rt, st, &sv, &fd) < 0)
+		return;
+	eng_out_item(o, "flows", st->label);
+	if (o->kind == ENG_OUT_JSON)
+		eng_out_str(o, "set", st->label);
+	eng_fold_write(o, sv.v, &fd);
+	eng_out_end(o);
+	set_views_free(&sv);
+}
+
+static void
+flows_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	struct flow_sets fs = {0};
+	unsigned int i, j;
+	int have_sets = sets_build(rt->cfg, &fs) == 0;
+
 	eng_out_arr(o, "flows");
-	for (i = 0; i < rt->cfg->nb_flows; i++) {
+	for (i = 0; o->kind == ENG_OUT_TEXT && have_sets && fs.any_folded && i < fs.n; i++) {
+		const struct flow_set *st = &fs.s[i];
+
+		if (st->n > rt->cfg->summary_flows) {
+			set_write(rt, o, st);
+			continue;
+		}
+		for (j = 0; j < st->n; j++) {
+			struct flow_view v;
+
+			if (flow_view(rt, st->idx[j], &v) == 0)
+				flow_write(rt, o, st->idx[j], &v);
+		}
+	}
+	for (i = 0; (o->kind != ENG_OUT_TEXT || !have_sets || !fs.any_folded) &&
+			i < rt->cfg->nb_flows; i++) {
 		struct flow_view v;
 
 		if (flow_view(rt, i, &v) == 0)
 			flow_write(rt, o, i, &v);
 	}
 	eng_out_end(o);
+	if (o->kind == ENG_OUT_JSON && have_sets) {
+		eng_out_arr(o, "flow_sets");
+		for (i = 0; i < fs.n; i++)
+			set_write(rt, o, &fs.s[i]);
+		eng_out_end(o);
+	}
+	if (have_sets)
+		sets_free(&fs);
 }
 
 /* Jain's index of the flows labelled `bn`: x = goodput / weight. */
@@ -369,27 +558,80 @@ dispatch_write(struct eng_runtime *rt, struct eng_out *o)
 		eng_out_end(o);
 }
 
-/* The closing lines: each receiver's goodput and each sender's acked rate, then
- * Jain's index per bottleneck. */
+/* A flow's closing line: one goodput per transfer, the receiver's (README); a
+ * sender's acked rate is its estimate. */
+static void
+flow_line(const struct eng_config *cfg, unsigned int i, const struct flow_view *v, FILE *f)
+{
+	if (cfg->flows[i].role == ENG_FLOW_SENDER)
+		fprintf(f, "flow %s acked: %.1f Mbit/s (sender's estimate; the transfer's "
+				"goodput is its receiver's)\n", v->name, v->goodput_mbps);
+	else
+		fprintf(f, "flow %s goodput: %.1f Mbit/s (delivered to the sink)\n", v->name,
+				v->goodput_mbps);
+}
+
+/* A set's closing lines: each flow's goodput, or (folded) the group's figures. */
+static void
+set_result(struct eng_runtime *rt, const struct flow_set *st, FILE *f)
+{
+	struct set_views sv;
+	struct eng_fold fd;
+	char fails[512];
+	unsigned int i;
+
+	if (st->n <= rt->cfg->summary_flows) {
+		for (i = 0; i < st->n; i++) {
+			struct flow_view v;
+
+			if (flow_view(rt, st->idx[i], &v) == 0)
+				flow_line(rt->cfg, st->idx[i], &v, f);
+		}
+		return;
+	}
+	if (set_views_fill(rt, st, &sv, &fd) < 0)
+		return;
+	fprintf(f, "flows %s: %u flows, %u completed, %u failed; goodput total %.1f Mbit/s, "
+			"per flow min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f Mbit/s; "
+			"Jain's index (weighted) %.4f\n", st->label, fd.n, fd.completed, fd.failed,
+			fd.total_mbps, fd.min, fd.p50, fd.p90, fd.p99, fd.max, fd.jain);
+	fprintf(f, "flows %s: slowest", st->label);
+	for (i = 0; i < fd.nb_slow; i++) {
+		const struct eng_fold_flow *w = &sv.v[fd.slow[i]];
+
+		fprintf(f, "%s %s %.1f", i ? "," : "", w->name, w->mbps);
+		if (w->weight > 1)
+			fprintf(f, " (weight %u)", w->weight);
+	}
+	fprintf(f, " Mbit/s (lowest goodput / weight first)\n");
+	if (fd.failed != 0) {
+		eng_fold_failures_str(&fd, fails, sizeof(fails));
+		fprintf(f, "flows %s: %s\n", st->label, fails);
+	}
+	set_views_free(&sv);
+}
+
+/* The closing lines: each receiver's goodput and each sender's acked rate
+ * (folded for big sets), then Jain's index per bottleneck. */
 static void
 results_print(struct eng_runtime *rt, FILE *f)
 {
 	const struct eng_config *cfg = rt->cfg;
+	struct flow_sets fs;
 	unsigned int i, n;
 
-	for (i = 0; i < cfg->nb_flows; i++) {
-		struct flow_view v;
+	if (sets_build(cfg, &fs) == 0 && fs.any_folded) {
+		for (i = 0; i < fs.n; i++)
+			set_result(rt, &fs.s[i], f);
+	} else {
+		for (i = 0; i < cfg->nb_flows; i++) {
+			struct flow_view v;
 
-		if (flow_view(rt, i, &v) != 0)
-			continue;
-		/* one goodput per transfer, the receiver's (README); a sender's is an estimate */
-		if (cfg->flows[i].role == ENG_FLOW_SENDER)
-			fprintf(f, "flow %s acked: %.1f Mbit/s (sender's estimate; the transfer's "
-					"goodput is its receiver's)\n", v.name, v.goodput_mbps);
-		else
-			fprintf(f, "flow %s goodput: %.1f Mbit/s (delivered to the sink)\n", v.name,
-					v.goodput_mbps);
+			if (flow_view(rt, i, &v) == 0)
+				flow_line(cfg, i, &v, f);
+		}
 	}
+	sets_free(&fs);
 	for (i = 0; i < cfg->nb_flows; i++) {
 		double J;
 

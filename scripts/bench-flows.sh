@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Many-flows benchmark (not a test; issue #13): one engine on net_ring ports,
+# N DFCP sender flows (one [flow] group, one sender task) offering 2 Gbit/s in
+# total through one 1 Gbit/s WF2Q+ bottleneck (a sched task, equal weights)
+# to N receivers (one group, one receiver task, sink = verify). Two busy
+# lcores: lcore 1 runs the senders and the scheduler, lcore 0 the receivers.
+# Ends with one line:
+#   flows N completed C goodput_total_mbps G jain J rss_mb R
+# C: receivers that reached their goal with every byte verified; G: the sum of
+# the receivers' goodputs; J: Jain's index over them (weighted); R: the
+# engine's peak RSS (getrusage maxrss). Run it under the shared lock:
+#   flock /tmp/dfcp-heavy.lock scripts/bench-flows.sh N [SECONDS]
+# KEEP=DIR keeps the config and the summaries there.
+set -eu
+N=${1:?usage: scripts/bench-flows.sh N [SECONDS]}
+SECS=${2:-10}
+ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
+TMP=${KEEP:-$(mktemp -d)}
+mkdir -p "$TMP"
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT INT TERM
+python3 - "$N" "$SECS" "$ENGINE" "$TMP" <<'PY'
+import json, os, resource, subprocess, sys
+
+n, secs, engine, tmp = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
+if not 1 <= n <= 16384:
+    sys.exit("N: 1..16384")
+rate_kbit = 2_000_000 // n                      # 2 Gbit/s offered in total
+cfg = f"""# scripts/bench-flows.sh {n} {secs:g}: generated
+[eal]
+args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = {secs + 20:g}s
+stats_period = 0
+[port p0]
+device = ring:wire0
+preset = net_ring
+[port p1]
+device = ring:wire0
+preset = net_ring
+[flow s]
+role = sender
+count = {n}
+local = 10.0.0.1:10000
+remote = 10.0.0.2:30000
+remote_mac = 02:00:00:00:00:02
+rate = {rate_kbit}kbit
+duration = {secs:g}s
+window = 32
+seed = 1
+[flow r]
+role = receiver
+count = {n}
+local = 10.0.0.2:30000
+window = 32
+seed = 1
+sink = verify
+bottleneck = wf2q
+[task tx]
+kind = dfcp
+port = p0
+egress = s0
+flows = s
+[task s0]
+kind = sched
+port = p0
+rate = 1Gbit
+sched = wf2q+
+max_flows = {n}
+[task rx]
+kind = dfcp
+port = p1
+flows = r
+[lcore 0]
+tasks = rx
+[lcore 1]
+tasks = tx, s0
+"""
+ini, js = os.path.join(tmp, "flows.ini"), os.path.join(tmp, "flows.json")
+with open(ini, "w") as f:
+    f.write(cfg)
+log = open(os.path.join(tmp, "engine.log"), "w")
+p = subprocess.run([engine, "--", "--config", ini, "--summary-json", js],
+                   stdout=log, stderr=subprocess.STDOUT, timeout=secs + 120)
+rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+completed, gp, jain = 0, 0.0, 0.0
+try:
+    with open(js) as f:
+        j = json.load(f)
+    recv = [x for x in j["flows"] if x["role"] == "receiver"]
+    completed = sum(1 for x in recv if x["completed"] and not x["failed"]
+                    and x["bad_bytes"] == 0 and x["order_errors"] == 0)
+    for st in j.get("flow_sets", []):
+        if st["set"] == "r (receivers)":
+            gp, jain = st["goodput_total_mbps"], st["jain"]
+    oc = j.get("outcome", {})
+    print(f"exit {p.returncode}; outcome: {oc.get('failed')} of {oc.get('flows')} failed"
+          f"{'; ' + oc['failures_by_class'] if oc.get('failures_by_class') else ''}")
+except (OSError, ValueError, KeyError) as e:
+    print(f"exit {p.returncode}; no summary JSON ({e}); see {tmp}/engine.log")
+print(f"flows {n} completed {completed} goodput_total_mbps {gp:.1f} jain {jain:.4f} "
+      f"rss_mb {rss_mb:.0f}")
+PY
