@@ -42,6 +42,7 @@ struct dfcp_pool {
 	uint64_t used, peak;			/* bytes of the items drawn */
 	uint64_t refused;
 	uint64_t waits;				/* shared: draws refused (back-pressure) */
+	uint8_t *stage;				/* senders fill a block here (one thread) */
 };
 
 /* Heap bytes in use (all arenas, mmapped chunks included). */
@@ -194,6 +195,8 @@ dfcp_pool_create(const struct dfcp_pool_conf *conf)
 		return NULL;
 	p->conf = *conf;
 	p->conf.dec_slots = nd;
+	if (tx != 0 && !conf->lazy)
+		p->stage = malloc((size_t)conf->K * conf->T);
 	p->bufs = calloc(rx ? rx : 1, sizeof(*p->bufs));
 	p->buf_free = calloc(rx ? rx : 1, sizeof(*p->buf_free));
 	p->decs = calloc(nd ? nd : 1, sizeof(*p->decs));
@@ -202,6 +205,7 @@ dfcp_pool_create(const struct dfcp_pool_conf *conf)
 	p->enc_free = calloc(tx ? tx : 1, sizeof(*p->enc_free));
 	if (p->bufs == NULL || p->buf_free == NULL || p->decs == NULL || p->dec_free == NULL ||
 			p->encs == NULL || p->enc_free == NULL ||
+			(tx != 0 && !conf->lazy && p->stage == NULL) ||
 			(!conf->lazy && pool_fill(p) < 0)) {
 		dfcp_pool_free(p);
 		return NULL;
@@ -226,6 +230,7 @@ dfcp_pool_free(struct dfcp_pool *p)
 	free(p->dec_free);
 	free(p->encs);
 	free(p->enc_free);
+	free(p->stage);
 	free(p);
 }
 
@@ -348,6 +353,15 @@ dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx, uint32_t rx_h
 		p->owed_buf -= rx - rx_held;
 		p->owed_enc -= tx - tx_held;
 	}
+}
+
+uint8_t *
+dfcp_pool_stage(struct dfcp_pool *p)
+{
+	/* made at create for a pool with encoders, else at its first sender's connect */
+	if (p->stage == NULL)
+		p->stage = malloc((size_t)p->conf.K * p->conf.T);
+	return p->stage;
 }
 
 int

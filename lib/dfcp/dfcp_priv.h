@@ -66,6 +66,8 @@ int dfcp_pool_reserve(struct dfcp_pool *p, uint32_t *rx, uint32_t *tx);
 void dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx, uint32_t rx_held,
 		uint32_t tx_held);
 int dfcp_pool_is_shared(const struct dfcp_pool *p);
+/* K x T bytes a sender fills a block in before encoding it (shared by the pool's senders) */
+uint8_t *dfcp_pool_stage(struct dfcp_pool *p);
 void dfcp_pool_count_refused(struct dfcp_pool *p);
 /*
  * Draws (NULL: none for this connection now, counted as a wait in a shared
@@ -222,7 +224,7 @@ struct dfcp_conn {
 	/* prepared Ethernet/IPv4/UDP/DFCP-common header of DATA frames */
 	uint8_t dhdr[DFCP_L2L4_LEN + DFCP_COMMON_LEN];
 	int dhdr_ok;
-	uint8_t *stage;
+	uint8_t *stage;			/* the pool's */
 	uint32_t snd_base;		/* oldest unacked block */
 	uint32_t snd_next;		/* next block to fill */
 	uint32_t snd_first;		/* next block whose first round is due */

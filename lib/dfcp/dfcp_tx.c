@@ -57,7 +57,6 @@ dfcp_sender_free(struct dfcp_conn *c)
 	}
 	free(c->tx);
 	rq_enc_free(c->enc0);
-	free(c->stage);
 	free(c->repair_ring);
 	free(c->rnd);
 	c->rnd = NULL;
@@ -81,7 +80,7 @@ dfcp_sender_alloc(struct dfcp_conn *c)
 	c->lm.phi_q16 = 65536u;		/* independent loss until reports say otherwise */
 	c->tx = calloc(W, sizeof(*c->tx));
 	c->repair_ring = calloc(W, sizeof(*c->repair_ring));
-	c->stage = malloc((size_t)c->conf.K * c->conf.T);
+	c->stage = c->pool != NULL ? dfcp_pool_stage(c->pool) : NULL;
 	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL || c->rnd == NULL)
 		return -ENOMEM;
 	/* encoders come from the pool (reserved for the window at connect) */

@@ -121,7 +121,7 @@ key_file(char *path, size_t len, const char *name, const void *bytes, size_t n)
 	return fclose(f);
 }
 
-/* auth_key, block_crc, peer_timeout, max_K, [task] max_rx_memory (issue #15). */
+/* auth_key, block_crc, peer_timeout, max_K, [task] mem_budget (issues #15, #13). */
 static void
 test_security_keys(void)
 {
@@ -155,10 +155,16 @@ test_security_keys(void)
 			"[flow r1] peer_timeout:", NULL);
 	expect_err("max_K below K", fedit("sink = verify", "sink = verify\nmax_K = 10"),
 			"[flow r1] max_K:", "below the flow's own K = 47");
+	/* the old name of mem_budget; one receiver needs a buffer and a decoder at least */
 	expect_err("max_rx_memory too small", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 100KiB\n"),
-			"[task d1] max_rx_memory: 102400 bytes cannot hold one block", "(489780 bytes");
+			"[task d1] mem_budget: its flows need at least",
+			"1 receivers x 1 block buffer x 65.2 KiB + 1 decoder x");
+	expect_err("mem_budget too small", fedit("flows = r1\n", "flows = r1\nmem_budget = 100KiB\n"),
+			"> mem_budget 100.0 KiB", NULL);
 	expect_ok("max_rx_memory", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 16MiB\n"));
-	CHECK(eng_dfcp_rx_slot_bytes(47, 1420) == 489780);
+	expect_ok("mem_budget", fedit("flows = r1\n", "flows = r1\nmem_budget = 16MiB\n"));
+	expect_err("mem_budget above the machine", fedit("flows = r1\n",
+			"flows = r1\nmem_budget = 1TiB\n"), "is more than this machine's memory", NULL);
 	unlink(khex);
 	unlink(kshort);
 }

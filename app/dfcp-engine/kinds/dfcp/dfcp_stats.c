@@ -123,6 +123,7 @@ static const struct eng_ctr flow_ctrs[] = {
 
 const struct eng_ctr_table eng_dfcp_tables[] = {
 	{"flow", flow_ctrs, RTE_DIM(flow_ctrs)},
+	{"dfcp_memory", eng_dfcp_mem_ctrs, ENG_DFCP_MEM_NCTRS},
 	{NULL, NULL, 0},
 };
 
@@ -366,6 +367,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 	case ENG_REPORT_SUMMARY:
 		flows_write(rt, o);
 		task_drops_write(rt, o);
+		eng_dfcp_mem_write(rt, o);
 		break;
 	case ENG_REPORT_RESULT:
 		results_print(rt, o->f);
@@ -374,6 +376,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		flows_write(rt, o);
 		jain_write(rt, o);
 		task_drops_write(rt, o);
+		eng_dfcp_mem_write(rt, o);
 		break;
 	default:
 		break;	/* periodic flow lines: the live view (obs/live.c) */
