@@ -226,6 +226,8 @@ parse_memory(struct eng_sec *sec, struct eng_dfcp_conf *c)
 	const char *v = eng_sec_get(sec, key);
 	int rc = 0;
 
+	if (eng_sec_get(sec, "mem_budget") != NULL && eng_sec_get(sec, "max_rx_memory") != NULL)
+		return eng_sec_error(sec, "max_rx_memory", "the older name of mem_budget: give one");
 	if (v != NULL && strcmp(v, "auto") != 0)
 		rc = eng_sec_size(sec, key, 1, 1ull << 40, &c->mem_budget);
 	v = eng_sec_get(sec, "max_half_open");

@@ -51,11 +51,12 @@ same_group(const struct eng_flow_conf *a, const struct eng_flow_conf *b)
 }
 
 /*
- * window = auto: the bandwidth-delay product of the flow's share of
- * path_rate (weight / the weights of the flows of its role with the same
- * bottleneck label; a flow without a label has the whole path) over
- * path_rtt, plus its share of 64 blocks for queues, at least
- * ENG_DFCP_WINDOW_FLOOR blocks.
+ * window = auto: a flow without a bottleneck label has the whole path:
+ * path_rate x path_rtt in blocks + 64 for queues. A labelled one has its
+ * share (weight / the weights of the flows of its role with the same
+ * label): twice the bandwidth-delay product of the share over path_rtt (a
+ * block that lost a symbol takes a top-up round, two round trips or more)
+ * plus its share of 64 blocks for queues, at least ENG_DFCP_WINDOW_FLOOR.
  */
 void
 eng_dfcp_windows(struct eng_config *cfg)
@@ -65,25 +66,30 @@ eng_dfcp_windows(struct eng_config *cfg)
 	for (i = 0; i < cfg->nb_flows; i++) {
 		const struct eng_flow_conf *f = &cfg->flows[i];
 		struct eng_dfcp_flow_conf *df = f->pconf;
-		uint64_t wsum = 0, q, blocks;
+		uint64_t wsum = 0, blocks, bs;
 		unsigned __int128 bdp;
 
 		if (f->proto != &eng_task_dfcp || !df->window_auto)
 			continue;
-		for (j = 0; j < cfg->nb_flows; j++)
-			if (j == i || same_group(f, &cfg->flows[j]))
-				wsum += cfg->flows[j].weight;
-		if (wsum == 0)
-			wsum = 1;
-		bdp = (unsigned __int128)df->path_rate_bps * df->path_rtt_ns * f->weight;
-		blocks = (uint64_t)((bdp / wsum / 8u / 1000000000u + df->block_size - 1) /
-				df->block_size);
-		q = (64u * f->weight + wsum - 1) / wsum;
-		blocks += q;
+		bs = df->block_size;
+		bdp = (unsigned __int128)df->path_rate_bps * df->path_rtt_ns / 8u / 1000000000u;
+		df->share_bps = df->path_rate_bps;
+		if (f->bottleneck[0] == '\0') {
+			blocks = (uint64_t)(bdp / bs) + 64u;
+		} else {
+			for (j = 0; j < cfg->nb_flows; j++)
+				if (j == i || same_group(f, &cfg->flows[j]))
+					wsum += cfg->flows[j].weight;
+			if (wsum == 0)
+				wsum = 1;
+			blocks = (uint64_t)((2u * bdp * f->weight / wsum + bs - 1) / bs) +
+					(64u * f->weight + wsum - 1) / wsum;
+			df->share_bps = (uint64_t)((unsigned __int128)df->path_rate_bps * f->weight /
+					wsum);
+		}
 		if (blocks < ENG_DFCP_WINDOW_FLOOR)
 			blocks = ENG_DFCP_WINDOW_FLOOR;
 		df->window = blocks > DFCP_MAX_WINDOW ? DFCP_MAX_WINDOW : (uint32_t)blocks;
-		df->share_bps = (uint64_t)((unsigned __int128)df->path_rate_bps * f->weight / wsum);
 	}
 }
 
@@ -126,8 +132,10 @@ plan_demand(const struct eng_config *cfg, const struct eng_task *tk, struct eng_
 		if (s == NULL)
 			return -E2BIG;
 		if (f->role == ENG_FLOW_RECEIVER) {
+			/* one connection's window each: more connections share it */
 			s->nrecv++;
-			s->want_buf += (uint64_t)dc->max_conns * df->window;
+			s->want_buf += df->window;
+			s->conns += dc->max_conns;
 		} else {
 			s->nsend++;
 			s->want_enc += df->window;
@@ -138,7 +146,8 @@ plan_demand(const struct eng_config *cfg, const struct eng_task *tk, struct eng_
 
 		if (dfcp_pool_item_bytes(s->K, s->T, &s->b_buf, &s->b_dec, &s->b_enc) < 0)
 			return -ENOMEM;
-		s->want_dec = s->want_buf;
+		/* decoders serve only blocks collecting repair symbols */
+		s->want_dec = (s->want_buf + ENG_DFCP_DEC_RATIO - 1) / ENG_DFCP_DEC_RATIO;
 		/* the least that works: a buffer per receiver, one decoder, one encoder */
 		s->min_buf = s->nrecv;
 		s->min_dec = s->nrecv ? 1 : 0;
@@ -246,6 +255,15 @@ eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct en
 		s->n_dec = scale(s->min_dec, s->want_dec, num, den);
 		s->n_enc = scale(s->min_enc, s->want_enc, num, den);
 		pl->bytes += s->n_buf * s->b_buf + s->n_dec * s->b_dec + s->n_enc * s->b_enc;
+	}
+	/* room left: a guarantee (one buffer) for every connection the receivers may hold */
+	for (i = 0; i < pl->nshapes; i++) {
+		struct eng_dfcp_shape *s = &pl->s[i];
+
+		if (s->n_buf < s->conns && (s->conns - s->n_buf) * s->b_buf <= pl->budget - pl->bytes) {
+			pl->bytes += (s->conns - s->n_buf) * s->b_buf;
+			s->n_buf = s->conns;
+		}
 	}
 	return 0;
 }
@@ -382,7 +400,9 @@ eng_dfcp_mem_write(struct eng_runtime *rt, struct eng_out *o)
 		if (t->ops != &eng_task_dfcp || eng_dfcp_mem_snap(t, &s) < 0)
 			continue;
 		eng_out_item(o, "task", t->name);
-		eng_out_str(o, "task", t->name);
+		if (o->kind != ENG_OUT_TEXT)
+			eng_out_str(o, "task", t->name);
+		eng_out_str(o, "memory", "blocks");
 		eng_out_counters(o, eng_dfcp_mem_ctrs, RTE_DIM(eng_dfcp_mem_ctrs), &s);
 		eng_out_end(o);
 	}

@@ -77,9 +77,11 @@ struct eng_dfcp_conf {
 #define ENG_DFCP_MAX_SHAPES	4		/* block shapes (K, T) per task */
 #define ENG_DFCP_MEM_AUTO	(512ull << 20)	/* mem_budget auto: at most this */
 #define ENG_DFCP_WINDOW_FLOOR	4u		/* window = auto: at least */
+#define ENG_DFCP_DEC_RATIO	4u		/* decoders wanted: one per 4 buffers */
 struct eng_dfcp_shape {
 	uint16_t K, T;
 	uint64_t nrecv, nsend;			/* flows */
+	uint64_t conns;				/* receivers' max_conns, summed */
 	uint64_t b_buf, b_dec, b_enc;		/* bytes of one item (measured) */
 	uint64_t want_buf, want_dec, want_enc;	/* what the windows want */
 	uint64_t min_buf, min_dec, min_enc;	/* the least that works */
