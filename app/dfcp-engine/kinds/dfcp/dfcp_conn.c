@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The dfcp kind's connection configuration: a flow's endpoint (listener
- * limits, the accepted connections' template), a sender's connection, the
- * receive pool a receiver's connections reserve their memory from (made at
- * set-up from the task's max_rx_memory), and the sum of closed connections'
- * counters. dfcp_task.c wires the application callbacks. doc/config.md.
+ * limits, half-open table, the accepted connections' template), a sender's
+ * connection, and the sum of closed connections' counters. dfcp_task.c
+ * wires the application callbacks and the task's block memory
+ * (dfcp_mem.c). doc/config.md.
  */
 #include <inttypes.h>
 #include <string.h>

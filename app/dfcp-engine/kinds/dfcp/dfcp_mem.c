@@ -226,11 +226,9 @@ eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct en
 		return rc;
 	}
 	pl->budget = dc->mem_budget;
-	if (pl->budget == 0) {
-		pl->budget = pl->want < ENG_DFCP_MEM_AUTO ? pl->want : ENG_DFCP_MEM_AUTO;
-		if (pl->budget < pl->min)
-			pl->budget = pl->min;
-	}
+	if (pl->budget == 0)	/* auto: the minimum and up to ENG_DFCP_MEM_AUTO to share */
+		pl->budget = pl->want < pl->min + ENG_DFCP_MEM_AUTO ? pl->want :
+				pl->min + ENG_DFCP_MEM_AUTO;
 	if (pl->min > pl->budget) {
 		min_str(pl, m, sizeof(m));
 		snprintf(err, errlen, "%s:%d: [task %s] mem_budget: its flows need at least %s "

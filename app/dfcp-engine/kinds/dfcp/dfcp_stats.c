@@ -90,7 +90,7 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"crc_failures", "", FT(crc_failures), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: decoded blocks whose block CRC failed (re-requested, not delivered)"},
 	{"rx_mem_bytes", "B", FT(rx_mem_bytes), ENG_CT_U64, 0, ENG_V_JSON,
-		"receiver: receive memory its connection reserved from the task's max_rx_memory"},
+		"receiver: block memory its connection is guaranteed in the task's pool (mem_budget)"},
 	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
 		"handshake and teardown packets resent"},
 	{"rounds_last", "", FT(rounds_last), ENG_CT_U64, 0, ENG_V_JSON,

@@ -75,7 +75,7 @@ struct eng_dfcp_conf {
 
 /* dfcp_mem.c: windows by share, the task's block memory (doc/config.md) */
 #define ENG_DFCP_MAX_SHAPES	4		/* block shapes (K, T) per task */
-#define ENG_DFCP_MEM_AUTO	(512ull << 20)	/* mem_budget auto: at most this */
+#define ENG_DFCP_MEM_AUTO	(256ull << 20)	/* mem_budget auto: the minimum + at most this */
 #define ENG_DFCP_WINDOW_FLOOR	4u		/* window = auto: at least */
 #define ENG_DFCP_DEC_RATIO	4u		/* decoders wanted: one per 4 buffers */
 struct eng_dfcp_shape {
