@@ -169,6 +169,25 @@ test_security_keys(void)
 	unlink(kshort);
 }
 
+/* window = auto: the whole path without a label, twice the BDP of the share with one. */
+static void
+test_windows(void)
+{
+	char err[ENG_ERR_LEN];
+
+	if (load(fedit("sink = verify", "sink = verify\nbottleneck = b\nweight = 3"), err,
+			sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL windows: %s\n", err);
+		test_failures++;
+		return;
+	}
+	/* 1 Gbit/s x 200 ms = 25 MB = 381.5 blocks of 64 KiB */
+	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "f1")])->window == 381 + 64);
+	/* alone in its group (receivers labelled b): 2 x 381.5 -> 763, + 64 */
+	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "r1")])->window == 763 + 64);
+	eng_config_free(&cfg);
+}
+
 /* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
 static void
 test_flows_deprecated(void)
@@ -378,5 +397,6 @@ main(int argc, char **argv)
 	test_not_text();
 	test_cross_refs();
 	test_security_keys();
+	test_windows();
 	return config_file_finish("test_config");
 }
