@@ -653,45 +653,7 @@ struct dfcp_conn *dfcp_ep_conn(struct dfcp_ep *ep, uint32_t cid);
 struct dfcp_conn *dfcp_ep_next_conn(struct dfcp_ep *ep, uint32_t *pos);
 void dfcp_ep_stats(const struct dfcp_ep *ep, struct dfcp_ep_stats *st);
 
-/* ------------------------------------------------------------------ */
-/* Item pool: block buffers, decoders, encoders made at set-up          */
-/* ------------------------------------------------------------------ */
-
-/*
- * A pool of one block shape (K, T) that several connections (of one
- * thread) draw from: rx slots (a block buffer of K*T bytes and a decoder
- * each) and tx slots (an encoder each). A connection reserves its window's
- * worth when it opens (receiver: at the ACK that establishes it; sender: at
- * connect), draws and returns items as blocks start and finish, and gives
- * the reservation back when freed, so one connection's start never takes
- * what another one holds and nothing is allocated while polling.
- */
-struct dfcp_pool_conf {
-	uint16_t K, T;			/* the block shape of every item */
-	uint32_t rx_slots;		/* block buffer + decoder pairs */
-	uint32_t tx_slots;		/* encoders */
-	/* > 0: at most this many bytes: fewer slots if they would not fit
-	 * (each kind's size measured on the first item made) */
-	uint64_t max_bytes;
-	int lazy;			/* items made on first need (private pools) */
-};
-struct dfcp_pool_stats {
-	uint16_t K, T;
-	uint32_t rx_slots, tx_slots;	/* made (or allowed, lazy) */
-	uint32_t rx_reserved, tx_reserved;
-	uint32_t bufs_used, decs_used, encs_used;
-	uint64_t rx_slot_bytes, tx_slot_bytes;	/* measured per slot (0: not yet) */
-	uint64_t bytes;			/* made so far */
-	uint64_t refused;		/* reservations refused or clamped */
-};
-struct dfcp_pool *dfcp_pool_create(const struct dfcp_pool_conf *conf);
-void dfcp_pool_free(struct dfcp_pool *p);	/* after every connection using it */
-void dfcp_pool_stats(const struct dfcp_pool *p, struct dfcp_pool_stats *st);
-/* A receive block's worst case (buffer + decoder), bytes; the default budget:
- * max(conns x window x that, DFCP_RX_BUDGET_MIN). */
-#define DFCP_RX_BUDGET_MIN (256ull << 20)
-uint64_t dfcp_rx_block_bytes(uint16_t K, uint16_t T);
-uint64_t dfcp_rx_budget_default(uint32_t conns, uint32_t window, uint16_t K, uint16_t T);
+#include "dfcp_pool.h"
 
 #ifdef __cplusplus
 }

@@ -145,7 +145,7 @@ dfcp_conn_pool_attach(struct dfcp_conn *c, struct dfcp_pool *shared, uint32_t rx
 
 	if (shared != NULL) {
 		if (!dfcp_pool_shape_ok(shared, c->p.K, c->p.T) ||
-				dfcp_pool_reserve(shared, rx, tx) < 0)
+				dfcp_pool_reserve(shared, &rx, &tx) < 0)
 			return -ENOSPC;
 		c->pool = shared;
 	} else {
@@ -175,9 +175,10 @@ dfcp_conn_pool_detach(struct dfcp_conn *c)
 	if (c->pool_own)
 		dfcp_pool_free(c->pool);
 	else
-		dfcp_pool_unreserve(c->pool, c->pool_rx, c->pool_tx);
+		dfcp_pool_unreserve(c->pool, c->pool_rx, c->pool_tx, c->g_rx_held, c->g_tx_held);
 	c->pool = NULL;
 	c->pool_rx = c->pool_tx = 0;
+	c->g_rx_held = c->g_tx_held = 0;
 }
 
 struct dfcp_conn *
@@ -190,8 +191,9 @@ dfcp_conn_connect(const struct dfcp_conn_conf *conf, uint32_t lcid, uint64_t now
 	c->initiator = 1;
 	c->sender = 1;
 	local_params(conf, &c->p);
-	/* a shared pool: the window offered is what it can still give */
-	if (conf->pool != NULL && conf->encode && dfcp_pool_tx_free(conf->pool) < c->p.window) {
+	/* a strict pool: the window offered is what it can still give */
+	if (conf->pool != NULL && conf->encode && !dfcp_pool_is_shared(conf->pool) &&
+			dfcp_pool_tx_free(conf->pool) < c->p.window) {
 		c->p.window = c->p.max_window = dfcp_pool_tx_free(conf->pool);
 		dfcp_pool_count_refused(conf->pool);
 	}

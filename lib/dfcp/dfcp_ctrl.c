@@ -274,7 +274,11 @@ dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now)
 	if (c->sender && c->state == DFCP_ESTABLISHED) {
 		if (dfcp_sender_done(c))
 			return now;
-		if (c->rr_count || c->snd_first != c->snd_next ||
+		/* a new block waits on the pool: retried at pool_retry */
+		if (c->pool_retry && !c->rr_count && c->snd_first == c->snd_next) {
+			if (c->pool_retry < d)
+				d = c->pool_retry > now ? c->pool_retry : now;
+		} else if (c->rr_count || c->snd_first != c->snd_next ||
 				(!c->src_eof && c->snd_next - c->snd_base < c->W)) {
 			t = dfcp_cap_next(c, now);
 			if (t <= now)

@@ -180,7 +180,8 @@ syn_admit(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, struct dfcp_params *p,
 		*err = -DFCP_E_MEMORY;
 		return DFCP_RST_FULL;
 	}
-	if (p->window > dfcp_pool_rx_free(ep->pool)) {
+	/* shared: the window is drawn as free (its guarantee: one buffer) */
+	if (!dfcp_pool_is_shared(ep->pool) && p->window > dfcp_pool_rx_free(ep->pool)) {
 		p->window = dfcp_pool_rx_free(ep->pool);
 		dfcp_pool_count_refused(ep->pool);
 		ep->st.syn_clamped++;

@@ -5,6 +5,13 @@
  * its window), reserved per connection and drawn while polling without any
  * allocation. Each stack is LIFO, so in-order traffic cycles through a few
  * cache-hot items. Not thread-safe: the connections of one thread share it.
+ *
+ * Strict pools reserve a connection's whole window. Shared pools (conf.shared)
+ * reserve only a guarantee (a receiver: one buffer, for its in-order head
+ * block; a sender: tx_min encoders); other draws succeed while more items
+ * are free than the guarantees still owed to the connections (owed_*), and
+ * otherwise fail: the connection back-pressures (the sender starts no new
+ * block, the receiver drops the symbol, counted), and nothing is allocated.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -28,9 +35,14 @@ struct dfcp_pool {
 	uint32_t n_buf, n_dec, n_enc;		/* made */
 	uint32_t f_buf, f_dec, f_enc;		/* on the free stacks */
 	uint32_t rx_reserved, tx_reserved;
+	uint32_t owed_buf, owed_enc;		/* shared: guarantees not drawn yet */
+	uint32_t peak_buf, peak_dec, peak_enc;	/* most in use at once */
 	uint64_t rx_slot_bytes, tx_slot_bytes;
 	uint64_t bytes;
+	uint64_t used, peak;			/* bytes of the items drawn */
 	uint64_t refused;
+	uint64_t waits;				/* shared: draws refused (back-pressure) */
+	uint8_t *stage;				/* senders fill a block here (one thread) */
 };
 
 /* Heap bytes in use (all arenas, mmapped chunks included). */
@@ -88,7 +100,7 @@ make_dec(struct dfcp_pool *p)
 	uint64_t before = heap_bytes(), used;
 	struct rq_dec *d;
 
-	if (p->n_dec >= p->conf.rx_slots || (d = rq_dec_create(p->conf.K, p->conf.T, 0)) == NULL)
+	if (p->n_dec >= p->conf.dec_slots || (d = rq_dec_create(p->conf.K, p->conf.T, 0)) == NULL)
 		return -ENOMEM;
 	used = measured(heap_bytes() - before, coder_estimate(p, 1));
 	if (p->rx_slot_bytes == 0)
@@ -120,25 +132,33 @@ static int
 pool_fill(struct dfcp_pool *p)
 {
 	uint64_t max = p->conf.max_bytes;
+	int pairs = p->conf.dec_slots == p->conf.rx_slots;
 
 	if (p->conf.tx_slots && make_enc(p) < 0)
 		return -ENOMEM;
-	if (p->conf.rx_slots && (make_buf(p) < 0 || make_dec(p) < 0))
+	if (p->conf.rx_slots && make_buf(p) < 0)
 		return -ENOMEM;
+	if (p->conf.dec_slots && make_dec(p) < 0)
+		return -ENOMEM;
+	if (p->rx_slot_bytes == 0)
+		p->rx_slot_bytes = buf_size(p) + coder_estimate(p, 1);
 	if (max != 0 && p->conf.tx_slots && (uint64_t)p->conf.tx_slots * p->tx_slot_bytes > max)
 		p->conf.tx_slots = (uint32_t)(max / p->tx_slot_bytes);
-	if (max != 0 && p->conf.rx_slots) {
+	if (max != 0 && p->conf.rx_slots && pairs) {
 		uint64_t left = max > (uint64_t)p->conf.tx_slots * p->tx_slot_bytes ?
 			max - (uint64_t)p->conf.tx_slots * p->tx_slot_bytes : 0;
 
 		if ((uint64_t)p->conf.rx_slots * p->rx_slot_bytes > left)
-			p->conf.rx_slots = (uint32_t)(left / p->rx_slot_bytes);
+			p->conf.rx_slots = p->conf.dec_slots = (uint32_t)(left / p->rx_slot_bytes);
 	}
 	while (p->n_enc < p->conf.tx_slots)
 		if (make_enc(p) < 0)
 			return -ENOMEM;
 	while (p->n_buf < p->conf.rx_slots)
-		if (make_buf(p) < 0 || make_dec(p) < 0)
+		if (make_buf(p) < 0)
+			return -ENOMEM;
+	while (p->n_dec < p->conf.dec_slots)
+		if (make_dec(p) < 0)
 			return -ENOMEM;
 	/* the measured first slot may no longer fit: give it back */
 	while (p->f_enc > p->conf.tx_slots) {
@@ -148,10 +168,13 @@ pool_fill(struct dfcp_pool *p)
 	}
 	while (p->f_buf > p->conf.rx_slots) {
 		free(p->buf_free[--p->f_buf]);
-		rq_dec_free(p->dec_free[--p->f_dec]);
 		p->n_buf--;
+		p->bytes -= buf_size(p);
+	}
+	while (p->f_dec > p->conf.dec_slots) {
+		rq_dec_free(p->dec_free[--p->f_dec]);
 		p->n_dec--;
-		p->bytes -= p->rx_slot_bytes;
+		p->bytes -= p->rx_slot_bytes - buf_size(p);
 	}
 	return 0;
 }
@@ -160,23 +183,29 @@ struct dfcp_pool *
 dfcp_pool_create(const struct dfcp_pool_conf *conf)
 {
 	uint32_t rx = conf->rx_slots, tx = conf->tx_slots;
+	uint32_t nd = conf->dec_slots ? conf->dec_slots : rx;
 	struct dfcp_pool *p;
 
 	if (conf->K == 0 || conf->K > DFCP_MAX_K || conf->T < DFCP_MIN_T ||
-			conf->T > DFCP_MAX_T || rx > (1u << 24) || tx > (1u << 24))
+			conf->T > DFCP_MAX_T || rx > (1u << 24) || tx > (1u << 24) ||
+			nd > (1u << 24) || (conf->shared && conf->lazy))
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (p == NULL)
 		return NULL;
 	p->conf = *conf;
+	p->conf.dec_slots = nd;
+	if (tx != 0 && !conf->lazy)
+		p->stage = malloc((size_t)conf->K * conf->T);
 	p->bufs = calloc(rx ? rx : 1, sizeof(*p->bufs));
 	p->buf_free = calloc(rx ? rx : 1, sizeof(*p->buf_free));
-	p->decs = calloc(rx ? rx : 1, sizeof(*p->decs));
-	p->dec_free = calloc(rx ? rx : 1, sizeof(*p->dec_free));
+	p->decs = calloc(nd ? nd : 1, sizeof(*p->decs));
+	p->dec_free = calloc(nd ? nd : 1, sizeof(*p->dec_free));
 	p->encs = calloc(tx ? tx : 1, sizeof(*p->encs));
 	p->enc_free = calloc(tx ? tx : 1, sizeof(*p->enc_free));
 	if (p->bufs == NULL || p->buf_free == NULL || p->decs == NULL || p->dec_free == NULL ||
 			p->encs == NULL || p->enc_free == NULL ||
+			(tx != 0 && !conf->lazy && p->stage == NULL) ||
 			(!conf->lazy && pool_fill(p) < 0)) {
 		dfcp_pool_free(p);
 		return NULL;
@@ -201,6 +230,7 @@ dfcp_pool_free(struct dfcp_pool *p)
 	free(p->dec_free);
 	free(p->encs);
 	free(p->enc_free);
+	free(p->stage);
 	free(p);
 }
 
@@ -211,6 +241,7 @@ dfcp_pool_stats(const struct dfcp_pool *p, struct dfcp_pool_stats *st)
 	st->K = p->conf.K;
 	st->T = p->conf.T;
 	st->rx_slots = p->conf.rx_slots;
+	st->dec_slots = p->conf.dec_slots;
 	st->tx_slots = p->conf.tx_slots;
 	st->rx_reserved = p->rx_reserved;
 	st->tx_reserved = p->tx_reserved;
@@ -220,7 +251,40 @@ dfcp_pool_stats(const struct dfcp_pool *p, struct dfcp_pool_stats *st)
 	st->rx_slot_bytes = p->rx_slot_bytes;
 	st->tx_slot_bytes = p->tx_slot_bytes;
 	st->bytes = p->bytes;
+	st->bytes_used = p->used;
+	st->bytes_peak = p->peak;
+	st->bufs_peak = p->peak_buf;
+	st->decs_peak = p->peak_dec;
+	st->encs_peak = p->peak_enc;
 	st->refused = p->refused;
+	st->waits = p->waits;
+}
+
+int
+dfcp_pool_item_bytes(uint16_t K, uint16_t T, uint64_t *buf, uint64_t *dec, uint64_t *enc)
+{
+	static struct { uint16_t K, T; uint64_t buf, dec, enc; } last;
+	struct dfcp_pool_conf pc = { .K = K, .T = T, .rx_slots = 1, .tx_slots = 1 };
+	struct dfcp_pool_stats st;
+	struct dfcp_pool *p;
+
+	if (last.K != K || last.T != T) {
+		p = dfcp_pool_create(&pc);
+		if (p == NULL)
+			return -ENOMEM;
+		dfcp_pool_stats(p, &st);
+		dfcp_pool_free(p);
+		last.K = K;
+		last.T = T;
+		last.buf = (uint64_t)K * T;
+		last.buf = (last.buf + 63) / 64 * 64;
+		last.dec = st.rx_slot_bytes - last.buf;
+		last.enc = st.tx_slot_bytes;
+	}
+	*buf = last.buf;
+	*dec = last.dec;
+	*enc = last.enc;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -251,23 +315,59 @@ dfcp_pool_rx_slot_bytes(const struct dfcp_pool *p)
 	return p->rx_slot_bytes ? p->rx_slot_bytes : buf_size(p);
 }
 
-int
-dfcp_pool_reserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx)
+/* shared: what a connection reserving rx buffers and tx encoders is guaranteed */
+static void
+guarantee(const struct dfcp_pool *p, uint32_t *rx, uint32_t *tx)
 {
-	if (rx > dfcp_pool_rx_free(p) || tx > dfcp_pool_tx_free(p)) {
+	if (!p->conf.shared)
+		return;
+	*rx = *rx ? 1 : 0;
+	if (*tx > p->conf.tx_min)
+		*tx = p->conf.tx_min;
+}
+
+int
+dfcp_pool_reserve(struct dfcp_pool *p, uint32_t *rx, uint32_t *tx)
+{
+	guarantee(p, rx, tx);
+	if (*rx > dfcp_pool_rx_free(p) || *tx > dfcp_pool_tx_free(p)) {
 		p->refused++;
 		return -ENOSPC;
 	}
-	p->rx_reserved += rx;
-	p->tx_reserved += tx;
+	p->rx_reserved += *rx;
+	p->tx_reserved += *tx;
+	if (p->conf.shared) {
+		p->owed_buf += *rx;
+		p->owed_enc += *tx;
+	}
 	return 0;
 }
 
 void
-dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx)
+dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx, uint32_t rx_held,
+		uint32_t tx_held)
 {
 	p->rx_reserved -= rx;
 	p->tx_reserved -= tx;
+	if (p->conf.shared) {
+		p->owed_buf -= rx - rx_held;
+		p->owed_enc -= tx - tx_held;
+	}
+}
+
+uint8_t *
+dfcp_pool_stage(struct dfcp_pool *p)
+{
+	/* made at create for a pool with encoders, else at its first sender's connect */
+	if (p->stage == NULL)
+		p->stage = malloc((size_t)p->conf.K * p->conf.T);
+	return p->stage;
+}
+
+int
+dfcp_pool_is_shared(const struct dfcp_pool *p)
+{
+	return p->conf.shared;
 }
 
 void
@@ -276,25 +376,73 @@ dfcp_pool_count_refused(struct dfcp_pool *p)
 	p->refused++;
 }
 
-uint8_t *
-dfcp_pool_get_buf(struct dfcp_pool *p)
+static void
+use(struct dfcp_pool *p, uint64_t bytes)
 {
-	if (p->f_buf == 0 && (!p->conf.lazy || make_buf(p) < 0))
+	p->used += bytes;
+	if (p->used > p->peak)
+		p->peak = p->used;
+}
+
+/*
+ * Shared: a draw on a guarantee (g) takes what is owed; any other only an
+ * item beyond what is still owed to others.
+ */
+static int
+may_draw(struct dfcp_pool *p, uint32_t nfree, uint32_t *owed, int g)
+{
+	if (!p->conf.shared)
+		return 1;
+	if (g && *owed > 0) {
+		(*owed)--;
+		return 1;
+	}
+	if (nfree > *owed)
+		return 1;
+	p->waits++;
+	return 0;
+}
+
+uint8_t *
+dfcp_pool_get_buf(struct dfcp_pool *p, int g)
+{
+	if (p->f_buf == 0 && (!p->conf.lazy || make_buf(p) < 0)) {
+		if (p->conf.shared)
+			p->waits++;
 		return NULL;
+	}
+	if (!may_draw(p, p->f_buf, &p->owed_buf, g))
+		return NULL;
+	use(p, buf_size(p));
+	if (p->n_buf - p->f_buf + 1 > p->peak_buf)
+		p->peak_buf = p->n_buf - p->f_buf + 1;
 	return p->buf_free[--p->f_buf];
 }
 
 void
-dfcp_pool_put_buf(struct dfcp_pool *p, uint8_t *b)
+dfcp_pool_put_buf(struct dfcp_pool *p, uint8_t *b, int g)
 {
 	p->buf_free[p->f_buf++] = b;
+	p->used -= buf_size(p);
+	if (g && p->conf.shared)
+		p->owed_buf++;
 }
 
 struct rq_dec *
 dfcp_pool_get_dec(struct dfcp_pool *p)
 {
-	if (p->f_dec == 0 && (!p->conf.lazy || make_dec(p) < 0))
+	uint32_t dummy = 0;
+
+	if (p->f_dec == 0 && (!p->conf.lazy || make_dec(p) < 0)) {
+		if (p->conf.shared)
+			p->waits++;
 		return NULL;
+	}
+	if (!may_draw(p, p->f_dec, &dummy, 0))
+		return NULL;
+	use(p, p->rx_slot_bytes - buf_size(p));
+	if (p->n_dec - p->f_dec + 1 > p->peak_dec)
+		p->peak_dec = p->n_dec - p->f_dec + 1;
 	return p->dec_free[--p->f_dec];
 }
 
@@ -303,20 +451,32 @@ dfcp_pool_put_dec(struct dfcp_pool *p, struct rq_dec *d)
 {
 	rq_dec_reset(d);
 	p->dec_free[p->f_dec++] = d;
+	p->used -= p->rx_slot_bytes - buf_size(p);
 }
 
 struct rq_enc *
-dfcp_pool_get_enc(struct dfcp_pool *p)
+dfcp_pool_get_enc(struct dfcp_pool *p, int g)
 {
-	if (p->f_enc == 0 && (!p->conf.lazy || make_enc(p) < 0))
+	if (p->f_enc == 0 && (!p->conf.lazy || make_enc(p) < 0)) {
+		if (p->conf.shared)
+			p->waits++;
 		return NULL;
+	}
+	if (!may_draw(p, p->f_enc, &p->owed_enc, g))
+		return NULL;
+	use(p, p->tx_slot_bytes);
+	if (p->n_enc - p->f_enc + 1 > p->peak_enc)
+		p->peak_enc = p->n_enc - p->f_enc + 1;
 	return p->enc_free[--p->f_enc];
 }
 
 void
-dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e)
+dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e, int g)
 {
 	p->enc_free[p->f_enc++] = e;
+	p->used -= p->tx_slot_bytes;
+	if (g && p->conf.shared)
+		p->owed_enc++;
 }
 
 uint64_t

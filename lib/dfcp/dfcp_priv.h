@@ -56,15 +56,30 @@ int dfcp_pool_shape_ok(const struct dfcp_pool *p, uint16_t K, uint16_t T);
 uint32_t dfcp_pool_rx_free(const struct dfcp_pool *p);
 uint32_t dfcp_pool_tx_free(const struct dfcp_pool *p);
 uint64_t dfcp_pool_rx_slot_bytes(const struct dfcp_pool *p);
-int dfcp_pool_reserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx);	/* 0 or -ENOSPC */
-void dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx);
+/*
+ * Reserve a connection's rx buffers and tx encoders: all of them (strict
+ * pool) or its guarantee (shared: *rx, *tx become what is guaranteed: one
+ * buffer for the receiver's head block, tx_min encoders). 0 or -ENOSPC.
+ */
+int dfcp_pool_reserve(struct dfcp_pool *p, uint32_t *rx, uint32_t *tx);
+/* Give the reservation back; *_held: guaranteed items the connection still holds. */
+void dfcp_pool_unreserve(struct dfcp_pool *p, uint32_t rx, uint32_t tx, uint32_t rx_held,
+		uint32_t tx_held);
+int dfcp_pool_is_shared(const struct dfcp_pool *p);
+/* K x T bytes a sender fills a block in before encoding it (shared by the pool's senders) */
+uint8_t *dfcp_pool_stage(struct dfcp_pool *p);
 void dfcp_pool_count_refused(struct dfcp_pool *p);
-uint8_t *dfcp_pool_get_buf(struct dfcp_pool *p);	/* NULL: none left */
-void dfcp_pool_put_buf(struct dfcp_pool *p, uint8_t *b);
+/*
+ * Draws (NULL: none for this connection now, counted as a wait in a shared
+ * pool). g: drawn on the connection's guarantee (shared pools; strict ones
+ * ignore it), and given back with the same g.
+ */
+uint8_t *dfcp_pool_get_buf(struct dfcp_pool *p, int g);
+void dfcp_pool_put_buf(struct dfcp_pool *p, uint8_t *b, int g);
 struct rq_dec *dfcp_pool_get_dec(struct dfcp_pool *p);
 void dfcp_pool_put_dec(struct dfcp_pool *p, struct rq_dec *d);	/* resets it */
-struct rq_enc *dfcp_pool_get_enc(struct dfcp_pool *p);
-void dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e);
+struct rq_enc *dfcp_pool_get_enc(struct dfcp_pool *p, int g);
+void dfcp_pool_put_enc(struct dfcp_pool *p, struct rq_enc *e, int g);
 
 /* Connection internals (dfcp_conn.c, dfcp_tx.c, dfcp_rx.c). */
 struct rq_enc;
@@ -72,6 +87,7 @@ struct rq_dec;
 
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define GEN_MAX		64u		/* symbols queued for one rq_enc_symbols call */
+#define DFCP_POOL_RETRY_NS	50000ull	/* a sender short of an encoder tries again */
 #define DFCP_SEQ_WIN	1024u		/* receiver: seqs checked for duplicates */
 #define DFCP_PEER_TIMEOUT_MIN	3000000000ull	/* default peer timeout at least 3 s */
 #define DFCP_PEER_TIMEOUT_RTOS	10u		/* ... and 10 block timeouts */
@@ -99,6 +115,7 @@ struct tx_slot {
 	uint8_t state;
 	uint8_t in_repair;	/* slot index is in the repair ring */
 	uint8_t topped;
+	uint8_t g_enc;		/* enc was drawn on the connection's guarantee */
 	uint32_t crc;		/* CRC-32C of the block's data (integrity) */
 	struct rq_enc *enc;
 };
@@ -113,6 +130,7 @@ struct rx_slot {
 	uint32_t esi_floor;	/* after a failed CRC: older symbols are ignored */
 	uint8_t state;
 	uint8_t in_dec;		/* the source symbols went to the decoder too */
+	uint8_t g_buf;		/* out was drawn on the connection's guarantee */
 	struct rq_dec *dec;	/* from the pool, only once a repair symbol is needed */
 	uint8_t *out;		/* from the pool while the slot is in use */
 	uint64_t *have;		/* bitmap of the source ESIs in out (K bits) */
@@ -175,7 +193,9 @@ struct dfcp_conn {
 	struct dfcp_pool *pool;
 	int pool_own;
 	uint64_t rx_budget, rx_used;	/* accounting only, without a pool (0: none) */
-	uint32_t pool_rx, pool_tx;
+	uint32_t pool_rx, pool_tx;	/* reserved (shared pool: guaranteed) */
+	uint32_t g_rx_held, g_tx_held;	/* guaranteed items held now */
+	uint64_t pool_retry;		/* sender: no encoder for a new block; try then (0: none) */
 	/* authentication (conf.auth_key) */
 	struct dfcp_auth auth;
 	int has_auth;
@@ -204,7 +224,7 @@ struct dfcp_conn {
 	/* prepared Ethernet/IPv4/UDP/DFCP-common header of DATA frames */
 	uint8_t dhdr[DFCP_L2L4_LEN + DFCP_COMMON_LEN];
 	int dhdr_ok;
-	uint8_t *stage;
+	uint8_t *stage;			/* the pool's */
 	uint32_t snd_base;		/* oldest unacked block */
 	uint32_t snd_next;		/* next block to fill */
 	uint32_t snd_first;		/* next block whose first round is due */

@@ -95,8 +95,11 @@ rx_release(struct dfcp_conn *c, struct rx_slot *s)
 		s->dec = NULL;
 	}
 	if (s->out != NULL) {
-		dfcp_pool_put_buf(c->pool, s->out);
+		dfcp_pool_put_buf(c->pool, s->out, s->g_buf);
+		if (s->g_buf)
+			c->g_rx_held--;
 		s->out = NULL;
+		s->g_buf = 0;
 	}
 }
 
@@ -266,9 +269,14 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 	}
 	if (s->state == RX_FREE) {
 		if (c->p.flags & DFCP_F_DEC) {
-			s->out = dfcp_pool_get_buf(c->pool);
+			/* the guarantee (shared pool) is for the in-order head block */
+			int g = b == c->rcv_cum && c->g_rx_held < c->pool_rx;
+
+			s->out = dfcp_pool_get_buf(c->pool, g);
 			if (s->out == NULL)
 				return -DFCP_E_NOBUF;	/* out of memory */
+			s->g_buf = (uint8_t)g;
+			c->g_rx_held += (uint32_t)g;
 			memset(s->have, 0, c->have_words * sizeof(uint64_t));
 		}
 		s->state = RX_COLLECT;
@@ -300,6 +308,11 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 			return rc;
 		if (s->state == RX_DECODED && !crc_ok(c, s))
 			return 0;	/* re-requested: nothing delivered */
+		if (s->state == RX_DECODED && s->dec != NULL) {
+			/* decoded into out: the decoder serves another block */
+			dfcp_pool_put_dec(c->pool, s->dec);
+			s->dec = NULL;
+		}
 	} else {
 		if (++s->count >= c->p.K)
 			s->state = RX_DECODED;

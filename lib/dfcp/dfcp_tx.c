@@ -49,12 +49,14 @@ dfcp_sender_free(struct dfcp_conn *c)
 {
 	for (uint32_t i = 0; c->tx != NULL && c->pool != NULL && i < c->W; i++) {
 		if (c->tx[i].enc != NULL)
-			dfcp_pool_put_enc(c->pool, c->tx[i].enc);
+			dfcp_pool_put_enc(c->pool, c->tx[i].enc, c->tx[i].g_enc);
+		if (c->tx[i].enc != NULL && c->tx[i].g_enc)
+			c->g_tx_held--;
 		c->tx[i].enc = NULL;
+		c->tx[i].g_enc = 0;
 	}
 	free(c->tx);
 	rq_enc_free(c->enc0);
-	free(c->stage);
 	free(c->repair_ring);
 	free(c->rnd);
 	c->rnd = NULL;
@@ -78,7 +80,7 @@ dfcp_sender_alloc(struct dfcp_conn *c)
 	c->lm.phi_q16 = 65536u;		/* independent loss until reports say otherwise */
 	c->tx = calloc(W, sizeof(*c->tx));
 	c->repair_ring = calloc(W, sizeof(*c->repair_ring));
-	c->stage = malloc((size_t)c->conf.K * c->conf.T);
+	c->stage = c->pool != NULL ? dfcp_pool_stage(c->pool) : NULL;
 	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL || c->rnd == NULL)
 		return -ENOMEM;
 	/* encoders come from the pool (reserved for the window at connect) */
@@ -131,8 +133,11 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
 {
 	s->state = TX_FREE;
 	if (s->enc != NULL) {
-		dfcp_pool_put_enc(c->pool, s->enc);
+		dfcp_pool_put_enc(c->pool, s->enc, s->g_enc);
+		if (s->g_enc)
+			c->g_tx_held--;
 		s->enc = NULL;
+		s->g_enc = 0;
 	}
 }
 
@@ -384,9 +389,17 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	s = &c->tx[c->snd_next % c->W];
 	/* the encoder first: without one nothing is taken from the source */
 	if ((c->p.flags & DFCP_F_ENC) && s->enc == NULL) {
-		s->enc = dfcp_pool_get_enc(c->pool);
-		if (s->enc == NULL)
-			return 0;	/* out of memory: the window is what we have */
+		int g = c->g_tx_held < c->pool_tx;
+
+		s->enc = dfcp_pool_get_enc(c->pool, g);
+		if (s->enc == NULL) {
+			/* the pool is short: the window is what we have; try again soon */
+			c->pool_retry = now + DFCP_POOL_RETRY_NS;
+			return 0;
+		}
+		c->pool_retry = 0;
+		s->g_enc = (uint8_t)g;
+		c->g_tx_held += (uint32_t)g;
 	}
 	while (len < bs) {
 		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);

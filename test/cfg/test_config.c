@@ -121,7 +121,7 @@ key_file(char *path, size_t len, const char *name, const void *bytes, size_t n)
 	return fclose(f);
 }
 
-/* auth_key, block_crc, peer_timeout, max_K, [task] max_rx_memory (issue #15). */
+/* auth_key, block_crc, peer_timeout, max_K, [task] mem_budget (issues #15, #13). */
 static void
 test_security_keys(void)
 {
@@ -155,12 +155,37 @@ test_security_keys(void)
 			"[flow r1] peer_timeout:", NULL);
 	expect_err("max_K below K", fedit("sink = verify", "sink = verify\nmax_K = 10"),
 			"[flow r1] max_K:", "below the flow's own K = 47");
+	/* the old name of mem_budget; one receiver needs a buffer and a decoder at least */
 	expect_err("max_rx_memory too small", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 100KiB\n"),
-			"[task d1] max_rx_memory: 102400 bytes cannot hold one block", "(489780 bytes");
+			"[task d1] mem_budget: its flows need at least",
+			"1 receivers x 1 block buffer x 65.2 KiB + 1 decoder x");
+	expect_err("mem_budget too small", fedit("flows = r1\n", "flows = r1\nmem_budget = 100KiB\n"),
+			"> mem_budget 100.0 KiB", NULL);
 	expect_ok("max_rx_memory", fedit("flows = r1\n", "flows = r1\nmax_rx_memory = 16MiB\n"));
-	CHECK(eng_dfcp_rx_slot_bytes(47, 1420) == 489780);
+	expect_ok("mem_budget", fedit("flows = r1\n", "flows = r1\nmem_budget = 16MiB\n"));
+	expect_err("mem_budget above the machine", fedit("flows = r1\n",
+			"flows = r1\nmem_budget = 1TiB\n"), "is more than this machine's memory", NULL);
 	unlink(khex);
 	unlink(kshort);
+}
+
+/* window = auto: the whole path without a label, twice the BDP of the share with one. */
+static void
+test_windows(void)
+{
+	char err[ENG_ERR_LEN];
+
+	if (load(fedit("sink = verify", "sink = verify\nbottleneck = b\nweight = 3"), err,
+			sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL windows: %s\n", err);
+		test_failures++;
+		return;
+	}
+	/* 1 Gbit/s x 200 ms = 25 MB = 381.5 blocks of 64 KiB */
+	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "f1")])->window == 381 + 64);
+	/* alone in its group (receivers labelled b): 2 x 381.5 -> 763, + 64 */
+	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "r1")])->window == 763 + 64);
+	eng_config_free(&cfg);
 }
 
 /* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
@@ -372,5 +397,6 @@ main(int argc, char **argv)
 	test_not_text();
 	test_cross_refs();
 	test_security_keys();
+	test_windows();
 	return config_file_finish("test_config");
 }

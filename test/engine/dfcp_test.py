@@ -12,6 +12,11 @@ Cases:
   loss      through a router pipe with 10 % loss: every byte still delivered
   sched     the sender's egress through a WF2Q+ sched task (eng_sched_attach)
   default   configs/default.ini (the dumbbell): goodputs > 0, Jain >= 0.9
+  mem-short the loss case with block memory far below what the windows want
+            (mem_budget 3 MiB receiver, 2 MiB sender): still exact, within the budget,
+            every item back (dfcp_memory in the JSON)
+  mem-refuse a receiver task whose mem_budget cannot hold one block and decoder:
+            exit 1 before EAL with the numbers
 No timing assertions: counts, verification and exit codes only.
 """
 import functools
@@ -304,9 +309,60 @@ def case_default(engine, src, tmp):
         fail("make run output lacks the Jain line")
 
 
+def mem_of(js, task):
+    for m in js.get("dfcp_memory", []):
+        if m["task"] == task:
+            return m
+    fail(f"no dfcp_memory record of task {task}")
+
+
+def case_mem_short(engine, src, tmp):
+    nbytes = 8 << 20
+    ini = (LOSS.replace("flows = s1\n", "flows = s1\nmem_budget = 2MiB\n")
+           .replace("flows = r1\n", "flows = r1\nmem_budget = 3MiB\n"))
+    cfg = write(os.path.join(tmp, "mem.ini"), ini +
+                SENDER.format(mac="remote_mac = 02:00:00:00:00:02", nbytes=nbytes) + RECEIVER)
+    out = os.path.join(tmp, "s.json")
+    p = run([engine] + EAL.split() + ["--no-shconf", "--", "--config", cfg,
+                                      "--summary-json", out])
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    js = load(out)
+    check_transfer(flow(js, "s1"), flow(js, "r1"), nbytes)
+    for task, budget in (("tx", 2 << 20), ("rx", 3 << 20)):
+        m = mem_of(js, task)
+        print(f"task {task}: budget {m['budget']} made {m['bytes']} peak {m['peak']} "
+              f"in use {m['in_use']} waits {m['waits']} buffers {m['buffers']} "
+              f"decoders {m['decoders']} encoders {m['encoders']}")
+        if m["budget"] != budget or m["bytes"] > budget or m["peak"] > m["bytes"]:
+            fail(f"task {task}: memory beyond its budget")
+        if m["want"] <= budget:
+            fail(f"task {task}: its windows should want more than the budget")
+    if mem_of(js, "rx")["in_use"] != 0:
+        fail("receiver: block memory still in use after the close")
+
+
+def case_mem_refuse(engine, src, tmp):
+    ini = open(os.path.join(src, "configs/dfcp-ring.ini")).read()
+    cfg = write(os.path.join(tmp, "refuse.ini"),
+                ini.replace("flows = r1\n", "flows = r1\nmem_budget = 512KiB\n"))
+    p = run([engine, "--", "--config", cfg])
+    want = ("[task rx] mem_budget: its flows need at least",
+            "1 receivers x 1 block buffer x 65.2 KiB + 1 decoder x", "> mem_budget 512.0 KiB")
+    print(p.stderr.strip()[-400:])
+    if p.returncode != 1:
+        fail(f"exit code {p.returncode}, expected 1")
+    for w in want:
+        if w not in p.stderr:
+            fail(f"the message lacks {w!r}")
+    if "EAL" in p.stderr:
+        fail("refused only after EAL started")
+
+
 def main():
     cases = {"ring": case_ring, "memif": case_memif, "af_packet": case_af_packet,
-             "loss": case_loss, "sched": case_sched, "default": case_default}
+             "loss": case_loss, "sched": case_sched, "default": case_default,
+             "mem-short": case_mem_short, "mem-refuse": case_mem_refuse}
     return case_main(__doc__, cases, "dfcp-flow-test-")
 
 

@@ -234,7 +234,7 @@ def live_config(tmp, tag):
                          f"duration = 1.2s\nrate = {2 + n % 7}Mbit\nwindow = 8\n"
                          "block_size = 16KiB\n")
             lines.append(f"[flow r{n}]\nrole = receiver\nlocal = 10.0.{w}.2:{6000 + i}\n"
-                         "window = 8\nsink = verify\n")
+                         "window = 8\nblock_size = 16KiB\nsink = verify\n")
             snd.append(f"s{n}")
             rcv.append(f"r{n}")
         lines.append(f"[task ts{w}]\nkind = dfcp\nport = s{w}\nflows = {', '.join(snd)}\n")

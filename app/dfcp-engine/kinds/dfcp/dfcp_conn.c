@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The dfcp kind's connection configuration: a flow's endpoint (listener
- * limits, the accepted connections' template), a sender's connection, the
- * receive pool a receiver's connections reserve their memory from (made at
- * set-up from the task's max_rx_memory), and the sum of closed connections'
- * counters. dfcp_task.c wires the application callbacks. doc/config.md.
+ * limits, half-open table, the accepted connections' template), a sender's
+ * connection, and the sum of closed connections' counters. dfcp_task.c
+ * wires the application callbacks and the task's block memory
+ * (dfcp_mem.c). doc/config.md.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -29,6 +29,26 @@ max_T(const struct eng_xtask *x, int auth)
 	if (cap <= over + DFCP_MIN_T)
 		return DFCP_MIN_T;
 	return (uint16_t)RTE_MIN(cap - over, (uint32_t)DFCP_MAX_T);
+}
+
+/*
+ * Half-open entries per receiver flow: the task's max_half_open, or auto:
+ * 65536 in all shared by its receivers, 64..4096 each (an entry with its
+ * slot and hash links is ~130 bytes).
+ */
+static uint32_t
+half_open(const struct eng_xtask *x)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+	unsigned int i, n = 0;
+	uint32_t h;
+
+	if (dc->max_half_open != 0)
+		return dc->max_half_open;
+	for (i = 0; i < x->nb_flows; i++)
+		n += x->flows[i].fc->role == ENG_FLOW_RECEIVER;
+	h = 65536u / (n ? n : 1);
+	return h < 64 ? 64 : h > 4096 ? 4096 : h;
 }
 
 /* The keys both ends of a connection share: timers, extensions, integrity, key. */
@@ -67,9 +87,9 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	ec->limits.max_window = df->window;
 	ec->limits.max_K = df->max_K;
 	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
-	/* max_rx_memory auto: a budget by accounting (nothing preallocated) */
-	if (receiver && dc->max_rx_memory == 0)
-		ec->rx_budget = dfcp_rx_budget_default(dc->max_conns, df->window, df->K, df->T);
+	/* the block memory is the task's pool (dfcp_task.c sets ec->pool) */
+	if (receiver)
+		ec->max_half_open = half_open(x);
 	conn_common(df, csum, &ec->accept_conf);
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
@@ -101,75 +121,6 @@ eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum, const struct 
 	/* block latency histogram (obs/obs.h): one hist_record per acked block */
 	cc->block_latency = eng_lat_flow_hist(x->rt, fc - x->rt->cfg->flows,
 			(int)rte_lcore_to_socket_id(x->t->lcore_id));
-}
-
-/*
- * A receiver's share of the task's max_rx_memory, in proportion to what its
- * windows would take, preallocated now: its connections reserve their
- * windows from it (clamped to what is free; none free: refused), so a SYN
- * allocates nothing. *out NULL with auto (the endpoint's accounting budget,
- * eng_dfcp_ep_conf) or without decoding.
- */
-int
-eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc, struct dfcp_pool **out)
-{
-	const struct eng_dfcp_conf *dc = x->t->conf;
-	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
-	struct dfcp_pool_conf pc;
-	struct dfcp_pool_stats ps;
-	struct dfcp_pool *p;
-	uint64_t mine = 0, all = 0, slot;
-	unsigned int i;
-
-	*out = NULL;
-	if (fc->role != ENG_FLOW_RECEIVER || !df->decode)
-		return 0;
-	if (dc->max_rx_memory == 0) {
-		ENG_LOG(INFO, task, "task %s: flow %s: receive memory budget %" PRIu64 " bytes "
-				"(max_rx_memory auto: counted, made as blocks arrive)", x->t->name,
-				fc->name, dfcp_rx_budget_default(dc->max_conns, df->window, df->K,
-				df->T));
-		return 0;
-	}
-	for (i = 0; i < x->nb_flows; i++) {
-		const struct eng_flow_conf *g = x->flows[i].fc;
-		const struct eng_dfcp_flow_conf *dg = eng_dfcp_fc(g);
-		uint64_t need;
-
-		if (g->role != ENG_FLOW_RECEIVER || !dg->decode)
-			continue;
-		need = (uint64_t)dg->window * dc->max_conns * eng_dfcp_rx_slot_bytes(dg->K, dg->T);
-		all += need;
-		if (g == fc)
-			mine = need;
-	}
-	memset(&pc, 0, sizeof(pc));
-	pc.K = df->K;
-	pc.T = df->T;
-	pc.max_bytes = all > dc->max_rx_memory ?
-			(uint64_t)((unsigned __int128)dc->max_rx_memory * mine / all) : mine;
-	slot = eng_dfcp_rx_slot_bytes(df->K, df->T);
-	pc.rx_slots = (uint32_t)RTE_MIN((uint64_t)df->window * dc->max_conns,
-			pc.max_bytes / slot + 1);
-	p = dfcp_pool_create(&pc);
-	if (p == NULL) {
-		ENG_LOG(ERR, task, "task %s: flow %s: cannot make its receive memory (%" PRIu64
-				" bytes)", x->t->name, fc->name, pc.max_bytes);
-		return -ENOMEM;
-	}
-	dfcp_pool_stats(p, &ps);
-	if (ps.rx_slots == 0) {
-		ENG_LOG(ERR, task, "task %s: flow %s: its share of max_rx_memory, %" PRIu64 " bytes, "
-				"holds no block: one takes %" PRIu64 " bytes (measured; the load's "
-				"estimate was %" PRIu64 ")", x->t->name, fc->name, pc.max_bytes,
-				ps.rx_slot_bytes, slot);
-		dfcp_pool_free(p);
-		return -ENOSPC;
-	}
-	ENG_LOG(INFO, task, "task %s: flow %s: receive memory %" PRIu64 " bytes: %u blocks "
-			"(K %u, T %u)", x->t->name, fc->name, ps.bytes, ps.rx_slots, df->K, df->T);
-	*out = p;
-	return 0;
 }
 
 void

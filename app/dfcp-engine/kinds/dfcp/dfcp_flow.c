@@ -3,9 +3,9 @@
  * The DFCP keys of a [flow NAME] (proto = dfcp, the default): the thesis's
  * five parameters, coding, pacing, timers, integrity, authentication and
  * the peer timeout (config/sec_flow.c reads the keys every flow has); the
- * keys of a [task] kind = dfcp. The dfcp kind's check: the flows of one
- * task have distinct local addresses, its receivers fit its receive
- * memory. Keys: doc/config.md.
+ * keys of a [task] kind = dfcp. The dfcp kind's check: windows sized by
+ * share, the flows of one task have distinct local addresses, its flows
+ * fit its block memory (dfcp_mem.c). Keys: doc/config.md.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -121,6 +121,7 @@ flow_parse_five(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 
 	if (v != NULL && strcmp(v, "auto") != 0)
 		rc = eng_sec_u32(sec, "window", 1, DFCP_MAX_WINDOW, &f->window);
+	f->window_auto = f->window == 0;
 	if (rc == 0)
 		rc = eng_sec_rate(sec, "path_rate", 1000, 400000000000ull, &f->path_rate_bps);
 	if (rc == 0)
@@ -207,8 +208,8 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 		return eng_sec_error(sec, "max_K", "%u is below the flow's own K = %u", f->max_K, f->K);
 	if (rc < 0)
 		return rc;
-	if (f->window == 0) {
-		/* auto: the bandwidth-delay product in blocks, plus 64 blocks for queues */
+	if (f->window_auto) {
+		/* until the check sizes it by the flow's share (eng_dfcp_windows) */
 		unsigned __int128 bdp = (unsigned __int128)f->path_rate_bps * f->path_rtt_ns;
 		uint64_t blocks = (uint64_t)(bdp / 8u / 1000000000u / f->block_size) + 64u;
 
@@ -217,7 +218,25 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 	return 0;
 }
 
-/* [task NAME] kind = dfcp: egress or port, flows, max_conns, checksum, max_rx_memory. */
+/* mem_budget (max_rx_memory: its older name) and max_half_open, each auto or a number. */
+static int
+parse_memory(struct eng_sec *sec, struct eng_dfcp_conf *c)
+{
+	const char *key = eng_sec_get(sec, "mem_budget") != NULL ? "mem_budget" : "max_rx_memory";
+	const char *v = eng_sec_get(sec, key);
+	int rc = 0;
+
+	if (eng_sec_get(sec, "mem_budget") != NULL && eng_sec_get(sec, "max_rx_memory") != NULL)
+		return eng_sec_error(sec, "max_rx_memory", "the older name of mem_budget: give one");
+	if (v != NULL && strcmp(v, "auto") != 0)
+		rc = eng_sec_size(sec, key, 1, 1ull << 40, &c->mem_budget);
+	v = eng_sec_get(sec, "max_half_open");
+	if (rc == 0 && v != NULL && strcmp(v, "auto") != 0)
+		rc = eng_sec_u32(sec, "max_half_open", 1, 1u << 20, &c->max_half_open);
+	return rc;
+}
+
+/* [task NAME] kind = dfcp: egress or port, flows, max_conns, checksum, memory. */
 int
 eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 {
@@ -236,9 +255,7 @@ eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_task_parse_flows(t, sec);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "max_conns", 1, 1024, &c->max_conns);
-	v = eng_sec_get(sec, "max_rx_memory");
-	if (rc == 0 && v != NULL && strcmp(v, "auto") != 0)
-		rc = eng_sec_size(sec, "max_rx_memory", 1, 1ull << 40, &c->max_rx_memory);
+	rc = rc == 0 ? parse_memory(sec, c) : rc;
 	v = eng_sec_get(sec, "checksum");
 	if (rc == 0 && v != NULL) {
 		for (i = 0; i < 4; i++)
@@ -252,57 +269,24 @@ eng_dfcp_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	return rc;
 }
 
-uint64_t
-eng_dfcp_rx_slot_bytes(uint16_t K, uint16_t T)
-{
-	uint64_t k = K, t = (T + 63u) / 64u * 64u;
-
-	/* the block buffer; the decoder keeps K + max(K/4, 64) rows beside K + 64 of work */
-	return k * T + (2 * k + (k / 4 > 64 ? k / 4 : 64) + 64) * t + 32 * k * 64;
-}
-
-/* A task's max_rx_memory must hold one block slot per receiver flow. */
-static int
-check_memory(const struct eng_config *cfg, const struct eng_task *tk, char *err, size_t errlen)
-{
-	const struct eng_dfcp_conf *dc = tk->conf;
-	uint64_t need = 0;
-	unsigned int i, n = 0;
-
-	if (dc->max_rx_memory == 0)
-		return 0;
-	for (i = 0; i < tk->nb_flows; i++) {
-		const struct eng_flow_conf *f = eng_task_flow(cfg, tk, i);
-		const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(f);
-
-		if (f->role != ENG_FLOW_RECEIVER || !df->decode)
-			continue;
-		need += eng_dfcp_rx_slot_bytes(df->K, df->T);
-		n++;
-	}
-	if (need > dc->max_rx_memory) {
-		snprintf(err, errlen, "%s:%d: [task %s] max_rx_memory: %" PRIu64 " bytes cannot hold "
-				"one block of each of its %u receivers (%" PRIu64 " bytes: a block buffer "
-				"and a decoder each)", cfg->file, tk->line, tk->name, dc->max_rx_memory,
-				n, need);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Two flows of one task on the same local address:port cannot be told apart. */
+/*
+ * Windows by share; each task's block memory fits its budget; two flows of
+ * one task on the same local address:port cannot be told apart.
+ */
 int
 eng_dfcp_check(struct eng_config *cfg, char *err, size_t errlen)
 {
 	const struct eng_flow_conf *f, *g;
+	struct eng_dfcp_plan pl;
 	unsigned int t;
 
+	eng_dfcp_windows(cfg);
 	for (t = 0; t < cfg->nb_tasks; t++) {
 		const struct eng_task *tk = &cfg->tasks[t];
 
 		if (tk->ops != &eng_task_dfcp)
 			continue;
-		if (check_memory(cfg, tk, err, errlen) < 0)
+		if (eng_dfcp_plan(cfg, tk, &pl, err, errlen) < 0)
 			return -EINVAL;
 		if (eng_task_flows_same_local(cfg, tk, &f, &g) > 0) {
 			snprintf(err, errlen, "%s:%d: [flow %s] local: same address and port as "

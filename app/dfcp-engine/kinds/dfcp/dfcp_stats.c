@@ -92,7 +92,7 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"crc_failures", "", FT(crc_failures), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: decoded blocks whose block CRC failed (re-requested, not delivered)"},
 	{"rx_mem_bytes", "B", FT(rx_mem_bytes), ENG_CT_U64, 0, ENG_V_JSON,
-		"receiver: receive memory its connection reserved from the task's max_rx_memory"},
+		"receiver: block memory its connection is guaranteed in the task's pool (mem_budget)"},
 	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
 		"handshake and teardown packets resent"},
 	{"rounds_last", "", FT(rounds_last), ENG_CT_U64, 0, ENG_V_JSON,
@@ -125,6 +125,7 @@ static const struct eng_ctr flow_ctrs[] = {
 
 const struct eng_ctr_table eng_dfcp_tables[] = {
 	{"flow", flow_ctrs, RTE_DIM(flow_ctrs)},
+	{"dfcp_memory", eng_dfcp_mem_ctrs, ENG_DFCP_MEM_NCTRS},
 	{NULL, NULL, 0},
 };
 
@@ -651,6 +652,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		flows_write(rt, o);
 		task_drops_write(rt, o);
 		dispatch_write(rt, o);
+		eng_dfcp_mem_write(rt, o);
 		break;
 	case ENG_REPORT_RESULT:
 		results_print(rt, o->f);
@@ -660,6 +662,7 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		jain_write(rt, o);
 		task_drops_write(rt, o);
 		dispatch_write(rt, o);
+		eng_dfcp_mem_write(rt, o);
 		break;
 	default:
 		break;	/* periodic flow lines: the live view (obs/live.c) */

@@ -36,6 +36,7 @@ struct dfcp_task {
 	enum dfcp_csum csum;
 	unsigned int rx_flags;
 	uint64_t drops[DFCP_E_MAX];	/* frames no flow accepted, by reason */
+	struct eng_dfcp_mem mem;	/* the flows' block memory (dfcp_mem.c) */
 	struct dfcp_flow flows[];	/* [x->nb_flows] */
 };
 
@@ -75,8 +76,11 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 {
 	struct dfcp_ep_conf ec;
 
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(f->xf->fc);
+
 	eng_dfcp_ep_conf(x, d->csum, d->rx_flags, f->xf->fc, &ec);
-	ec.pool = f->pool;
+	if (f->xf->fc->role == ENG_FLOW_RECEIVER && df->decode)
+		ec.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
 	ec.on_accept = eng_dfcp_flow_accept;
@@ -88,7 +92,11 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 static void
 flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flow *f)
 {
+	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(f->xf->fc);
+
 	eng_dfcp_conn_conf(x, d->csum, f->xf->fc, &f->cc);
+	if (df->encode)
+		f->cc.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
 	f->cc.source = flow_source;
 	f->cc.source_ctx = f;
 }
@@ -140,9 +148,6 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 				fc->name, df->T, flen, x->cap, pc->name);
 		return -EINVAL;
 	}
-	rc = eng_dfcp_rx_pool(x, fc, &f->pool);
-	if (rc < 0)
-		return rc;
 	f->ep = flow_ep_create(x, d, f);
 	xf->ep = eng_xport_ep_add(x, f->ep, fc->local_ip, fc->local_port);
 	if (f->ep == NULL || xf->ep == NULL) {
@@ -217,6 +222,10 @@ dfcp_xsetup(struct eng_xtask *x)
 	unsigned int i;
 	int rc = task_csum(x, d);
 
+	if (rc == 0)
+		rc = eng_dfcp_mem_setup(x, &d->mem);
+	if (rc == 0)
+		eng_dfcp_mem_publish(&d->mem);
 	for (i = 0; rc == 0 && i < x->nb_flows; i++)
 		rc = flow_setup(x, d, &x->flows[i], &d->flows[i]);
 	if (rc < 0)
@@ -243,12 +252,13 @@ dfcp_xteardown(struct eng_xtask *x)
 		if (f->xf == NULL)
 			continue;
 		dfcp_ep_free(f->ep);
-		dfcp_pool_free(f->pool);
 		if (f->src.fd >= 0)
 			close(f->src.fd);
 		if (f->sink.fd >= 0)
 			close(f->sink.fd);
 	}
+	if (d != NULL)
+		eng_dfcp_mem_free(&d->mem);
 	rte_free(d);
 	x->priv = NULL;
 }
@@ -478,6 +488,7 @@ dfcp_xtick(struct eng_xtask *x, uint64_t now)
 
 	for (i = 0; i < x->nb_flows; i++)
 		flow_tick(x, &x->flows[i], now);
+	eng_dfcp_mem_publish(&((struct dfcp_task *)x->priv)->mem);
 }
 
 /* The live view's group, counters and line of a DFCP flow. */
@@ -559,6 +570,18 @@ eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64
 	*seg = x->rx_segmented;
 }
 
+int
+eng_dfcp_mem_snap(const struct eng_task *t, struct eng_dfcp_mem_snap *out)
+{
+	const struct eng_xtask *x = t->priv;
+	const struct dfcp_task *d = x != NULL ? x->priv : NULL;
+
+	if (d == NULL)
+		return -ENOENT;
+	*out = d->mem.snap;
+	return 0;
+}
+
 const struct eng_task_ops eng_task_dfcp = {
 	.name = "dfcp",
 	.help = "run DFCP flows (senders and receivers) on one port queue pair",
@@ -573,6 +596,6 @@ const struct eng_task_ops eng_task_dfcp = {
 	.stats = eng_xport_stats,
 	.teardown = eng_xport_teardown,
 	.report = eng_dfcp_report,
-	.tel = eng_xport_tel,
+	.tel = eng_dfcp_tel,
 	.tables = eng_dfcp_tables,
 };

@@ -24,7 +24,9 @@
 /* The DFCP keys of a [flow NAME] (its pconf; dfcp_flow.c). */
 struct eng_dfcp_flow_conf {
 	/* the thesis's five parameters */
-	uint32_t window;		/* blocks; 0 = auto (bandwidth-delay product) */
+	uint32_t window;		/* blocks (auto: set by eng_dfcp_windows at load) */
+	int window_auto;		/* window = auto: the BDP of the flow's share */
+	uint64_t share_bps;		/* window = auto: its share of path_rate */
 	uint64_t path_rate_bps;		/* for window = auto */
 	uint64_t path_rtt_ns;		/* for window = auto */
 	uint16_t redundancy;		/* packets per block; 0 = auto */
@@ -67,15 +69,54 @@ struct eng_dfcp_conf {
 	char egress[ENG_NAME_LEN];	/* sched task; "" = rte_eth_tx_burst */
 	int csum;			/* enum eng_dfcp_csum */
 	uint32_t max_conns;		/* per receiver flow */
-	uint64_t max_rx_memory;		/* receive memory of its receivers, bytes; 0: auto */
+	uint64_t mem_budget;		/* block memory of its flows, bytes; 0: auto */
+	uint32_t max_half_open;		/* per receiver flow; 0: auto */
 };
 
-/*
- * The receive memory a block slot of shape (K, T) takes: its buffer and a
- * decoder (an estimate from the codec's layout; the pool measures the real
- * one at set-up).
- */
-uint64_t eng_dfcp_rx_slot_bytes(uint16_t K, uint16_t T);
+/* dfcp_mem.c: windows by share, the task's block memory (doc/config.md) */
+#define ENG_DFCP_MAX_SHAPES	4		/* block shapes (K, T) per task */
+#define ENG_DFCP_MEM_AUTO	(256ull << 20)	/* mem_budget auto: the minimum + at most this */
+#define ENG_DFCP_WINDOW_FLOOR	4u		/* window = auto: at least */
+#define ENG_DFCP_DEC_RATIO	4u		/* decoders wanted: one per 4 buffers */
+struct eng_dfcp_shape {
+	uint16_t K, T;
+	uint64_t nrecv, nsend;			/* flows */
+	uint64_t conns;				/* receivers' max_conns, summed */
+	uint64_t b_buf, b_dec, b_enc;		/* bytes of one item (measured) */
+	uint64_t want_buf, want_dec, want_enc;	/* what the windows want */
+	uint64_t min_buf, min_dec, min_enc;	/* the least that works */
+	uint64_t n_buf, n_dec, n_enc;		/* made */
+};
+struct eng_dfcp_plan {
+	struct eng_dfcp_shape s[ENG_DFCP_MAX_SHAPES];
+	unsigned int nshapes;
+	uint64_t want, min, budget, bytes;
+};
+struct eng_dfcp_mem_snap {
+	uint64_t budget, want, bytes, used, peak, waits, refused;
+	uint64_t bufs, decs, encs, bufs_peak, decs_peak, encs_peak;
+};
+struct eng_dfcp_mem {
+	struct eng_dfcp_plan plan;
+	struct dfcp_pool *pool[ENG_DFCP_MAX_SHAPES];
+	struct eng_dfcp_mem_snap snap;		/* published by the owning lcore */
+};
+void eng_dfcp_windows(struct eng_config *cfg);
+/* The task's plan; a budget below its flows' minimum: err (file:line, the numbers). */
+int eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk,
+		struct eng_dfcp_plan *pl, char *err, size_t errlen);
+struct eng_xtask;
+int eng_dfcp_mem_setup(const struct eng_xtask *x, struct eng_dfcp_mem *m);
+struct dfcp_pool *eng_dfcp_mem_pool(const struct eng_dfcp_mem *m, uint16_t K, uint16_t T);
+void eng_dfcp_mem_free(struct eng_dfcp_mem *m);
+void eng_dfcp_mem_publish(struct eng_dfcp_mem *m);
+struct eng_out;
+void eng_dfcp_mem_write(struct eng_runtime *rt, struct eng_out *o);
+/* dfcp_task.c: a task's published totals; 0 or -ENOENT */
+int eng_dfcp_mem_snap(const struct eng_task *t, struct eng_dfcp_mem_snap *out);
+#define ENG_DFCP_MEM_NCTRS	13
+extern const struct eng_ctr eng_dfcp_mem_ctrs[ENG_DFCP_MEM_NCTRS];
+extern const struct eng_tel_cmd eng_dfcp_tel[];
 
 /* Live per-flow counters, published by the owning lcore (stats_flow.c reads). */
 struct eng_flow_snap {
@@ -104,8 +145,6 @@ int eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned in
 		const struct eng_flow_conf *fc, struct dfcp_ep_conf *ec);
 void eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum,
 		const struct eng_flow_conf *fc, struct dfcp_conn_conf *cc);
-int eng_dfcp_rx_pool(const struct eng_xtask *x, const struct eng_flow_conf *fc,
-		struct dfcp_pool **out);
 void eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b);
 
 /* task_dfcp.c */
@@ -160,7 +199,6 @@ struct dfcp_flow {
 	int src_end;			/* sender: the source ended by itself (its goal) */
 	int completed;			/* a connection reached the goal */
 	const char *closed;		/* the first abnormal close before completing, or NULL */
-	struct dfcp_pool *pool;		/* receiver: its preallocated receive memory */
 	struct dfcp_fpace pace;		/* rate = (dfcp_pace.c) */
 	/* accounting */
 	struct dfcp_stats acc;		/* closed connections, summed */
