@@ -256,4 +256,3 @@ dfcp_round_fill(const struct dfcp_conn *c, struct dfcp_pkt *pkt)
 	pkt->u.back.rate = (c->p.flags & DFCP_F_RHINT) ?
 		(uint32_t)(c->rate_pps > UINT32_MAX ? UINT32_MAX : c->rate_pps) : 0;
 }
-
