@@ -499,9 +499,11 @@ struct dfcp_stats {
 	uint64_t rounds_last;		/* the round's last packet arrived */
 	uint64_t rounds_next;		/* a later packet arrived first (tail lost) */
 	uint64_t rounds_idle;		/* nothing arrived for the round idle time */
+	uint64_t rounds_late;		/* idle ends noticed late (a stall): idle time again */
 	/* sender: loss reports */
 	uint64_t reports;		/* loss reports accepted */
 	uint64_t implicit_topups;	/* top-ups for rounds a later report passed */
+	uint64_t early_shorts;		/* SHORTs made before the round's tail could arrive: no top-up */
 	uint32_t dispersion_pct;	/* first-round arrivals: variance / binomial, % */
 	/* rate hint (sender: the cap in force, 0 none; receiver: last hint sent) */
 	uint64_t rate_hint_pps;

@@ -26,6 +26,7 @@
 #define CAP_BURST	32u		/* rate cap: packets of credit at most */
 #define CAP_MIN_PPS	1000u		/* rate cap: never below */
 #define NS		1000000000ull
+#define PAUSE_NS	200000ull	/* a round paused this long: below round_idle's 250 us */
 
 /* ------------------------------------------------------------------ */
 /* sizes                                                                */
@@ -155,7 +156,7 @@ dfcp_topup_syms(const struct dfcp_conn *c, uint32_t need)
 
 void
 dfcp_model_round(struct dfcp_conn *c, uint32_t block, uint32_t seq, uint32_t len,
-		int first)
+		int first, uint64_t now)
 {
 	struct rnd_ent *e;
 
@@ -171,8 +172,46 @@ dfcp_model_round(struct dfcp_conn *c, uint32_t block, uint32_t seq, uint32_t len
 	e->first = (uint8_t)first;
 	e->sampled = 0;
 	e->timed = 0;
+	e->paused = 0;
+	e->pause_seq = 0;
 	e->t_end = 0;
+	e->t_last = now;
 	c->rnd_count++;
+}
+
+/*
+ * A later packet (seq) of slot s's round goes out at now: after a pause
+ * of PAUSE_NS or more (the lcore was descheduled, the rate held it back)
+ * the receiver may end the round by its idle time before this packet
+ * arrives.
+ */
+void
+dfcp_model_round_pkt(struct dfcp_conn *c, const struct tx_slot *s, uint32_t seq, uint64_t now)
+{
+	struct rnd_ent *e;
+
+	if (c->rnd == NULL)
+		return;
+	e = &c->rnd[s->rnd_idx & c->rnd_mask];
+	if (e->block != s->block)
+		return;
+	if (now - e->t_last >= PAUSE_NS) {
+		e->paused = 1;
+		e->pause_seq = seq;
+	}
+	e->t_last = now;
+}
+
+/* The latest round of slot s, or NULL (its entry was reused). */
+const struct rnd_ent *
+dfcp_model_slot_round(const struct dfcp_conn *c, const struct tx_slot *s)
+{
+	const struct rnd_ent *e;
+
+	if (c->rnd == NULL)
+		return NULL;
+	e = &c->rnd[s->rnd_idx & c->rnd_mask];
+	return e->block == s->block && e->seq + e->len == s->rnd_end ? e : NULL;
 }
 
 /* The round of slot s has gone out whole at now. */
@@ -325,6 +364,29 @@ first_sample(struct loss_model *lm, uint32_t n, uint32_t x)
 	lm->phi_q16 = (uint32_t)((int64_t)lm->phi_q16 + (phi - (int64_t)lm->phi_q16) / g);
 }
 
+/*
+ * A report that was made before round e could have arrived whole: the
+ * round is still going out; it paused and the receiver had seen nothing
+ * from the pause on (seq_next, the highest seq it had + 1: its idle time
+ * ended the round while the sender was stopped); or the report came sooner
+ * than 7/8 of the least RTT after the round's last packet went out. What it
+ * counted is not what the round delivered: no top-up, no first-round
+ * sample. The rest of the round reopens it at the receiver, whose end
+ * brings another report (if that rest is lost, the next round's report
+ * passes it: dfcp_model_passed; the block timer stays the last resort).
+ */
+int
+dfcp_model_early(const struct dfcp_conn *c, const struct rnd_ent *e,
+		const struct dfcp_pkt *pkt, uint64_t now)
+{
+	if (e->t_end == 0)
+		return 1;
+	if (e->paused && (pkt->flags & DFCP_F_RPT) &&
+			(int32_t)(pkt->u.back.seq_next - e->pause_seq) <= 0)
+		return 1;
+	return c->min_rtt != 0 && now < e->t_end + c->min_rtt - c->min_rtt / 8;
+}
+
 static void cap_update(struct dfcp_conn *c, uint64_t now);
 
 /*
@@ -367,8 +429,11 @@ dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	else
 		loss_update(lm, seq64, (int64_t)(seq64 - rx64));
 	if (e != NULL && e->first && !e->sampled) {
-		e->sampled = 1;
-		first_sample(lm, e->len, r->rnd_rcvd);
+		/* an idle end that came too soon: the round's real end samples it */
+		if (r->rnd_end != DFCP_END_IDLE || !dfcp_model_early(c, e, pkt, now)) {
+			e->sampled = 1;
+			first_sample(lm, e->len, r->rnd_rcvd);
+		}
 	}
 	/*
 	 * RTT: a round whose last packet ended it was reported as soon as

@@ -147,12 +147,15 @@ struct back_ent {
 /* Sender: one round sent (ring indexed by round count), for reports. */
 struct rnd_ent {
 	uint64_t t_end;		/* its last packet went out (0: not yet) */
+	uint64_t t_last;	/* its latest packet went out */
 	uint32_t seq;		/* first seq */
+	uint32_t pause_seq;	/* paused: the first seq after its latest pause */
 	uint32_t block;
 	uint16_t len;
 	uint8_t first;		/* the block's first round */
 	uint8_t sampled;	/* its report went into the statistics */
 	uint8_t timed;		/* its report gave an RTT sample */
+	uint8_t paused;		/* the sender stopped for a while in the middle of it */
 };
 
 /* Receiver: the send round being received (rounds are contiguous per flow). */
@@ -273,6 +276,7 @@ struct dfcp_conn {
 	uint64_t last_data;		/* time of the last DATA packet */
 	uint64_t gap_ewma;		/* within-round inter-arrival time, ns (Q4) */
 	uint64_t idle_at;		/* the open round ends then (0: none) */
+	uint64_t idle_len;		/* ... its idle time (again from a late check) */
 	uint64_t rate_t0;		/* rate hint: measurement interval start */
 	uint32_t rate_n0;
 	uint64_t rate_pps;		/* EWMA of arrivals/s */
@@ -339,14 +343,23 @@ uint32_t dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap);
 /* First round and top-up sizes from the connection's loss model. */
 uint32_t dfcp_first_syms_model(const struct dfcp_conn *c);
 uint32_t dfcp_topup_syms(const struct dfcp_conn *c, uint32_t need);
+/*
+ * Sender: the report of BLOCK-ACK pkt at now was made before round e could
+ * have arrived whole; the latest round of slot s (NULL: gone from the ring).
+ */
+int dfcp_model_early(const struct dfcp_conn *c, const struct rnd_ent *e,
+		const struct dfcp_pkt *pkt, uint64_t now);
+const struct rnd_ent *dfcp_model_slot_round(const struct dfcp_conn *c, const struct tx_slot *s);
 /* Sender: a BLOCK-ACK's loss report; 0, or -DFCP_E_REPORT when refused. */
 int dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now);
 /* Sender, after the report's acks: probe blocks of rounds it passed unreported. */
 void dfcp_model_passed(struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 void dfcp_model_round_done(struct dfcp_conn *c, const struct tx_slot *s, uint64_t now);
-/* Sender: a round started (seq of its first packet, length). */
+/* Sender: a round started at now (seq of its first packet, length); a later packet of it. */
 void dfcp_model_round(struct dfcp_conn *c, uint32_t block, uint32_t seq, uint32_t len,
-		int first);
+		int first, uint64_t now);
+void dfcp_model_round_pkt(struct dfcp_conn *c, const struct tx_slot *s, uint32_t seq,
+		uint64_t now);
 /* Sender: DATA frames the rate cap lets out now (n wanted); charge k sent. */
 unsigned int dfcp_cap_allow(struct dfcp_conn *c, uint64_t now, unsigned int n);
 void dfcp_cap_charge(struct dfcp_conn *c, unsigned int k);

@@ -25,6 +25,7 @@
 #define RATE_PERIOD_NS	1000000ull	/* rate hint: one sample per ms of arrivals */
 #define RATE_SHIFT	3		/* rate hint EWMA gain 1/8 */
 #define NS		1000000000ull
+#define LATE_NS		200000ull	/* an idle end noticed later than this: a stall */
 
 /* Seen-seq window for duplicates: bit (seq % SEQ_WIN), for seq_next - SEQ_WIN <= seq. */
 static inline int
@@ -192,8 +193,10 @@ dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		round_end(c, &c->rp, DFCP_END_NEXT);
 	if (now > c->last_data)
 		c->last_data = now;
-	if (r->open)
-		c->idle_at = now + idle_time(c, (uint32_t)(r->end - 1 - s));
+	if (r->open) {
+		c->idle_len = idle_time(c, (uint32_t)(r->end - 1 - s));
+		c->idle_at = now + c->idle_len;
+	}
 	return 0;
 }
 
@@ -208,11 +211,23 @@ dfcp_round_after(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		round_end(c, r, DFCP_END_LAST);
 }
 
+/*
+ * The open round's idle time is over. A receiver that polls (busy-polling:
+ * every few microseconds) notices that at once; noticed more than LATE_NS
+ * late, its lcore was not running (descheduled, or a router on the same
+ * lcore took the time): the round's packets may be waiting in the receive
+ * queue, so the idle time starts again now (doc/protocol.md, "Round ends").
+ */
 void
 dfcp_round_timer(struct dfcp_conn *c, uint64_t now)
 {
 	if (c->idle_at == 0 || now < c->idle_at)
 		return;
+	if (now - c->idle_at > LATE_NS) {
+		c->idle_at = now + c->idle_len;
+		c->st.rounds_late++;
+		return;
+	}
 	if (c->rp.open)
 		round_end(c, &c->rp, DFCP_END_IDLE);
 	if (c->rr.open)

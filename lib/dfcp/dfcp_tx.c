@@ -341,10 +341,19 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 	if (pkt->u.back.status == DFCP_BA_SHORT) {
 		c->st.short_reports++;
 		s = tx_slot_of(c, b);
-		/* not while a round is still going out */
+		/*
+		 * not while a round is still going out, nor from a report made
+		 * before the latest round's last packet could arrive (XR)
+		 */
 		if (s != NULL && !s->first_left && !s->repair_left &&
-				pkt->u.back.esi_span > s->round_esi)	/* not older than it */
-			repair_schedule(c, s, pkt->u.back.missing + TOPUP_MARGIN);
+				pkt->u.back.esi_span > s->round_esi) {	/* not older than it */
+			const struct rnd_ent *e = dfcp_model_slot_round(c, s);
+
+			if (e != NULL && dfcp_model_early(c, e, pkt, now))
+				c->st.early_shorts++;
+			else
+				repair_schedule(c, s, pkt->u.back.missing + TOPUP_MARGIN);
+		}
 	}
 	dfcp_model_passed(c, pkt);
 	return 0;
@@ -477,7 +486,8 @@ data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp
  * symbol first: built the long way.
  */
 static int
-build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint8_t *buf, size_t cap)
+build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint8_t *buf,
+		size_t cap)
 {
 	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
 	uint32_t off = dfcp_data_off(c), tag = c->has_auth ? DFCP_TAG_LEN : 0;
@@ -500,7 +510,9 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint8_t *buf, size
 	}
 	if (pkt.u.data.rpos == 0 && (c->p.flags & DFCP_F_XR)) {
 		s->rnd_idx = c->rnd_count;
-		dfcp_model_round(c, s->block, c->snd_seq, s->rnd_len, first);
+		dfcp_model_round(c, s->block, c->snd_seq, s->rnd_len, first, now);
+	} else if (c->p.flags & DFCP_F_XR) {
+		dfcp_model_round_pkt(c, s, c->snd_seq, now);
 	}
 	if (s->next_esi <= RQ_MAX_ESI)
 		s->next_esi++;
@@ -665,7 +677,7 @@ dfcp_sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *l
 			c->st.blocks_sent++;
 			s->first_tx = now;
 		}
-		len = build_data(c, s, first, bufs[k], cap);
+		len = build_data(c, s, first, now, bufs[k], cap);
 		if (len < 0)
 			break;
 		lens[k++] = (uint16_t)len;

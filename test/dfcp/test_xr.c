@@ -2,8 +2,9 @@
 /*
  * dfcp extended reports (DFCP_F_XR): negotiation and the fallback to the
  * version-1 format, round ends without LAST (a later packet, the idle
- * time), the sender refusing reports that do not fit what it sent, the
- * timer as the last resort, and the stall state.
+ * time), idle ends across stalls of the receiver (a late check) and of the
+ * sender (an early SHORT), the sender refusing reports that do not fit
+ * what it sent, the timer as the last resort, and the stall state.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +257,165 @@ test_round_ends(void)
 	close_pair(&pr);
 }
 
+/* Hold back the last `tail` packets of block 0's first round (the test releases them). */
+struct hold_ctx {
+	uint32_t tail;
+	unsigned int n;
+	uint8_t f[4][VN_FRAME];
+	uint16_t len[4];
+	uint32_t shorts, decoded;
+};
+
+static int
+hold_tail(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
+{
+	struct hold_ctx *h = ctx;
+
+	if (dir == 0 && p->type == DFCP_T_DATA && p->u.data.block == 0 &&
+			p->u.data.esi < p->u.data.rlen &&
+			p->u.data.rpos + h->tail >= p->u.data.rlen && h->n < 4) {
+		memcpy(h->f[h->n], f, len);
+		h->len[h->n++] = len;
+		return 1;
+	}
+	if (dir == 1 && p->type == DFCP_T_BLOCK_ACK && p->u.back.block == 0) {
+		if (p->u.back.status == DFCP_BA_SHORT)
+			h->shorts++;
+		else
+			h->decoded++;
+	}
+	return 0;
+}
+
+/* The held packets reach the receiver now. */
+static void
+release(struct pair *pr, struct hold_ctx *h)
+{
+	for (unsigned int i = 0; i < h->n; i++) {
+		struct dfcp_pkt p;
+
+		REQUIRE(dfcp_parse(h->f[i], h->len[i], 0, &p) == 0);
+		dfcp_conn_rx(pr->b, &p, pr->now);
+	}
+	h->n = 0;
+}
+
+/*
+ * The receiver's lcore stalls while the tail of a round waits in its queue:
+ * its idle time, noticed late, starts again instead of ending the round
+ * (no SHORT, no top-up); a tail really lost still ends it, one idle time on.
+ */
+static void
+test_late_idle(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss, rs;
+	struct hold_ctx h;
+	struct pair pr;
+	uint64_t t;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	memset(&h, 0, sizeof(h));
+	h.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = hold_tail;
+	pr.ctx = &h;
+	move(&pr, 0);		/* the ACK and the round: 8 arrive, 2 wait in the queue */
+	REQUIRE(h.n == 2);
+	pr.now += 5 * MS;	/* the receiver polls again only now */
+	move(&pr, 1);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(h.shorts == 0 && rs.rounds_late == 1 && rs.rounds_idle == 0);
+	release(&pr, &h);
+	move(&pr, 1);
+	CHECK(h.shorts == 0 && h.decoded >= 1);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 640 && ss.topups == 0 && ss.timeouts == 0);
+	close_pair(&pr);
+
+	/* the same stall, the tail lost: the round ends an idle time after the late check */
+	memset(&h, 0, sizeof(h));
+	h.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = hold_tail;
+	pr.ctx = &h;
+	move(&pr, 0);
+	pr.now += 5 * MS;
+	t = pr.now;
+	move(&pr, 1);
+	h.n = 0;
+	CHECK(h.shorts == 0);
+	pr.now = dfcp_conn_next_deadline(pr.b, pr.now);
+	CHECK(pr.now > t && pr.now <= t + bc.round_idle_ns + 20 * US);
+	move(&pr, 1);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(h.shorts == 1 && rs.rounds_idle == 1 && rs.rounds_late == 1);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 640 && ss.topups == 1);
+	close_pair(&pr);
+}
+
+/*
+ * The sender stops in the middle of a round (its lcore descheduled): the
+ * receiver's idle time ends the round and its SHORT reaches the sender after
+ * the rest went out. It was made before the rest could arrive: no top-up;
+ * the rest reopens the round and decodes the block. If the rest is lost,
+ * the block timer still finishes the block.
+ */
+static void
+test_early_short(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss;
+	struct pair pr;
+	struct dfcp_pkt p, rpt;
+	uint8_t held[VN_FRAME];
+	unsigned int k, i;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	for (int lost = 0; lost < 2; lost++) {
+		open_pair(&pr, &ac, &bc, 640);
+		/* the ACK and 6 of the round's 10, then the sender stops */
+		REQUIRE(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 7) == 7);
+		for (i = 0; i < 7; i++) {
+			REQUIRE(dfcp_parse(fb[i], fl[i], 0, &p) == 0);
+			dfcp_conn_rx(pr.b, &p, pr.now);
+		}
+		/* the receiver's idle time: a SHORT for 4 missing, on its way back */
+		pr.now = dfcp_conn_next_deadline(pr.b, pr.now);
+		k = dfcp_conn_tx_burst(pr.b, pr.now, fbp, fl, VN_FRAME, VN_BURST);
+		REQUIRE(k == 1);
+		memcpy(held, fb[0], fl[0]);
+		REQUIRE(dfcp_parse(held, fl[0], 0, &rpt) == 0);
+		REQUIRE(rpt.type == DFCP_T_BLOCK_ACK && rpt.u.back.status == DFCP_BA_SHORT &&
+				rpt.u.back.missing == 4);
+		/* 2 ms on the sender sends the rest (lost or not), then the SHORT arrives */
+		pr.now += 2 * MS;
+		k = dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, VN_BURST);
+		REQUIRE(k == 4);
+		for (i = 0; i < k && !lost; i++) {
+			REQUIRE(dfcp_parse(fb[i], fl[i], 0, &p) == 0);
+			dfcp_conn_rx(pr.b, &p, pr.now);
+		}
+		pr.now += 50 * US;	/* past the least RTT (the handshake's 10 us) */
+		CHECK(dfcp_conn_rx(pr.a, &rpt, pr.now) == 0);
+		dfcp_conn_stats(pr.a, &ss);
+		CHECK(ss.early_shorts == 1 && ss.topups == 0);
+		run_until(&pr, 500 * MS);
+		dfcp_conn_stats(pr.a, &ss);
+		CHECK(pr.sink.bytes == 640 && ss.blocks_acked == 1);
+		if (lost)
+			CHECK(ss.topups >= 1);
+		else
+			CHECK(ss.topups == 0 && ss.timeouts == 0);
+		close_pair(&pr);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* reports that do not fit what was sent                                */
 /* ------------------------------------------------------------------ */
@@ -318,7 +478,8 @@ test_hostile_reports(void)
 	dfcp_conn_stats(pr.a, &ss);
 	CHECK(ss.drops[DFCP_E_REPORT] == 6 && ss.reports == 0 && ss.topups == 0);
 	CHECK(ss.loss_ppm == 0);
-	/* a consistent one: 5 of block 0's 10 arrived, 15 of 20 so far */
+	/* a consistent one, an RTT later: 5 of block 0's 10 arrived, 15 of 20 so far */
+	pr.now += MS;
 	CHECK(inject(&pr, DFCP_BA_SHORT, 0, 5, 10, 5, 15, 20, 0, 10, 5) == 0);
 	dfcp_conn_stats(pr.a, &ss);
 	CHECK(ss.reports == 1 && ss.topups == 1 && ss.loss_ppm == 250000);
@@ -395,6 +556,8 @@ main(void)
 {
 	test_negotiation();
 	test_round_ends();
+	test_late_idle();
+	test_early_short();
 	test_hostile_reports();
 	test_stall();
 	return test_report("dfcp-xr");

@@ -149,8 +149,10 @@ eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->rounds_last += b->rounds_last;
 	a->rounds_next += b->rounds_next;
 	a->rounds_idle += b->rounds_idle;
+	a->rounds_late += b->rounds_late;
 	a->reports += b->reports;
 	a->implicit_topups += b->implicit_topups;
+	a->early_shorts += b->early_shorts;
 	a->rate_capped += b->rate_capped;
 	a->stalls += b->stalls;
 	a->crc_failures += b->crc_failures;
