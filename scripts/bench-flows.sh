@@ -71,6 +71,7 @@ max_flows = {n}
 kind = dfcp
 port = p1
 flows = r
+max_conns = 1
 [lcore 0]
 tasks = rx
 [lcore 1]

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -186,6 +187,49 @@ test_windows(void)
 	/* alone in its group (receivers labelled b): 2 x 381.5 -> 763, + 64 */
 	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "r1")])->window == 763 + 64);
 	eng_config_free(&cfg);
+}
+
+/* d0's plan after loading text (its task index in *t); 0 or -1. */
+static int
+plan_of(const char *text, struct eng_dfcp_plan *pl)
+{
+	char err[ENG_ERR_LEN];
+	unsigned int t;
+
+	if (load(text, err, sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL mem guarantees: %s\n", err);
+		test_failures++;
+		return -1;
+	}
+	for (t = 0; t < cfg.nb_tasks && strcmp(cfg.tasks[t].name, "d0") != 0; t++)
+		;
+	REQUIRE(t < cfg.nb_tasks);
+	REQUIRE(eng_dfcp_plan(&cfg, &cfg.tasks[t], pl, err, sizeof(err)) == 0);
+	eng_config_free(&cfg);
+	return 0;
+}
+
+/* mem_budget auto: every sender of a 64-flow group gets an encoder of its
+ * own; a budget that holds only the minimum gives fewer (not reserved). */
+static void
+test_mem_guarantees(void)
+{
+	struct eng_dfcp_plan pl;
+	char *group = strdup(fedit("bytes = 1MiB\n", "bytes = 1MiB\ncount = 64\n"));
+
+	REQUIRE(group != NULL);
+	if (plan_of(group, &pl) == 0) {
+		CHECKF(pl.nshapes == 1 && pl.s[0].nsend == 64 && pl.s[0].n_enc >= 64,
+				"senders %lu encoders %lu", (unsigned long)pl.s[0].nsend,
+				(unsigned long)pl.s[0].n_enc);
+		CHECK(pl.bytes <= pl.budget);
+	}
+	if (plan_of(config_edit(group, "flows = f1\n", "flows = f1\nmem_budget = 4MiB\n"),
+			&pl) == 0)
+		CHECKF(pl.s[0].n_enc >= 1 && pl.s[0].n_enc < 64 && pl.bytes <= pl.budget,
+				"encoders %lu in %lu of %lu bytes", (unsigned long)pl.s[0].n_enc,
+				(unsigned long)pl.bytes, (unsigned long)pl.budget);
+	free(group);
 }
 
 /* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
@@ -398,5 +442,6 @@ main(int argc, char **argv)
 	test_cross_refs();
 	test_security_keys();
 	test_windows();
+	test_mem_guarantees();
 	return config_file_finish("test_config");
 }

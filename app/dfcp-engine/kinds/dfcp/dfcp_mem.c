@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+
 #include "core/log.h"
 #include "dfcp.h"
 #include "kinds/dfcp/dfcp_task.h"
@@ -202,6 +204,25 @@ min_str(const struct eng_dfcp_plan *pl, char *buf, size_t n)
 	}
 }
 
+/* Bytes beyond the minimum for one buffer per receiver connection and one
+ * encoder per sender (what mem_budget auto adds at least). */
+static uint64_t
+guarantees(const struct eng_dfcp_plan *pl)
+{
+	uint64_t g = 0;
+	unsigned int i;
+
+	for (i = 0; i < pl->nshapes; i++) {
+		const struct eng_dfcp_shape *s = &pl->s[i];
+
+		if (s->conns > s->min_buf)
+			g += (s->conns - s->min_buf) * s->b_buf;
+		if (s->nsend > s->min_enc)
+			g += (s->nsend - s->min_enc) * s->b_enc;
+	}
+	return g;
+}
+
 int
 eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct eng_dfcp_plan *pl,
 		char *err, size_t errlen)
@@ -226,9 +247,8 @@ eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct en
 		return rc;
 	}
 	pl->budget = dc->mem_budget;
-	if (pl->budget == 0)	/* auto: the minimum and up to ENG_DFCP_MEM_AUTO to share */
-		pl->budget = pl->want < pl->min + ENG_DFCP_MEM_AUTO ? pl->want :
-				pl->min + ENG_DFCP_MEM_AUTO;
+	if (pl->budget == 0)	/* auto: the minimum, the guarantees, up to ENG_DFCP_MEM_AUTO more */
+		pl->budget = RTE_MIN(pl->want, pl->min + RTE_MAX(ENG_DFCP_MEM_AUTO, guarantees(pl)));
 	if (pl->min > pl->budget) {
 		min_str(pl, m, sizeof(m));
 		snprintf(err, errlen, "%s:%d: [task %s] mem_budget: its flows need at least %s "
@@ -254,13 +274,18 @@ eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct en
 		s->n_enc = scale(s->min_enc, s->want_enc, num, den);
 		pl->bytes += s->n_buf * s->b_buf + s->n_dec * s->b_dec + s->n_enc * s->b_enc;
 	}
-	/* room left: a guarantee (one buffer) for every connection the receivers may hold */
+	/* room left: a guarantee for every connection the receivers may hold (one
+	 * buffer) and for every sender (one encoder, reserved: eng_dfcp_mem_setup) */
 	for (i = 0; i < pl->nshapes; i++) {
 		struct eng_dfcp_shape *s = &pl->s[i];
 
 		if (s->n_buf < s->conns && (s->conns - s->n_buf) * s->b_buf <= pl->budget - pl->bytes) {
 			pl->bytes += (s->conns - s->n_buf) * s->b_buf;
 			s->n_buf = s->conns;
+		}
+		if (s->n_enc < s->nsend && (s->nsend - s->n_enc) * s->b_enc <= pl->budget - pl->bytes) {
+			pl->bytes += (s->nsend - s->n_enc) * s->b_enc;
+			s->n_enc = s->nsend;
 		}
 	}
 	return 0;
@@ -284,7 +309,8 @@ eng_dfcp_mem_setup(const struct eng_xtask *x, struct eng_dfcp_mem *m)
 	for (i = 0; i < m->plan.nshapes; i++) {
 		const struct eng_dfcp_shape *s = &m->plan.s[i];
 		struct dfcp_pool_conf pc = {
-			.K = s->K, .T = s->T, .shared = 1, .tx_min = 0,
+			.K = s->K, .T = s->T, .shared = 1,
+			.tx_min = s->nsend != 0 && s->n_enc >= s->nsend ? 1 : 0,
 			.rx_slots = (uint32_t)s->n_buf, .dec_slots = (uint32_t)s->n_dec,
 			.tx_slots = (uint32_t)s->n_enc,
 		};

@@ -591,6 +591,7 @@ const struct eng_task_ops eng_task_dfcp = {
 	.check = eng_dfcp_check,
 	.setup = eng_dfcp_setup,
 	.poll = eng_xport_poll,
+	.pool_need = eng_xport_pool_need,
 	.done = eng_xport_done,
 	.quiesce = eng_xport_quiesce,
 	.stats = eng_xport_stats,

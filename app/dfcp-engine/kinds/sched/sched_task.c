@@ -125,7 +125,6 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	snprintf(c->algo, sizeof(c->algo), "wf2q+");
 	c->rate_line = 1;
 	c->max_flows = 64;
-	c->flow_queue = 64;
 	c->ring_size = 1024;
 	c->overhead = 24;
 	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
@@ -149,7 +148,12 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_u32(sec, "quantum", 64, 1u << 24, &c->quantum);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "max_flows", 1, 65536, &c->max_flows);
-	if (rc == 0)
+	/* auto: the backlog the pool reserves shared out, 4..64 packets a flow, so
+	 * that every flow can keep packets queued when all of them are backlogged
+	 * (1024 flows: 16, 4096: 4); the producers see back-pressure, not no_mbuf */
+	c->flow_queue = RTE_MAX(4u, RTE_MIN(64u, SCH_POOL_BACKLOG / c->max_flows));
+	if (rc == 0 && eng_sec_get(sec, "flow_queue") != NULL &&
+			strcasecmp(eng_sec_get(sec, "flow_queue"), "auto") != 0)
 		rc = eng_sec_u32(sec, "flow_queue", 1, 65536, &c->flow_queue);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "ring_size", 32, 1u << 20, &c->ring_size);

@@ -666,6 +666,7 @@ const struct eng_task_ops eng_task_tcp = {
 	.check = eng_tcp_check,
 	.setup = eng_tcp_setup,
 	.poll = eng_xport_poll,
+	.pool_need = eng_xport_pool_need,
 	.done = eng_xport_done,
 	.quiesce = eng_xport_quiesce,
 	.stats = eng_xport_stats,

@@ -25,6 +25,18 @@
 
 #define TICK_PERIOD_NS		1000000ull	/* housekeeping every 1 ms */
 #define SNAP_PERIOD_NS		10000000ull	/* publish counters every 10 ms */
+/* Both periods grow with the task's flows past this many: housekeeping walks
+ * every flow (connect, close, reap; the snapshot), so at 4096 flows a 1 ms
+ * tick took more than the lcore had. Protocol timers are not ticked (each
+ * endpoint's own deadline); what waits longer is a connect's start, a close's
+ * bookkeeping and the live view's figures (8 ms and 80 ms at 4096 flows). */
+#define HOUSEKEEP_FLOWS		512u
+/* Frames an endpoint builds at once: the task's burst, less when the task has
+ * many endpoints, so that what they hold pending (a full port or scheduler
+ * ring) stays within this many mbufs (4096 endpoints x 32 would empty the pool:
+ * no_mbuf for every task of the port) */
+#define EP_PENDING_MBUFS	16384u
+#define EP_BURST_MIN		4u
 #define ARP_RETRY_NS		200000000ull
 #define STUCK_NS		500000000ull	/* pending frames dropped after this without progress */
 #define RX_PREFETCH		4u		/* frames ahead */
@@ -67,6 +79,25 @@ eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress, 
 }
 
 /* Stashed and pending mbufs back to the pool (lcores stopped). */
+/* A task's frames per endpoint and burst (EP_PENDING_MBUFS). */
+static uint16_t
+ep_burst(const struct eng_task *t)
+{
+	uint32_t b = RTE_MIN(t->burst, (uint16_t)ENG_XPORT_MAX_BURST);
+
+	if (t->nb_flows != 0)
+		b = RTE_MIN(b, RTE_MAX(EP_BURST_MIN, EP_PENDING_MBUFS / t->nb_flows));
+	return (uint16_t)b;
+}
+
+uint64_t
+eng_xport_pool_need(const struct eng_task *t, const struct eng_config *cfg)
+{
+	(void)cfg;
+	/* two bursts of rx, the stash, what the endpoints hold pending */
+	return 3ull * t->burst + (uint64_t)RTE_MAX(1u, t->nb_flows) * ep_burst(t);
+}
+
 static void
 release_mbufs(struct eng_xtask *x)
 {
@@ -133,11 +164,14 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 	x->flows = (struct eng_xflow *)(x + 1);
 	x->eps = (struct eng_xep *)((char *)x->flows + fl);
 	x->nb_flows = t->nb_flows;
+	x->tick_ns = TICK_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS);
+	x->snap_ns = SNAP_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS);
 	x->pool = port->pool;
 	x->port_id = port->port_id;
 	x->rxq = tp->rxq;
 	x->txq = tp->txq;
 	x->burst = RTE_MIN(t->burst, (uint16_t)ENG_XPORT_MAX_BURST);
+	x->ep_burst = ep_burst(t);
 	x->clk = rt->clock;
 	x->mac = port->mac;
 	x->peer_mac_set = pc->has_peer_mac;
@@ -412,7 +446,7 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 		return;
 	}
 	e->due_ns = 0;
-	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->burst) : x->burst;
+	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->ep_burst) : x->ep_burst;
 	if (n == 0)
 		return;
 	/* the top n of the stash become this burst's frames */
@@ -489,14 +523,14 @@ housekeeping(struct eng_xtask *x, uint64_t now)
 	unsigned int i;
 
 	if (now >= x->tick_next_ns) {
-		x->tick_next_ns = now + TICK_PERIOD_NS;
+		x->tick_next_ns = now + x->tick_ns;
 		arp_tick(x, now);
 		x->ops->tick(x, now);
 		for (i = 0; i < x->nb_eps; i++)
 			x->eps[i].due_ns = 0;
 	}
 	if (now >= x->snap_next_ns) {
-		x->snap_next_ns = now + SNAP_PERIOD_NS;
+		x->snap_next_ns = now + x->snap_ns;
 		for (i = 0; i < x->nb_flows; i++)
 			x->ops->publish(&x->flows[i], now);
 	}
@@ -549,8 +583,19 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 		n += k;
 	}
 	housekeeping(x, now);
-	for (i = 0; i < x->nb_eps; i++)
-		ep_tx(x, &x->eps[i], now);
+	/* from a different endpoint each poll: when the port or the scheduler's
+	 * ring is full, the first endpoints would otherwise take all the room and
+	 * the last ones never send (4096 flows: a quarter never got a SYN out) */
+	if (x->nb_eps != 0) {
+		unsigned int j = x->tx_first;
+
+		for (i = 0; i < x->nb_eps; i++) {
+			ep_tx(x, &x->eps[j], now);
+			if (++j == x->nb_eps)
+				j = 0;
+		}
+		x->tx_first = x->tx_first + 1 < x->nb_eps ? x->tx_first + 1 : 0;
+	}
 	/* packets handled = received + sent (lcore busy/idle accounting, obs/obs.h) */
 	return (uint16_t)RTE_MIN(n + (x->cnt.tx_packets - tx0), (uint64_t)UINT16_MAX);
 }

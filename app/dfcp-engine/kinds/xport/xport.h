@@ -8,7 +8,8 @@
  *           IPv4 frames go to the endpoint that owns the destination
  *           (address, port), the rest to the adapter's stray();
  *   ARP     requests for unresolved senders, retried every 200 ms;
- *   tx      per endpoint, when its cached deadline is due: frames built by
+ *   tx      per endpoint (from the next one each poll), when its cached
+ *           deadline is due: at most ep_burst frames built by
  *           the adapter straight into mbufs from a per-task stash, sent to
  *           the port or the endpoint's sched ring; what the queue refuses
  *           stays pending and nothing new is built until it left
@@ -17,7 +18,8 @@
  *           that the protocol's timers run again;
  *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
  *           10 ms (published by the owning lcore, read by stats and the
- *           live view), goals, quiesce, teardown.
+ *           live view; both periods × flows / 512 past 512 flows), goals,
+ *           quiesce, teardown.
  *
  * An adapter (struct eng_xport_ops) wraps a library endpoint: the dfcp kind
  * one dfcp_ep per flow, the tcp kind one tcp_ep per local address. Flows and
@@ -47,6 +49,7 @@
 #define ENG_XPORT_MAX_BURST	512
 #define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
 
+struct eng_config;
 struct eng_out;
 struct eng_runtime;
 struct eng_xtask;
@@ -186,6 +189,9 @@ struct eng_xtask {
 	uint8_t l2_len, l3_len;
 	uint64_t run_start_ns;
 	uint64_t tick_next_ns, snap_next_ns;
+	uint64_t tick_ns, snap_ns;	/* their periods (xport.c: longer for many flows) */
+	unsigned int tx_first;		/* the endpoint the next poll's transmit starts at */
+	uint16_t ep_burst;		/* frames an endpoint builds at once (xport.c) */
 	struct eng_task_stats cnt;	/* ops->stats */
 	uint64_t rx_segmented;		/* multi-segment frames dropped */
 	unsigned int nstash;
@@ -211,6 +217,8 @@ struct eng_xtask {
 int eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		const struct eng_xport_ops *ops, void *priv);
 uint16_t eng_xport_poll(struct eng_task *t, uint64_t now_tsc);
+/* The mbufs a transport task may hold at once (its task ops' pool_need). */
+uint64_t eng_xport_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 enum eng_goal eng_xport_done(const struct eng_task *t);
 void eng_xport_quiesce(struct eng_task *t);
 void eng_xport_teardown(struct eng_task *t);
