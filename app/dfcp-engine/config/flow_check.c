@@ -19,6 +19,24 @@
 
 static const struct eng_flow_conf *sort_flows;	/* qsort has no context argument */
 
+/* The flows' indices sorted by cmp (malloc'd), or NULL with err set. */
+static unsigned int *
+sorted_flows(const struct eng_config *cfg, int (*cmp)(const void *, const void *), char *err,
+		size_t errlen)
+{
+	unsigned int i, *v = malloc(((size_t)cfg->nb_flows + 1) * sizeof(*v));
+
+	if (v == NULL) {
+		snprintf(err, errlen, "%s: out of memory", cfg->file);
+		return NULL;
+	}
+	for (i = 0; i < cfg->nb_flows; i++)
+		v[i] = i;
+	sort_flows = cfg->flows;
+	qsort(v, cfg->nb_flows, sizeof(*v), cmp);
+	return v;
+}
+
 static int
 name_cmp(const void *a, const void *b)
 {
@@ -33,15 +51,9 @@ eng_flow_names_index(struct eng_config *cfg, char *err, size_t errlen)
 
 	free(cfg->flows_by_name);
 	cfg->flows_by_name = NULL;
-	v = malloc(((size_t)cfg->nb_flows + 1) * sizeof(*v));
-	if (v == NULL) {
-		snprintf(err, errlen, "%s: out of memory", cfg->file);
+	v = sorted_flows(cfg, name_cmp, err, errlen);
+	if (v == NULL)
 		return -ENOMEM;
-	}
-	for (i = 0; i < cfg->nb_flows; i++)
-		v[i] = i;
-	sort_flows = cfg->flows;
-	qsort(v, cfg->nb_flows, sizeof(*v), name_cmp);
 	for (i = 1; i < cfg->nb_flows; i++) {
 		const struct eng_flow_conf *a = &cfg->flows[v[i - 1]], *b = &cfg->flows[v[i]];
 
@@ -153,15 +165,9 @@ eng_flow_tuples_check(const struct eng_config *cfg, char *err, size_t errlen)
 	unsigned int i, j, k, *v;
 	int rc = 0;
 
-	v = malloc(((size_t)cfg->nb_flows + 1) * sizeof(*v));
-	if (v == NULL) {
-		snprintf(err, errlen, "%s: out of memory", cfg->file);
+	v = sorted_flows(cfg, local_cmp, err, errlen);
+	if (v == NULL)
 		return -ENOMEM;
-	}
-	for (i = 0; i < cfg->nb_flows; i++)
-		v[i] = i;
-	sort_flows = cfg->flows;
-	qsort(v, cfg->nb_flows, sizeof(*v), local_cmp);
 	for (i = 0; rc == 0 && i < cfg->nb_flows; i = j) {
 		const struct eng_flow_conf *f = &cfg->flows[v[i]];
 

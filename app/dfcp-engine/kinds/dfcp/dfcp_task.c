@@ -495,8 +495,8 @@ dfcp_xtick(struct eng_xtask *x, uint64_t now)
 static void
 dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
 {
-	static const char *const snd[3] = {"blocks acked", "dec-fail", "top-ups"};
-	static const char *const rcv[3] = {"blocks decoded", "dec-fail", "top-ups"};
+	static const char *const snd[3] = {"blocks acked", "dec-retry", "top-ups"};
+	static const char *const rcv[3] = {"blocks decoded", "dec-retry", "top-ups"};
 	const struct dfcp_flow *f = xf->priv;
 	const struct dfcp_stats *st = &f->snap.st;
 	int sender = xf->fc->role == ENG_FLOW_SENDER;
@@ -506,7 +506,7 @@ dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
 	memcpy(v->sum_names, sender ? snd : rcv, sizeof(v->sum_names));
 	v->lat_name = sender ? "block latency" : NULL;
 	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64
-			" decoded %" PRIu64 " | dec-fail %" PRIu64 " top-ups %" PRIu64
+			" decoded %" PRIu64 " | dec-retry %" PRIu64 " top-ups %" PRIu64
 			" | loss %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
 			st->blocks_decoded, st->decode_failures, st->topups, st->loss_ppm / 1e4,
 			st->redundancy, st->window_used, st->window);
