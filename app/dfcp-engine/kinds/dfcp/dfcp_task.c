@@ -507,7 +507,7 @@ dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
 	v->lat_name = sender ? "block latency" : NULL;
 	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64
 			" decoded %" PRIu64 " | dec-retry %" PRIu64 " top-ups %" PRIu64
-			" | loss %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
+			" | loss-est %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
 			st->blocks_decoded, st->decode_failures, st->topups, st->loss_ppm / 1e4,
 			st->redundancy, st->window_used, st->window);
 }
