@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * DFCP flow statistics (the dfcp kind's ops->report and /dfcp/flows): one
- * line per flow in the summary, the closing lines (each flow's goodput,
- * Jain's fairness index over the flows sharing a bottleneck), the "flows",
- * "jain" and "dfcp_drops" members of the summary JSON and a DFCP flow's
- * fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come from the
- * snapshots the dfcp tasks publish
- * (dfcp_task.c); one table (flow_ctrs) gives every output its fields. The
- * periodic flow lines are the live view (obs/live.c).
+ * line per flow in the summary, the closing lines (each flow's goodput and,
+ * with a warmup, its goodput after it; Jain's fairness index over the flows
+ * sharing a bottleneck), the "flows", "flow_sets" and "jain" members of the
+ * summary JSON (the drop and dispatch members: dfcp_drops.c) and a DFCP
+ * flow's fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come
+ * from the snapshots the dfcp tasks publish (dfcp_task.c; the warmup sample:
+ * kinds/xport, obs/warm.h); one table (flow_ctrs) gives every output its
+ * fields. The periodic flow lines are the live view (obs/live.c).
  */
 #include <errno.h>
 #include <inttypes.h>
