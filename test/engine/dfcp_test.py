@@ -132,6 +132,10 @@ def case_ring(engine, src, tmp):
         fail("no closing 'flow r1 goodput' / 'flow s1 acked' lines")
     if "flow s1 goodput" in p.stdout:
         fail("a second goodput figure for the transfer (the sender's)")
+    # a dfcp task has no test packets: no "seq_lost 0 ... lat_avg_ns 0" on its line
+    for ln in p.stdout.splitlines():
+        if ln.startswith("  task ") and " kind dfcp " in ln and " lat_avg_ns " in ln:
+            fail(f"a dfcp task shows test-packet counters: {ln}")
 
 
 def case_memif(engine, src, tmp):
