@@ -81,11 +81,12 @@ static const struct eng_ctr task_ctrs[] = {
 	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
 	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
 	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0,
-		"frames the task accepted (rxonly with verify, dfcp, tcp; text: not shown for kinds "
-		"that forward, JSON: 0 there)"},
+		"frames the task accepted (rxonly with verify, dfcp, tcp; dfcp: stale symbols "
+		"included; text: not shown for kinds that forward, JSON: 0 there)"},
 	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0,
-		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint dropped "
-		"(stale symbols included; reasons in dfcp_drops)"},
+		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint refused "
+		"(malformed, unknown connection, bad checksum ...; reasons in the flows' drops and "
+		"dfcp_drops); a DFCP symbol it no longer needed (drops: stale) is valid"},
 	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0,
 		"gaps in test-packet sequence numbers (text: only with test packets)"},
 	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
