@@ -62,7 +62,7 @@ static const struct eng_ctr flow_ctrs[] = {
 		"goodput_bytes x 8 / active_s"},
 	{"throughput_mbps", "Mbit/s", FV(throughput_mbps), ENG_CT_DBL, 3, V_TJ,
 		"frame bytes (sent by a sender, received by a receiver) x 8 / active_s"},
-	{"warmup_s", "s", FV(warmup_s), ENG_CT_DBL, 3, 0,
+	{"warmup_s", "s", FV(warmup_s), ENG_CT_DBL, 3, ENG_V_DATA,
 		"first seconds of its transfer left out of the *_after_warmup figures (warmup key)"},
 	{"goodput_mbps_after_warmup", "Mbit/s", FV(warm_goodput), ENG_CT_DBL, 3, 0,
 		"goodput_mbps from the end of the warmup to the last goodput progress (-1: the "
