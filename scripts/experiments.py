@@ -1054,6 +1054,42 @@ def q(text):
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+PARKING_FLOWS = (("long", "#1f77b4"), ("short1", "#d62728"), ("short2", "#2ca02c"))
+
+
+def parking_panels(rows, s, pdir):
+    """A parking-lot case's per-flow goodput: a panel per variant (its scale differs), the
+    same colour for a flow in every panel, DFCP panels with the flows' WF2Q+ wire shares
+    (dashed, DFCP's scale) beside them."""
+    vs = [v for v in VARIANTS[s] if any(series(rows, s, v, fl) for fl, _ in PARKING_FLOWS)]
+    if not vs:
+        return
+    ys = [y for v in vs for fl, _ in PARKING_FLOWS for _, y in series(rows, s, v, fl)]
+    ys += [y for fl, _ in PARKING_FLOWS for _, y in series(rows, s, "dfcp-ours", fl, "share_mbps")]
+    note = "links " + exp_scale.scales_of([r for r in rows if r["scenario"] == s])
+    cmds = [f"set multiplot layout 1,{len(vs)} title "
+            f"\"Parking lot case {s[-1]}, per-flow goodput\\n({note})\" font ',10'",
+            "set grid", f"set xlabel {q(XLABEL[s])}", f"set yrange [0:{max(ys) * 1.15:.0f}]",
+            "set key top left font ',9'"]
+    for i, v in enumerate(vs):
+        plotcmds, blocks = [], []
+        for fl, col in PARKING_FLOWS:
+            pts = series(rows, s, v, fl)
+            if pts:
+                blocks.append("\n".join(f"{x} {y}" for x, y in pts))
+                plotcmds.append(f"'-' using 1:2 with linespoints lw 2 pt 7 lc rgb '{col}' "
+                                f"title {q(fl)}")
+        for fl, col in PARKING_FLOWS if v in DFCP_VARIANTS else ():
+            pts = series(rows, s, "dfcp-ours", fl, "share_mbps")
+            if pts:
+                blocks.append("\n".join(f"{x} {y}" for x, y in pts))
+                plotcmds.append(f"'-' using 1:2 with lines dt 2 lw 1 lc rgb '{col}' "
+                                f"title {q(fl + ' share')}")
+        cmds += [f"set title {q(v)}", f"set ylabel {q('goodput (Mbit/s)' if i == 0 else '')}",
+                 "plot " + ", ".join(plotcmds), "".join(b + "\ne\n" for b in blocks)]
+    gp("\n".join(cmds + ["unset multiplot"]) + "\n", os.path.join(pdir, s), [])
+
+
 def plots(out, rows):
     if shutil.which("gnuplot") is None:
         print("gnuplot missing: no plots")
@@ -1109,18 +1145,9 @@ def plots(out, rows):
             sets.append((f"{v} {lab}", series(rows, s, v, "f2", "jain")))
     lines(sets, "Jain's index vs flow 2 delay (dumbbell)", "Jain's fairness index",
           XLABEL["dumbbell"], "jain", extra="set yrange [0.4:1.02]")
-    # 5. parking lot per-flow goodput
+    # 5. parking lot per-flow goodput: one panel per variant, one colour per flow
     for s in ("parking1", "parking2"):
-        sets = []
-        for v in VARIANTS[s]:
-            for fl in ("long", "short1", "short2"):
-                sets.append((f"{v} {fl}", series(rows, s, v, fl)))
-        for fl in ("long", "short1", "short2"):
-            sh_ = series(rows, s, "dfcp-ours", fl, "share_mbps")
-            if sh_:
-                sets.append((f"WF2Q+ wire share {fl}", sh_))
-        lines(sets, f"Parking lot case {s[-1]}, per-flow goodput", "goodput (Mbit/s)",
-              XLABEL[s], s)
+        parking_panels(rows, s, pdir)
     # 6. mixed
     sets = []
     for v in ("wf2q+", "fifo"):

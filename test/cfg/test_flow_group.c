@@ -2,7 +2,7 @@
 /*
  * Flow groups ([flow NAME] with count, config/flow_group.c) and the loader's
  * limits: names, address and port steps, seeds, weight rotation, errors with
- * FILE:LINE, overlapping 4-tuples refused, long lists, many sections, and a
+ * FILE:LINE, a group's warmup, overlapping 4-tuples refused, long lists, many sections, and a
  * 4096-flow group that loads fast. Uses rte_cfgfile only for presets, never
  * the EAL.
  */
@@ -138,12 +138,30 @@ test_errors(void)
 	expect_err("member twice", buf, "[flow s.1]: flow defined twice", "line 5");
 	/* a group sized differently from its peers is fine; an error in a shared key names it */
 	expect_err("group bad key", group_text(2, "window = x\n", 2, ""), "[flow s] window:", NULL);
+	expect_err("group bad warmup", group_text(2, "", 2, "warmup = soon\n"), "[flow r] warmup:",
+			NULL);
 	/* one file sink for a group */
 	expect_err("group sink file", config_edit(group_text(2, "", 2, ""), "sink = verify",
 			"sink = file /tmp/x"), "[flow r] sink:", "cannot write one file");
 }
 
 /* Two tasks whose flows' 4-tuples overlap: refused, naming both. */
+/* warmup: every member of a group has it; unset is [engine]'s (resolved at set-up) */
+static void
+test_warmup(void)
+{
+	char err[ENG_ERR_LEN];
+
+	if (load(group_text(2, "", 2, "warmup = 2\n"), err, sizeof(err)) != 0) {
+		fprintf(stderr, "FAIL warmup: %s\n", err);
+		test_failures++;
+		return;
+	}
+	CHECK(flow("r.0")->warmup_ns == 2000000000ull && flow("r.1")->warmup_ns == 2000000000ull);
+	CHECK(flow("s.0")->warmup_ns == UINT64_MAX);	/* [engine] warmup */
+	eng_config_free(&cfg);
+}
+
 static void
 test_overlap(void)
 {
@@ -239,6 +257,7 @@ main(void)
 		return 1;
 	test_expand();
 	test_errors();
+	test_warmup();
 	test_overlap();
 	test_long_lists();
 	test_4096();

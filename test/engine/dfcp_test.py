@@ -4,7 +4,10 @@
 
 Cases:
   ring      sender + receiver in one process over net_ring, every byte verified,
-            every mbuf back in its pool (configs/dfcp-ring.ini)
+            every mbuf back in its pool (configs/dfcp-ring.ini, the sender starting
+            0.2 s late, the receiver with a 20 ms warmup: its after-warmup goodput is
+            from the first snapshot 20 ms after its own ESTABLISHED, the sender's,
+            without a warmup, its whole-transfer figure)
   memif     sender and receiver in two processes over net_memif
   af_packet two processes on a veth pair in a namespace the test creates (ARP
             resolution, no static MAC) plus garbage injected toward the receiver:
@@ -17,7 +20,8 @@ Cases:
             every item back (dfcp_memory in the JSON)
   mem-refuse a receiver task whose mem_budget cannot hold one block and decoder:
             exit 1 before EAL with the numbers
-No timing assertions: counts, verification and exit codes only.
+No timing assertions: counts, verification and exit codes only (ring: the
+after-warmup interval must not start before the warmup ends, 0.5 s of slack after).
 """
 import functools
 import os
@@ -91,20 +95,47 @@ sink = verify
 """
 
 
+def check_warmup(snd, rcv):
+    """s1 without a warmup, r1 with 20 ms: the interval of r1's after-warmup figure."""
+    if snd["warmup_s"] != 0 or snd["goodput_mbps_after_warmup"] != snd["goodput_mbps"]:
+        fail("without a warmup the after-warmup goodput is the whole transfer's")
+    w, after = rcv["warmup_s"], rcv["goodput_mbps_after_warmup"]
+    moved = rcv["goodput_bytes"] - rcv["goodput_bytes_at_warmup"]
+    print(f"receiver: goodput {rcv['goodput_mbps']:.1f} Mbit/s over {rcv['active_s']:.3f} s, "
+          f"after warmup {w} s {after:.1f} Mbit/s ({moved} B)")
+    if w != 0.02 or after <= 0 or rcv["goodput_bytes_at_warmup"] <= 0 or moved <= 0:
+        fail("r1: no after-warmup goodput")
+    # the sample is taken at the first 10 ms snapshot once 20 ms have passed since
+    # ESTABLISHED (not since the run's start: the sender connects 0.2 s late)
+    late = rcv["active_s"] - w - moved * 8 / (after * 1e6)
+    print(f"receiver: after-warmup interval from {late * 1e3:+.1f} ms after the warmup's end")
+    if not -0.002 <= late <= 0.5:  # 10 ms snapshots; a loaded machine stalls lcores
+        fail(f"r1: the after-warmup interval starts {late:+.4f} s after the warmup's end")
+
+
 def case_ring(engine, src, tmp):
     out = os.path.join(tmp, "s.json")
-    p = run([engine, "--", "--config", os.path.join(src, "configs/dfcp-ring.ini"),
+    with open(os.path.join(src, "configs/dfcp-ring.ini")) as f:
+        ini = f.read()
+    ini = ini.replace("bytes = 64MiB\n", "bytes = 64MiB\nstart = 0.2s\n", 1)
+    ini = ini.replace("sink = verify\n", "sink = verify\nwarmup = 20ms\n", 1)
+    p = run([engine, "--", "--config", write(os.path.join(tmp, "ring.ini"), ini),
              "--summary-json", out])
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
     js = load(out)
     check_transfer(flow(js, "s1"), flow(js, "r1"), 64 << 20)
+    check_warmup(flow(js, "s1"), flow(js, "r1"))
     check_pools(js)
     # one goodput per transfer, the receiver's; the sender's line says it is an estimate
     if "flow r1 goodput: " not in p.stdout or "flow s1 acked: " not in p.stdout:
         fail("no closing 'flow r1 goodput' / 'flow s1 acked' lines")
     if "flow s1 goodput" in p.stdout:
         fail("a second goodput figure for the transfer (the sender's)")
+    # a dfcp task has no test packets: no "seq_lost 0 ... lat_avg_ns 0" on its line
+    for ln in p.stdout.splitlines():
+        if ln.startswith("  task ") and " kind dfcp " in ln and " lat_avg_ns " in ln:
+            fail(f"a dfcp task shows test-packet counters: {ln}")
 
 
 def case_memif(engine, src, tmp):

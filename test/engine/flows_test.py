@@ -7,7 +7,9 @@ Cases:
                    WF2Q+ sched task to 8 receivers in one group (sink = verify): every
                    transfer completes and verifies, the text summary folds each group
                    (summary_flows = 4) into its counts, percentiles, Jain's index and
-                   slowest flows, the JSON still lists all 16 flows and the flow sets
+                   slowest flows, the JSON still lists all 16 flows and the flow sets;
+                   the receivers have a 20 ms warmup: their set folds the goodput after
+                   it (the sum of the flows' goodput_mbps_after_warmup) and says so
   never-connected  8 senders, receivers for only 4 of them: the run fails (exit 5) and
                    the summary says how many flows failed and why
 No timing assertions: counts, verification, exit codes and the summary's shape.
@@ -54,6 +56,7 @@ window = 32
 seed = 11
 sink = verify
 bottleneck = b
+warmup = 20ms
 [task tx]
 kind = dfcp
 port = p0
@@ -106,9 +109,21 @@ def case_group(engine, src, tmp):
             fail(f"set {label}: {st}")
         if not st["goodput_min_mbps"] <= st["goodput_p50_mbps"] <= st["goodput_max_mbps"]:
             fail(f"set {label}: percentiles out of order")
+    # the receivers' set folds the goodput after their warmup, the senders' the whole
+    after = [flows[f"r.{i}"]["goodput_mbps_after_warmup"] for i in range(8)]
+    whole = [flows[f"r.{i}"]["goodput_mbps"] for i in range(8)]
+    print(f"receivers: goodput after warmup {sum(after):.3f}, whole {sum(whole):.3f} Mbit/s")
+    if sets["r (receivers)"]["goodput"] != "after warmup" or \
+            sets["s (senders)"]["goodput"] != "whole transfer":
+        fail(f"flow sets fold {sets['r (receivers)']['goodput']!r} / "
+             f"{sets['s (senders)']['goodput']!r}")
+    if min(after) <= 0 or abs(sets["r (receivers)"]["goodput_total_mbps"] - sum(after)) > 0.01:
+        fail(f"receivers' set total {sets['r (receivers)']['goodput_total_mbps']} is not the "
+             f"sum of their after-warmup goodputs {sum(after):.3f}")
     # the text summary is folded: no line per flow, one group block each
-    for want in ("flows s (senders): 8 flows, 8 completed, 0 failed; goodput total",
-                 "flows r (receivers): 8 flows, 8 completed", "Jain's index (weighted)",
+    for want in ("flows s (senders): 8 flows, 8 completed, 0 failed; goodput (whole "
+                 "transfer) total", "flows r (receivers): 8 flows, 8 completed, 0 failed; "
+                 "goodput (after warmup) total", "Jain's index (weighted)",
                  "flows s (senders): slowest s."):
         if want not in p.stdout:
             fail(f"text summary lacks {want!r}")

@@ -140,6 +140,8 @@ def case_kind_counters(engine, root, tmp):
     for name in ("tx0", "r0"):
         if " rx_valid " in lines[name] or " seq_lost " in lines[name]:
             fail(f"task {name} shows verification counters it never fills: {lines[name]}")
+    if " seq_lost " not in lines["rx0"] or " lat_avg_ns " not in lines["rx0"]:
+        fail("rxonly's line lacks its sequence and latency counters")
     for t in load(js)["tasks"]:
         if "rx_valid" not in t or "name" not in t:
             fail(f"JSON task {t.get('name')} lost a counter")

@@ -62,6 +62,7 @@ struct eng_flow_conf {
 	uint64_t duration_ns;		/* sender: stop reading the source after this; 0 = none */
 	uint64_t bytes;			/* sender: bytes to send; 0 = no limit */
 	uint64_t start_ns;		/* sender: connect this long after the run starts */
+	uint64_t warmup_ns;		/* left out of the after-warmup rates; UINT64_MAX: [engine]'s */
 	uint32_t seed;			/* pattern seed */
 	int source;			/* enum eng_flow_source */
 	int sink;			/* enum eng_flow_sink */

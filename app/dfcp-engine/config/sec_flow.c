@@ -85,6 +85,7 @@ flow_defaults(struct eng_flow_conf *f, const char *name, int line,
 	f->group = -1;
 	f->weight = 1;
 	f->seed = 1;
+	f->warmup_ns = UINT64_MAX;	/* [engine] warmup */
 }
 
 /* proto = KIND: a task kind that runs flows (has flow_parse). */
@@ -136,7 +137,7 @@ flow_parse_addresses(struct eng_sec *sec, struct eng_flow_conf *f)
 	return rc;
 }
 
-/* The application: fairness label and weight, amount, duration, start, data. */
+/* The application: fairness label and weight, amount, duration, start, warmup, data. */
 static int
 flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
 {
@@ -153,6 +154,8 @@ flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
 		rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX / 4, &f->bytes);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "start", 1000000000ull, 0, 3600000000000ull, &f->start_ns);
+	if (rc == 0 && eng_sec_get(sec, "warmup") != NULL)
+		rc = eng_sec_time(sec, "warmup", 1000000000ull, 0, 3600000000000ull, &f->warmup_ns);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &f->seed);
 	if (rc == 0 && f->role == ENG_FLOW_SENDER) {

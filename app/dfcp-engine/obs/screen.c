@@ -225,7 +225,7 @@ flows_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows)
 	}
 	qsort(f, n, sizeof(*f), by_goodput);
 	sec_add(rows, " %-14s %-8s %-12s %10s %10s %7s %9s  %s", "flow", "role", "state",
-			"thr Mbit/s", "goodput", "window", "loss ppm", "detail");
+			"thr Mbit/s", "goodput", "window", "loss-est", "detail");
 	for (i = 0; i < n; i++) {
 		const struct eng_flow_conf *fc = &cfg->flows[f[i].idx];
 

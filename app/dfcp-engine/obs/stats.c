@@ -66,8 +66,11 @@ static const struct eng_ctr port_ctrs[] = {
 /* The generic counters of every task (ops->stats). The receive-verification ones
  * (from rx_valid on) are filled by the kinds that accept packets themselves
  * (rxonly with verify, dfcp, tcp); the text summary leaves them out of a task
- * that filled none of them (a router, io, sched: no "rx_valid 0"). */
+ * that filled none of them (a router, io, sched: no "rx_valid 0"), and the
+ * sequence and latency ones out of a task without test packets (dfcp, tcp:
+ * no "lat_avg_ns 0"). */
 #define TASK_CTRS_VERIFY 7	/* task_ctrs[7]: rx_valid, the first verification counter */
+#define TASK_CTRS_SEQ 9		/* task_ctrs[9]: seq_lost, the first test-packet counter */
 static const struct eng_ctr task_ctrs[] = {
 	{"tx_packets", "pkts", TS(tx_packets), ENG_CT_U64, 0, 0, "frames handed to the tx queue"},
 	{"tx_bytes", "B", TS(tx_bytes), ENG_CT_U64, 0, ENG_V_DATA, "their bytes"},
@@ -78,12 +81,14 @@ static const struct eng_ctr task_ctrs[] = {
 	{"rx_other", "pkts", TS(rx_other), ENG_CT_U64, 0, 0, "frames not for the task (ARP, IPv6...)"},
 	{"no_mbuf", "", TS(no_mbuf), ENG_CT_U64, 0, 0, "mbuf allocation failures"},
 	{"rx_valid", "pkts", TS(rx_valid), ENG_CT_U64, 0, 0,
-		"frames the task accepted (rxonly with verify, dfcp, tcp; text: not shown for kinds "
-		"that forward, JSON: 0 there)"},
+		"frames the task accepted (rxonly with verify, dfcp, tcp; dfcp: stale symbols "
+		"included; text: not shown for kinds that forward, JSON: 0 there)"},
 	{"rx_bad", "pkts", TS(rx_bad), ENG_CT_U64, 0, 0,
-		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint dropped "
-		"(stale symbols included; reasons in dfcp_drops)"},
-	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0, "gaps in test-packet sequence numbers"},
+		"rxonly: frames that failed verification; dfcp/tcp: frames the endpoint refused "
+		"(malformed, unknown connection, bad checksum ...; reasons in the flows' drops and "
+		"dfcp_drops); a DFCP symbol it no longer needed (drops: stale) is valid"},
+	{"seq_lost", "pkts", TS(seq_lost), ENG_CT_U64, 0, 0,
+		"gaps in test-packet sequence numbers (text: only with test packets)"},
 	{"seq_reordered", "pkts", TS(seq_reordered), ENG_CT_U64, 0, 0,
 		"duplicate or late test packets"},
 	{"lat_samples", "", TS(lat_samples), ENG_CT_U64, 0, ENG_V_DATA,
@@ -203,7 +208,11 @@ tasks_write(struct eng_runtime *rt, struct eng_out *o)
 		if (o->kind != ENG_OUT_TEXT || ts.rx_valid != 0 || ts.rx_bad != 0 ||
 				ts.lat_samples != 0 || ts.seq_lost != 0)
 			eng_out_counters(o, task_ctrs + TASK_CTRS_VERIFY,
-					RTE_DIM(task_ctrs) - TASK_CTRS_VERIFY, &ts);
+					TASK_CTRS_SEQ - TASK_CTRS_VERIFY, &ts);
+		if (o->kind != ENG_OUT_TEXT || ts.lat_samples != 0 || ts.seq_lost != 0 ||
+				ts.seq_reordered != 0)
+			eng_out_counters(o, task_ctrs + TASK_CTRS_SEQ,
+					RTE_DIM(task_ctrs) - TASK_CTRS_SEQ, &ts);
 		eng_out_end(o);
 	}
 	eng_out_end(o);

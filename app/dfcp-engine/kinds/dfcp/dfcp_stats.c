@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * DFCP flow statistics (the dfcp kind's ops->report and /dfcp/flows): one
- * line per flow in the summary, the closing lines (each flow's goodput,
- * Jain's fairness index over the flows sharing a bottleneck), the "flows",
- * "jain" and "dfcp_drops" members of the summary JSON and a DFCP flow's
- * fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come from the
- * snapshots the dfcp tasks publish
- * (dfcp_task.c); one table (flow_ctrs) gives every output its fields. The
- * periodic flow lines are the live view (obs/live.c).
+ * line per flow in the summary, the closing lines (each flow's goodput and,
+ * with a warmup, its goodput after it; Jain's fairness index over the flows
+ * sharing a bottleneck), the "flows", "flow_sets" and "jain" members of the
+ * summary JSON (the drop and dispatch members: dfcp_drops.c) and a DFCP
+ * flow's fields of /dfcp/flows (kinds/xport/xport_view.c). Counters come
+ * from the snapshots the dfcp tasks publish (dfcp_task.c; the warmup sample:
+ * kinds/xport, obs/warm.h); one table (flow_ctrs) gives every output its
+ * fields. The periodic flow lines are the live view (obs/live.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -29,7 +30,8 @@ struct flow_view {
 	int completed, done;
 	uint32_t weight;
 	double active_s, goodput_mbps, throughput_mbps, loss;
-	uint64_t goodput_kbps;
+	double warmup_s, warm_goodput, warm_throughput;	/* after the warmup; -1: shorter */
+	uint64_t goodput_kbps, warm_bytes;
 	struct eng_flow_snap s;
 };
 
@@ -60,6 +62,15 @@ static const struct eng_ctr flow_ctrs[] = {
 		"goodput_bytes x 8 / active_s"},
 	{"throughput_mbps", "Mbit/s", FV(throughput_mbps), ENG_CT_DBL, 3, V_TJ,
 		"frame bytes (sent by a sender, received by a receiver) x 8 / active_s"},
+	{"warmup_s", "s", FV(warmup_s), ENG_CT_DBL, 3, ENG_V_DATA,
+		"first seconds of its transfer left out of the *_after_warmup figures (warmup key)"},
+	{"goodput_mbps_after_warmup", "Mbit/s", FV(warm_goodput), ENG_CT_DBL, 3, 0,
+		"goodput_mbps from the end of the warmup to the last goodput progress (-1: the "
+		"transfer was shorter)"},
+	{"throughput_mbps_after_warmup", "Mbit/s", FV(warm_throughput), ENG_CT_DBL, 3, ENG_V_DATA,
+		"throughput_mbps from the end of the warmup (-1: the transfer was shorter)"},
+	{"goodput_bytes_at_warmup", "B", FV(warm_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"goodput_bytes at the end of the warmup (0: not reached)"},
 	{"goodput_bytes", "B", FT(goodput_bytes), ENG_CT_U64, 0, 0,
 		"bytes acknowledged (sender) or delivered to the sink (receiver)"},
 	{"goodput_kbps", "kbit/s", FV(goodput_kbps), ENG_CT_U64, 0, ENG_V_TEL, "goodput, integer"},
@@ -82,8 +93,8 @@ static const struct eng_ctr flow_ctrs[] = {
 		"blocks acknowledged without a top-up"},
 	{"blocks_lost", "", FT(blocks_lost), ENG_CT_U64, 0, ENG_V_JSON,
 		"acks off: blocks never decoded"},
-	{"decode_failures", "", FT(decode_failures), ENG_CT_U64, 0, 0,
-		"decode attempts that needed more symbols"},
+	{"decode_retries", "", FT(decode_failures), ENG_CT_U64, 0, 0,
+		"decode attempts that needed more symbols (tried again on the next; not lost data)"},
 	{"topups", "", FT(topups), ENG_CT_U64, 0, 0, "fresh-repair rounds sent"},
 	{"topup_symbols", "", FT(topup_syms), ENG_CT_U64, 0, V_TJ, "fresh repair symbols in top-ups"},
 	{"timeouts", "", FT(timeouts), ENG_CT_U64, 0, V_TJ, "block timer expiries"},
@@ -116,8 +127,12 @@ static const struct eng_ctr flow_ctrs[] = {
 		"sender: bursts shortened by the rate hint"},
 	{"stalls", "", FT(stalls), ENG_CT_U64, 0, V_TJ,
 		"episodes of no progress for 1 s while the peer was alive"},
-	{"loss", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT, "measured symbol loss"},
-	{"loss_ppm", "ppm", FT(loss_ppm), ENG_CT_U32, 0, ENG_V_DATA, "measured symbol loss"},
+	{"loss_est", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT,
+		"end-to-end symbol loss estimate (sender: the one its redundancy uses, from its "
+		"receiver's reports; receiver: the sequence gaps it saw), not a bottleneck's drops "
+		"(pipe drop_pct)"},
+	{"loss_ppm", "ppm", FT(loss_ppm), ENG_CT_U32, 0, ENG_V_DATA,
+		"loss_est in parts per million"},
 	{"redundancy", "pkts", FT(redundancy), ENG_CT_U32, 0, 0, "packets per block in use"},
 	{"window", "blocks", FT(window), ENG_CT_U32, 0, 0, "negotiated window"},
 	{"window_used", "blocks", FT(window_used), ENG_CT_U32, 0, ENG_V_DATA, "blocks in flight"},
@@ -165,9 +180,10 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 {
 	const struct eng_config *cfg = rt->cfg;
 	const struct eng_flow_conf *fc = &cfg->flows[i];
+	const struct eng_xflow *xf = eng_xport_flow(rt, i);
 
 	memset(v, 0, sizeof(*v));
-	if (eng_dfcp_flow_snap(rt, i, &v->s) < 0)
+	if (xf == NULL || eng_dfcp_flow_snap(rt, i, &v->s) < 0)
 		return -ENOENT;
 	v->name = fc->name;
 	v->role = role_str(fc);
@@ -183,21 +199,15 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->goodput_mbps = mbps(v->s.st.goodput_bytes, active_ns(&v->s));
 	v->throughput_mbps = mbps(flow_bytes(fc, &v->s), active_ns(&v->s));
 	v->goodput_kbps = (uint64_t)(v->goodput_mbps * 1000);
+	v->warmup_s = xf->warm_ns / 1e9;
+	if (__atomic_load_n(&xf->snap.warm.at_ns, __ATOMIC_ACQUIRE) != 0)
+		v->warm_bytes = xf->snap.warm.goodput_bytes;
+	v->warm_goodput = eng_warm_mbps(xf->warm_ns, &xf->snap.warm, 0, v->s.st.goodput_bytes,
+			v->s.start_ns, v->s.last_ns);
+	v->warm_throughput = eng_warm_mbps(xf->warm_ns, &xf->snap.warm, 1, flow_bytes(fc, &v->s),
+			v->s.start_ns, v->s.last_ns);
 	v->loss = v->s.st.loss_ppm / 1e4;
 	return 0;
-}
-
-/* The drop reasons with a count (index 0 is not a reason). */
-static void
-drops_write(struct eng_out *o, const char *key, const uint64_t *drops)
-{
-	unsigned int j;
-
-	eng_out_obj(o, key);
-	for (j = 1; j < DFCP_E_MAX; j++)
-		if (drops[j] != 0)
-			eng_out_u64(o, dfcp_err_str((int)j), drops[j]);
-	eng_out_end(o);
 }
 
 /* Flow i's fields inside an open item. */
@@ -212,7 +222,7 @@ flow_fields(const struct eng_runtime *rt, struct eng_out *o, unsigned int i,
 	if (o->kind == ENG_OUT_TEXT && fc->role == ENG_FLOW_RECEIVER && fc->verify)
 		eng_out_str(o, "verify", v->s.bad_bytes || v->s.order_errors ? "FAILED" : "ok");
 	if (o->kind != ENG_OUT_TEL)
-		drops_write(o, "drops", v->s.st.drops);
+		eng_dfcp_drops_write(o, "drops", v->s.st.drops);
 	if (eng_lat_flow_summary(rt, i, &h) == 0 && (o->kind != ENG_OUT_TEXT || h.count != 0))
 		eng_out_hist(o, "block_latency_ns", &h); /* senders */
 }
@@ -331,17 +341,20 @@ sets_build(const struct eng_config *cfg, struct flow_sets *fs)
 	return 0;
 }
 
-/* A set's flows as the fold sees them (the fail strings copied out of the snapshots). */
+/* A set's flows as the fold sees them (the fail strings copied out of the
+ * snapshots): the goodput after each flow's warmup (the whole transfer's
+ * without one; 0 when it was shorter than its warmup). */
 struct set_views {
 	struct eng_fold_flow *v;
 	char (*fail)[ENG_FAIL_LEN];
+	const char *what;		/* the goodput folded, for the header */
 };
 
 static int
 set_views_fill(struct eng_runtime *rt, const struct flow_set *st, struct set_views *sv,
 		struct eng_fold *fd)
 {
-	unsigned int i;
+	unsigned int i, warm = 0;
 
 	sv->v = calloc((size_t)st->n + 1, sizeof(*sv->v));
 	sv->fail = calloc((size_t)st->n + 1, sizeof(*sv->fail));
@@ -358,12 +371,14 @@ set_views_fill(struct eng_runtime *rt, const struct flow_set *st, struct set_vie
 		sv->v[i].weight = fc->weight;
 		snprintf(sv->fail[i], ENG_FAIL_LEN, "did not run");
 		if (flow_view(rt, st->idx[i], &fv) == 0) {
-			sv->v[i].mbps = fv.goodput_mbps;
+			sv->v[i].mbps = fv.warm_goodput > 0 ? fv.warm_goodput : 0;
+			warm += fv.warmup_s != 0;
 			sv->v[i].completed = fv.completed;
 			snprintf(sv->fail[i], ENG_FAIL_LEN, "%s", fv.s.fail);
 		}
 		sv->v[i].fail = sv->fail[i];
 	}
+	sv->what = warm == 0 ? "whole transfer" : "after warmup";
 	if (eng_fold_compute(sv->v, st->n, fd) < 0) {
 		free(sv->v);
 		free(sv->fail);
@@ -391,6 +406,7 @@ set_write(struct eng_runtime *rt, struct eng_out *o, const struct flow_set *st)
 	eng_out_item(o, "flows", st->label);
 	if (o->kind == ENG_OUT_JSON)
 		eng_out_str(o, "set", st->label);
+	eng_out_str(o, "goodput", sv.what);
 	eng_fold_write(o, sv.v, &fd);
 	eng_out_end(o);
 	set_views_free(&sv);
@@ -496,84 +512,24 @@ jain_write(struct eng_runtime *rt, struct eng_out *o)
 	eng_out_end(o);
 }
 
-/* Frames no flow of a task accepted, by reason (and multi-segment ones). */
-static void
-task_drops_write(struct eng_runtime *rt, struct eng_out *o)
-{
-	unsigned int i, j;
-
-	if (o->kind == ENG_OUT_JSON)
-		eng_out_obj(o, "dfcp_drops");
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		uint64_t drops[DFCP_E_MAX], seg, any = 0;
-
-		if (t->ops != &eng_task_dfcp)
-			continue;
-		eng_dfcp_task_drops(t, drops, &seg);
-		drops[0] = 0;
-		if (o->kind == ENG_OUT_JSON) {
-			drops_write(o, t->name, drops);
-			continue;
-		}
-		for (j = 1; j < DFCP_E_MAX; j++)
-			any |= drops[j];
-		if (any == 0 && seg == 0)
-			continue;
-		eng_out_item(o, "task", t->name);
-		drops_write(o, "frames_for_no_flow", drops);
-		eng_out_u64(o, "multi_segment_dropped", seg);
-		eng_out_end(o);
-	}
-	if (o->kind == ENG_OUT_JSON)
-		eng_out_end(o);
-}
-
-/*
- * Frames handed between the tasks of a port (kinds/xport, software
- * dispatch): JSON "dispatch" {TASK: {out, in, full}} for every dfcp task
- * that shares its port; in text the tasks that handed any.
- */
-static void
-dispatch_write(struct eng_runtime *rt, struct eng_out *o)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
-		struct eng_xdisp dv;
-
-		if (t->ops != &eng_task_dfcp || !eng_xport_shared(t))
-			continue;
-		eng_xport_dispatch(t, &dv);
-		if (o->kind != ENG_OUT_JSON && dv.out + dv.in + dv.full == 0)
-			continue;
-		if (n++ == 0 && o->kind == ENG_OUT_JSON)
-			eng_out_obj(o, "dispatch");
-		if (o->kind == ENG_OUT_JSON)
-			eng_out_obj(o, t->name);
-		else
-			eng_out_item(o, "dispatch", t->name);
-		eng_out_u64(o, "out", dv.out);
-		eng_out_u64(o, "in", dv.in);
-		eng_out_u64(o, "full", dv.full);
-		eng_out_end(o);
-	}
-	if (n != 0 && o->kind == ENG_OUT_JSON)
-		eng_out_end(o);
-}
-
 /* A flow's closing line: one goodput per transfer, the receiver's (README); a
- * sender's acked rate is its estimate. */
+ * sender's acked rate is its estimate. With a warmup, the rate after it beside. */
 static void
 flow_line(const struct eng_config *cfg, unsigned int i, const struct flow_view *v, FILE *f)
 {
+	char warm[64] = "";
+
+	if (v->warmup_s != 0 && v->warm_goodput < 0)
+		snprintf(warm, sizeof(warm), ", after warmup %.3g s: - (shorter)", v->warmup_s);
+	else if (v->warmup_s != 0)
+		snprintf(warm, sizeof(warm), ", after warmup %.3g s: %.1f Mbit/s", v->warmup_s,
+				v->warm_goodput);
 	if (cfg->flows[i].role == ENG_FLOW_SENDER)
-		fprintf(f, "flow %s acked: %.1f Mbit/s (sender's estimate; the transfer's "
-				"goodput is its receiver's)\n", v->name, v->goodput_mbps);
+		fprintf(f, "flow %s acked: %.1f Mbit/s%s (sender's estimate; the transfer's "
+				"goodput is its receiver's)\n", v->name, v->goodput_mbps, warm);
 	else
-		fprintf(f, "flow %s goodput: %.1f Mbit/s (delivered to the sink)\n", v->name,
-				v->goodput_mbps);
+		fprintf(f, "flow %s goodput: %.1f Mbit/s%s (delivered to the sink)\n", v->name,
+				v->goodput_mbps, warm);
 }
 
 /* A set's closing lines: each flow's goodput, or (folded) the group's figures. */
@@ -596,10 +552,10 @@ set_result(struct eng_runtime *rt, const struct flow_set *st, FILE *f)
 	}
 	if (set_views_fill(rt, st, &sv, &fd) < 0)
 		return;
-	fprintf(f, "flows %s: %u flows, %u completed, %u failed; goodput total %.1f Mbit/s, "
+	fprintf(f, "flows %s: %u flows, %u completed, %u failed; goodput (%s) total %.1f Mbit/s, "
 			"per flow min %.1f p50 %.1f p90 %.1f p99 %.1f max %.1f Mbit/s; "
 			"Jain's index (weighted) %.4f\n", st->label, fd.n, fd.completed, fd.failed,
-			fd.total_mbps, fd.min, fd.p50, fd.p90, fd.p99, fd.max, fd.jain);
+			sv.what, fd.total_mbps, fd.min, fd.p50, fd.p90, fd.p99, fd.max, fd.jain);
 	fprintf(f, "flows %s: slowest", st->label);
 	for (i = 0; i < fd.nb_slow; i++) {
 		const struct eng_fold_flow *w = &sv.v[fd.slow[i]];
@@ -654,8 +610,8 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 	switch (what) {
 	case ENG_REPORT_SUMMARY:
 		flows_write(rt, o);
-		task_drops_write(rt, o);
-		dispatch_write(rt, o);
+		eng_dfcp_task_drops_write(rt, o);
+		eng_dfcp_dispatch_write(rt, o);
 		eng_dfcp_mem_write(rt, o);
 		break;
 	case ENG_REPORT_RESULT:
@@ -664,8 +620,8 @@ eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 	case ENG_REPORT_JSON:
 		flows_write(rt, o);
 		jain_write(rt, o);
-		task_drops_write(rt, o);
-		dispatch_write(rt, o);
+		eng_dfcp_task_drops_write(rt, o);
+		eng_dfcp_dispatch_write(rt, o);
 		eng_dfcp_mem_write(rt, o);
 		break;
 	default:

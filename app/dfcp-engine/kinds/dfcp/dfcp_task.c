@@ -273,6 +273,7 @@ dfcp_xrx(struct eng_xep *e, struct rte_mbuf *m, uint64_t now)
 	struct dfcp_task *d = e->x->priv;
 	struct dfcp_flow *f = e->priv;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	int rc;
 
 	if (d->rx_flags != 0 && (m->ol_flags & (RTE_MBUF_F_RX_IP_CKSUM_MASK |
 			RTE_MBUF_F_RX_L4_CKSUM_MASK)) != 0) {
@@ -287,7 +288,10 @@ dfcp_xrx(struct eng_xep *e, struct rte_mbuf *m, uint64_t now)
 	}
 	if (net_rd16(p + 12) == NET_ETHERTYPE_IPV4)
 		f->rx_bytes += m->data_len;
-	return dfcp_ep_rx(f->ep, p, m->data_len, now);
+	rc = dfcp_ep_rx(f->ep, p, m->data_len, now);
+	/* a stale symbol (its block done, a duplicate) is a good frame it did not need:
+	 * the task's rx_valid, the flow's drops "stale"; rx_bad is for frames at fault */
+	return rc == -DFCP_E_STALE ? 0 : rc;
 }
 
 /* A frame for no flow: count why (a malformed frame, or simply not ours). */
@@ -507,7 +511,7 @@ dfcp_xview(const struct eng_xflow *xf, struct eng_flow_view *v)
 	v->lat_name = sender ? "block latency" : NULL;
 	snprintf(v->detail, sizeof(v->detail), "blocks sent %" PRIu64 " acked %" PRIu64
 			" decoded %" PRIu64 " | dec-retry %" PRIu64 " top-ups %" PRIu64
-			" | loss %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
+			" | loss-est %.2f%% red %u win %u/%u", st->blocks_sent, st->blocks_acked,
 			st->blocks_decoded, st->decode_failures, st->topups, st->loss_ppm / 1e4,
 			st->redundancy, st->window_used, st->window);
 }

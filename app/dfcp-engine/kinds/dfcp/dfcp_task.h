@@ -221,6 +221,10 @@ struct eng_xflow;
 void eng_dfcp_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
 void eng_dfcp_flow_write(const struct eng_xflow *xf, struct eng_out *o);
 extern const struct eng_ctr_table eng_dfcp_tables[];
+/* dfcp_drops.c: drops by reason (an object `key`), a task's drops, dispatch */
+void eng_dfcp_drops_write(struct eng_out *o, const char *key, const uint64_t *drops);
+void eng_dfcp_task_drops_write(struct eng_runtime *rt, struct eng_out *o);
+void eng_dfcp_dispatch_write(struct eng_runtime *rt, struct eng_out *o);
 
 extern const struct eng_task_ops eng_task_dfcp;
 

@@ -25,7 +25,7 @@ struct route_pipe_view {
 	uint32_t overhead;
 	double bw_mbps, delay_ms;
 	struct pipe_stats s;
-	double out_mbps, wire_mbps, jain;
+	double out_mbps, wire_mbps, jain, drop_pct;
 	uint64_t jain_ppm;
 };
 
@@ -52,6 +52,9 @@ static const struct eng_ctr pipe_ctrs[] = {
 	{"lost_bytes", "B", PS(loss_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
 	{"dropped_packets", "pkts", PS(drop_pkts), ENG_CT_U64, 0, 0, "drop-tail: a queue was full"},
 	{"dropped_bytes", "B", PS(drop_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
+	{"drop_pct", "%", PV(drop_pct), ENG_CT_DBL, 2, 0,
+		"the bottleneck's drops: (lost_packets + dropped_packets) / in_packets (the live "
+		"view: this period), not a flow's loss_est"},
 	{"passed_packets", "pkts", PS(pass_pkts), ENG_CT_U64, 0, 0, "unmatched, passed untouched"},
 	{"queued_packets", "pkts", PS(sched_pkts), ENG_CT_U32, 0, 0, "in its queues now"},
 	{"queued_bytes", "B", PS(sched_bytes), ENG_CT_U64, 0, V_TJ, "their bytes"},
@@ -167,6 +170,9 @@ route_pipe_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i, uint
 	v.out_mbps = eng_clock_mbps(v.s.out_bytes - b->out_bytes, cycles, rt->clock.hz);
 	v.wire_mbps = eng_clock_mbps(v.s.out_bytes - b->out_bytes +
 			(v.s.out_pkts - b->out_pkts) * (uint64_t)pc->overhead, cycles, rt->clock.hz);
+	if (v.s.in_pkts > b->in_pkts)
+		v.drop_pct = (double)(v.s.loss_pkts - b->loss_pkts + v.s.drop_pkts - b->drop_pkts) *
+				100.0 / (double)(v.s.in_pkts - b->in_pkts);
 	v.jain = pipe_jain(pr->p, period ? pr->last_deq_bytes : NULL);
 	v.jain_ppm = (uint64_t)(v.jain * 1e6 + 0.5);
 	eng_out_item(o, "pipe", pc->name);

@@ -28,6 +28,7 @@ struct conn_view {
 	const char *task, *role, *cc, *state, *close_reason, *fail;
 	int done, completed, rack;
 	double tick_us, rto_min_us, goodput_mbps;
+	double warmup_s, warm_goodput;	/* after the warmup; -1: the transfer was shorter */
 	double cwnd_seg, ssthresh_seg, srtt_us, rttvar_us, rto_us, rtt_min_us, rtt_avg_us;
 	uint32_t init_cwnd, local_port, remote_port;
 	uint64_t goodput_bytes, established_ns, done_ns;
@@ -62,6 +63,10 @@ static const struct eng_ctr conn_ctrs[] = {
 		"bytes acked (sender) or delivered (receiver)"},
 	{"goodput_mbps", "Mbit/s", CV(goodput_mbps), ENG_CT_DBL, 6, V_TJ,
 		"ESTABLISHED to the end of the transfer (periodic block: the last period)"},
+	{"warmup_s", "s", CV(warmup_s), ENG_CT_DBL, 3, ENG_V_DATA,
+		"first seconds of its transfer left out of goodput_mbps_after_warmup (warmup key)"},
+	{"goodput_mbps_after_warmup", "Mbit/s", CV(warm_goodput), ENG_CT_DBL, 3, ENG_V_DATA,
+		"goodput_mbps from the end of the warmup (-1: the transfer was shorter)"},
 	{"established_ns", "ns", CV(established_ns), ENG_CT_U64, 0, J, "since the run started"},
 	{"done_ns", "ns", CV(done_ns), ENG_CT_U64, 0, J, "since the run started, 0 = not done"},
 	{"bytes_acked", "B", CT(bytes_acked), ENG_CT_U64, 0, J, "sender goodput"},
@@ -160,15 +165,14 @@ flow_bytes(int sender, const struct eng_tcp_snap *s)
 	return sender ? s->st.bytes_acked : s->st.bytes_delivered;
 }
 
-/* Average goodput from ESTABLISHED to the end of the transfer (or now). */
+/* Average goodput from ESTABLISHED (or the end of warmup warm_ns, obs/warm.h)
+ * to the end of the transfer (or now). */
 static double
-flow_goodput_mbps(int sender, const struct eng_tcp_snap *s)
+flow_goodput_mbps(int sender, const struct eng_tcp_snap *s, uint64_t warm_ns,
+		const struct eng_warm *w)
 {
-	uint64_t end = s->done_ns ? s->done_ns : s->snap_ns;
-
-	if (s->st.established_ns == 0 || end <= s->st.established_ns)
-		return 0.0;
-	return (double)flow_bytes(sender, s) * 8e3 / (double)(end - s->st.established_ns);
+	return eng_warm_mbps(warm_ns, w, 0, flow_bytes(sender, s), s->st.established_ns,
+			s->done_ns ? s->done_ns : s->snap_ns);
 }
 
 static double
@@ -187,13 +191,14 @@ conn_view(const struct eng_runtime *rt, const struct eng_task *t, unsigned int i
 	const struct eng_flow_conf *fc = &rt->cfg->flows[idx];
 	const struct eng_tcp_conn_conf *k = &eng_tcp_fc(fc)->k;
 	const struct tcp_stats *st = &v->s.st;
+	const struct eng_xflow *xf = eng_xport_flow(rt, idx);
 	uint64_t t0 = eng_tcp_run_start_ns(t);
 	int sender = fc->role == ENG_FLOW_SENDER;
 	uint32_t ip;
 	int cr;
 
 	memset(v, 0, sizeof(*v));
-	if (eng_tcp_flow_snap(rt, idx, &v->s) < 0 || !v->s.used)
+	if (xf == NULL || eng_tcp_flow_snap(rt, idx, &v->s) < 0 || !v->s.used)
 		return -ENOENT;
 	ip = v->s.remote_ip;
 	cr = v->s.close_reason;
@@ -215,7 +220,9 @@ conn_view(const struct eng_runtime *rt, const struct eng_task *t, unsigned int i
 	v->local_port = v->s.local_port;
 	v->remote_port = v->s.remote_port;
 	v->goodput_bytes = flow_bytes(sender, &v->s);
-	v->goodput_mbps = flow_goodput_mbps(sender, &v->s);
+	v->goodput_mbps = flow_goodput_mbps(sender, &v->s, 0, NULL);
+	v->warmup_s = xf->warm_ns / 1e9;
+	v->warm_goodput = flow_goodput_mbps(sender, &v->s, xf->warm_ns, &xf->snap.warm);
 	v->established_ns = st->established_ns ? st->established_ns - t0 : 0;
 	v->done_ns = v->s.done_ns ? v->s.done_ns - t0 : 0;
 	v->cwnd_seg = segs(st->cwnd, st->mss);

@@ -186,6 +186,8 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		f->fc = &rt->cfg->flows[f->idx];
 		f->resolved = f->fc->role != ENG_FLOW_SENDER || f->fc->has_remote_mac ||
 				x->peer_mac_set;
+		f->warm_ns = f->fc->warmup_ns != UINT64_MAX ? f->fc->warmup_ns :
+				rt->cfg->warmup_ns;
 	}
 	rc = eng_xport_port_join(x, socket);
 	if (rc == 0)
@@ -531,8 +533,13 @@ housekeeping(struct eng_xtask *x, uint64_t now)
 	}
 	if (now >= x->snap_next_ns) {
 		x->snap_next_ns = now + x->snap_ns;
-		for (i = 0; i < x->nb_flows; i++)
-			x->ops->publish(&x->flows[i], now);
+		for (i = 0; i < x->nb_flows; i++) {
+			struct eng_xflow *f = &x->flows[i];
+
+			x->ops->publish(f, now);
+			eng_warm_sample(&f->snap.warm, f->warm_ns, f->snap.start_ns, now,
+					f->snap.goodput_bytes, f->snap.frame_bytes);
+		}
 	}
 }
 

@@ -18,8 +18,9 @@
  *           that the protocol's timers run again;
  *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
  *           10 ms (published by the owning lcore, read by stats and the
- *           live view; both periods × flows / 512 past 512 flows), goals,
- *           quiesce, teardown.
+ *           live view; both periods × flows / 512 past 512 flows), the
+ *           counters at the end of a flow's warmup (at the first snapshot
+ *           after it, obs/warm.h), goals, quiesce, teardown.
  *
  * An adapter (struct eng_xport_ops) wraps a library endpoint: the dfcp kind
  * one dfcp_ep per flow, the tcp kind one tcp_ep per local address. Flows and
@@ -45,6 +46,7 @@
 #include "config/flow.h"
 #include "core/clock.h"
 #include "core/task.h"
+#include "obs/warm.h"
 
 #define ENG_XPORT_MAX_BURST	512
 #define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
@@ -78,6 +80,9 @@ struct eng_xsnap {
 	/* the outcome (eng_xport_judge): the goal reached; why not, "" if nothing failed */
 	int completed;
 	char fail[ENG_FAIL_LEN];
+	/* goodput_bytes and frame_bytes at the end of the warmup (taken by the
+	 * skeleton after a publish, obs/warm.h) */
+	struct eng_warm warm;
 };
 
 /* What an adapter knows of a flow's outcome (eng_xport_judge). */
@@ -100,6 +105,7 @@ struct eng_xflow {
 	uint64_t arp_next_ns;
 	unsigned int arp_sent;		/* requests so far */
 	int arp_failed;			/* no answer after ENG_XPORT_ARP_TRIES: the flow gave up */
+	uint64_t warm_ns;		/* its warmup ([flow] warmup, else [engine]'s); 0: none */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
 };
