@@ -9,7 +9,8 @@ Cases:
   router-saturate  150 Mbit/s offered into the same pipe: never above the link rate,
                    every packet accounted for (out + dropped + held = in)
   router-fair      two flows through one 20 Mbit/s pipe, two WF2Q+ queues 50/50 (rules on the
-                   UDP source port), different packet sizes: byte shares 50 % +- 3 %
+                   UDP source port), different packet sizes: byte shares 50 % +- 3 %; the
+                   unshaped sched task in front reads "unshaped" in the summary
   sched-weights    two txonly flows, weights 1:3, through a sched task shaped to
                    20 Mbit/s (the sched task set up after its flows): 25/75 % +- 3 %
   examples         configs/dumbbell.ini and parkinglot.ini scaled to 1/10 of the rates:
@@ -63,7 +64,9 @@ def engine(eng, tmp, text, duration="2s", name="cfg.ini"):
                   "--summary-json", out])
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
-    return load_summary(out)
+    js = load_summary(out)
+    js["_stdout"] = p.stdout
+    return js
 
 
 def read(src, name):
@@ -200,6 +203,12 @@ src_port = 2002
     if p["jain"] < 0.99:
         fail("Jain's index below 0.99")
     check_accounting(p)
+    # the unshaped sched task (rate = off) says so, not "0.000 Mbit/s" (issue #19)
+    if sched(js, "host")["rate_bps"] != 0:
+        fail("rate = off: the sched task reports a shaped rate")
+    line = [x for x in js["_stdout"].splitlines() if "host" in x and "wf2q+" in x]
+    if not line or "unshaped" not in line[0] or "0.000 Mbit/s" in line[0]:
+        fail(f"the unshaped sched task's summary line: {line[:1]}")
 
 
 def case_sched_weights(eng, src, tmp):

@@ -36,7 +36,7 @@ kind = sched
 port = gen
 rate = 20Mbit
 sched = {algo}
-flow_queue = 32
+flow_queue = 128
 
 [task gen]
 kind = txonly
