@@ -28,6 +28,8 @@
 #define DFCP_RST_BODY	4
 
 void dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum);
+/* The UDP checksum of a built frame (its IPv4 header complete), in software. */
+void dfcp_udp_csum(uint8_t *f);
 /* dfcp_wire.c: the tag of a built frame (message of msg_len bytes at f + 42). */
 void dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len);
 

@@ -147,7 +147,8 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
  * that the repair symbols of a block come from one generator pass. Should the
  * codec refuse a symbol (it cannot: encoders are loaded, ESIs in range), its
  * frame gets DFCP version 0: the peer drops it like a lost packet. With a
- * key the frames are signed once their symbol is in.
+ * key the frames are signed once their symbol is in, and with `checksum =
+ * full` their UDP checksum is taken last (over the tag too).
  */
 static void
 gen_flush(struct dfcp_conn *c)
@@ -170,6 +171,8 @@ gen_flush(struct dfcp_conn *c)
 	for (i = 0; c->has_auth && i < n; i++)
 		dfcp_auth_sign(&c->auth, (uint8_t *)c->gen_out[i] - dfcp_data_off(c),
 				ver + c->p.T);
+	for (i = 0; c->conf.csum == DFCP_CSUM_FULL && i < n; i++)
+		dfcp_udp_csum((uint8_t *)c->gen_out[i] - dfcp_data_off(c));
 }
 
 static void
@@ -450,13 +453,7 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	return 1;
 }
 
-/*
- * One DATA frame: the symbol is queued for generation straight into the frame
- * (gen_flush), the headers are the prepared template with the block, payload
- * id, block length and flags patched in: every other Ethernet/IPv4/UDP field,
- * the IPv4 checksum included, is the same for all DATA frames of a connection.
- * A full software UDP checksum needs the symbol first: built the long way.
- */
+/* The DFCP fields of a DATA frame of the block's round. */
 static void
 data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp_pkt *pkt)
 {
@@ -482,8 +479,8 @@ data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp
  * (gen_flush), the headers are the prepared template with the block,
  * payload id, block length, round header and flags patched in: every other
  * Ethernet/IPv4/UDP field, the IPv4 checksum included, is the same for all
- * DATA frames of a connection. A full software UDP checksum needs the
- * symbol first: built the long way.
+ * DATA frames of a connection. A full software UDP checksum is taken in
+ * gen_flush, once the symbol is in (the template's UDP checksum is 0).
  */
 static int
 build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint8_t *buf,
@@ -498,16 +495,11 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	if (cap < (size_t)off + c->p.T + tag)
 		return -EMSGSIZE;
 	data_fields(c, s, first, &pkt);
-	if (c->conf.csum == DFCP_CSUM_FULL) {
-		if (rq_enc_symbol(enc, pkt.u.data.esi, buf + off) < 0)
-			return -EIO;
-	} else {
-		if (c->n_gen == GEN_MAX)
-			gen_flush(c);
-		c->gen_enc[c->n_gen] = enc;
-		c->gen_esi[c->n_gen] = pkt.u.data.esi;
-		c->gen_out[c->n_gen++] = buf + off;
-	}
+	if (c->n_gen == GEN_MAX)
+		gen_flush(c);
+	c->gen_enc[c->n_gen] = enc;
+	c->gen_esi[c->n_gen] = pkt.u.data.esi;
+	c->gen_out[c->n_gen++] = buf + off;
 	if (pkt.u.data.rpos == 0 && (c->p.flags & DFCP_F_XR)) {
 		s->rnd_idx = c->rnd_count;
 		dfcp_model_round(c, s->block, c->snd_seq, s->rnd_len, first, now);
@@ -541,9 +533,11 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	pkt.src_cid = c->lcid;
 	pkt.u.data.sym = NULL;
 	pkt.u.data.sym_len = c->p.T;
-	len = dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum,
+	/* full: the UDP checksum once the symbol is in (gen_flush) */
+	len = dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt,
+			c->conf.csum == DFCP_CSUM_FULL ? DFCP_CSUM_UDP_ZERO : c->conf.csum,
 			c->has_auth ? &c->auth : NULL);
-	if (len == (int)(off + c->p.T + tag) && c->conf.csum != DFCP_CSUM_FULL) {
+	if (len == (int)(off + c->p.T + tag)) {
 		memcpy(c->dhdr, buf, sizeof(c->dhdr));
 		c->dhdr_ok = 1;
 	}

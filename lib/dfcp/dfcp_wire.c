@@ -387,6 +387,19 @@ build_l2l4(uint8_t *f, const struct dfcp_addr *src, const struct dfcp_addr *dst,
 }
 
 void
+dfcp_udp_csum(uint8_t *f)
+{
+	uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
+	uint16_t ulen = net_rd16(udp + 4), c;
+
+	memset(udp + 6, 0, 2);
+	c = net_csum16(udp, ulen, pseudo_sum(ip, ulen));
+	if (c == 0)
+		c = 0xffff;
+	memcpy(udp + 6, &c, 2);
+}
+
+void
 dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum)
 {
 	uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
@@ -396,10 +409,7 @@ dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum)
 	case DFCP_CSUM_FULL:
 		c = net_csum16(ip, DFCP_IP_LEN, 0);
 		memcpy(ip + 10, &c, 2);
-		c = net_csum16(udp, ulen, pseudo_sum(ip, ulen));
-		if (c == 0)
-			c = 0xffff;
-		memcpy(udp + 6, &c, 2);
+		dfcp_udp_csum(f);
 		break;
 	case DFCP_CSUM_UDP_ZERO:
 		c = net_csum16(ip, DFCP_IP_LEN, 0);

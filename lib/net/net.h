@@ -78,6 +78,8 @@ net_wr64(uint8_t *p, uint64_t v)
  * 16 bits but not complemented (a partial sum to feed to the next call).
  */
 uint32_t net_csum_add(const void *buf, size_t len, uint64_t sum);
+/* net_csum_add without its AVX2 path (the one other CPUs take), for the tests. */
+uint32_t net_csum_add_generic(const void *buf, size_t len, uint64_t sum);
 /* Checksum of buf with a partial-sum seed: folded and complemented. */
 uint16_t net_csum16(const void *buf, size_t len, uint32_t seed);
 /* Plain reference of net_csum16 (byte pairs, one at a time) for the tests. */

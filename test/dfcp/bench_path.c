@@ -11,7 +11,7 @@
  * gives stable instruction counts per side (divide by the delivered bytes).
  *
  * Usage: dfcp-path-bench [--mb N] [--K K] [--T T] [--redundancy R]
- *                        [--window W] [--burst B] [--loss PPM]
+ *                        [--window W] [--burst B] [--loss PPM] [--csum zero|full]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +114,7 @@ main(int argc, char **argv)
 	unsigned int K = DFCP_DEFAULT_K, T = DFCP_DEFAULT_T, R = DFCP_DEFAULT_REDUNDANCY;
 	unsigned int W = 256, burst = 64;
 	uint32_t loss = 0;
+	enum dfcp_csum csum = DFCP_CSUM_UDP_ZERO;
 	struct dfcp_src_pattern src;
 	struct dfcp_sink_count sink;
 	struct dfcp_ep_conf ec;
@@ -141,6 +142,10 @@ main(int argc, char **argv)
 			burst = v > 512 ? 512 : (unsigned int)v;
 		else if (!strcmp(argv[i], "--loss"))
 			loss = (uint32_t)v;
+		else if (!strcmp(argv[i], "--csum") && !strcmp(argv[i + 1], "full"))
+			csum = DFCP_CSUM_FULL;
+		else if (!strcmp(argv[i], "--csum") && !strcmp(argv[i + 1], "zero"))
+			csum = DFCP_CSUM_UDP_ZERO;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[i]);
 			return 2;
@@ -152,7 +157,7 @@ main(int argc, char **argv)
 	dfcp_sink_count_init(&sink, 7, 1);
 
 	dfcp_ep_conf_default(&ec);
-	ec.csum = DFCP_CSUM_UDP_ZERO;
+	ec.csum = csum;
 	ec.local = A;
 	ec.listen = 0;
 	ec.max_conns = 2;
@@ -162,7 +167,7 @@ main(int argc, char **argv)
 	ec.listen = 1;
 	ec.max_conns = 4;
 	ec.max_half_open = 4;
-	ec.accept_conf.csum = DFCP_CSUM_UDP_ZERO;
+	ec.accept_conf.csum = csum;
 	ec.accept_conf.min_rto_ns = 10000000ull;
 	ec.accept_conf.sink = dfcp_sink_count_write;
 	ec.accept_conf.sink_ctx = &sink;
@@ -173,7 +178,7 @@ main(int argc, char **argv)
 	cc.T = (uint16_t)T;
 	cc.redundancy = (uint16_t)R;
 	cc.window = W;
-	cc.csum = DFCP_CSUM_UDP_ZERO;
+	cc.csum = csum;
 	cc.min_rto_ns = 10000000ull;
 	cc.source = dfcp_src_pattern_read;
 	cc.source_ctx = &src;

@@ -188,6 +188,21 @@ attack_auth(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
 	return 0;
 }
 
+/* DATA frames a -> b: how many, how many with UDP checksum 0 (not taken) */
+static uint64_t csum_data, csum_zero;
+
+static int
+count_csum(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
+{
+	(void)r;
+	if (dir != 0 || sec_type(f, len) != DFCP_T_DATA || len < 42)
+		return 0;
+	csum_data++;
+	if (f[40] == 0 && f[41] == 0)
+		csum_zero++;
+	return 0;
+}
+
 static void
 keyed(struct sec_run *r, int sender_len, int listener_len, int wrong)
 {
@@ -227,11 +242,24 @@ test_auth(void)
 	CHECK(bs.completed && bs.close_reason == DFCP_CR_DONE);
 	sec_fini(&r);
 
-	/* a 16-byte key works the same */
+	/* a 16-byte key works the same; with software UDP checksums (taken after the tag) */
 	keyed(&r, 16, 16, 0);
+	r.cc.csum = DFCP_CSUM_FULL;
+	r.attack = count_csum;
 	sec_start(&r, 7);
 	sec_run_until(&r, 60000 * MS);
 	CHECK(sec_verified(&r));
+	b = sec_b(&r);
+	REQUIRE(b != NULL);
+	dfcp_conn_stats(b, &bs);
+	dfcp_ep_stats(r.eb, &sb);
+	CHECKF(bs.drops[DFCP_E_UDP_CSUM] == 0 && sb.drops[DFCP_E_UDP_CSUM] == 0 &&
+			bs.rx_data_pkts > 100, "udp-checksum drops %llu / %llu of %llu",
+			(unsigned long long)bs.drops[DFCP_E_UDP_CSUM],
+			(unsigned long long)sb.drops[DFCP_E_UDP_CSUM],
+			(unsigned long long)bs.rx_data_pkts);
+	CHECKF(csum_data > 100 && csum_zero == 0, "%llu of %llu DATA frames without a checksum",
+			(unsigned long long)csum_zero, (unsigned long long)csum_data);
 	sec_fini(&r);
 
 	/* the listener has no key / another key / the sender none: nothing connects */

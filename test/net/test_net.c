@@ -45,11 +45,15 @@ test_csum(void)
 		CHECKF(c == net_csum16_ref(buf + off, len, seed), "len %zu off %zu seed %u",
 				len, off, seed);
 		CHECKF((uint16_t)~net_csum_add(buf + off, len, seed) == c, "partial len %zu", len);
+		CHECKF((uint16_t)~net_csum_add_generic(buf + off, len, seed) == c,
+				"generic len %zu", len);
 	}
 	/* all-ones worst case: no overflow of the accumulator */
 	memset(buf, 0xff, sizeof(buf));
 	CHECKF(net_csum16(buf, sizeof(buf), 0xffff) == net_csum16_ref(buf, sizeof(buf), 0xffff),
 			"all ones");
+	CHECKF(net_csum_add(buf, sizeof(buf), 0xffffffffull) ==
+			net_csum_add_generic(buf, sizeof(buf), 0xffffffffull), "all ones, 32-bit seed");
 }
 
 static void
