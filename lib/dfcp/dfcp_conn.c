@@ -96,14 +96,15 @@ conf_check(const struct dfcp_conn_conf *conf)
 	return dfcp_params_check(&p, NULL) == 0 ? 0 : -EINVAL;
 }
 
+/* A zeroed record: the endpoint's slab's (no allocation) or the heap's. */
 static struct dfcp_conn *
-conn_new(const struct dfcp_conn_conf *conf, uint32_t lcid)
+conn_new(const struct dfcp_conn_conf *conf, uint32_t lcid, struct dfcp_slab *slab)
 {
 	struct dfcp_conn *c;
 
 	if (conf_check(conf) < 0 || lcid == 0)
 		return NULL;
-	c = calloc(1, sizeof(*c));
+	c = slab != NULL ? dfcp_slab_get(slab) : calloc(1, sizeof(*c));
 	if (c == NULL)
 		return NULL;
 	c->conf = *conf;
@@ -184,7 +185,14 @@ dfcp_conn_pool_detach(struct dfcp_conn *c)
 struct dfcp_conn *
 dfcp_conn_connect(const struct dfcp_conn_conf *conf, uint32_t lcid, uint64_t now)
 {
-	struct dfcp_conn *c = conn_new(conf, lcid);
+	return dfcp_conn_connect_in(conf, lcid, NULL, now);
+}
+
+struct dfcp_conn *
+dfcp_conn_connect_in(const struct dfcp_conn_conf *conf, uint32_t lcid, struct dfcp_slab *slab,
+		uint64_t now)
+{
+	struct dfcp_conn *c = conn_new(conf, lcid, slab);
 
 	if (c == NULL)
 		return NULL;
@@ -235,17 +243,16 @@ dfcp_accept_params(const struct dfcp_conn_conf *conf, const struct dfcp_pkt *syn
 	return 0;
 }
 
-struct dfcp_conn *
-dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
-		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
-		uint64_t now)
+static struct dfcp_conn *
+conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid, const struct dfcp_pkt *syn,
+		const struct dfcp_params *limits, struct dfcp_slab *slab, uint64_t now)
 {
 	struct dfcp_params p;
 	struct dfcp_conn *c;
 
 	if (dfcp_accept_params(conf, syn, limits, &p) != 0)
 		return NULL;
-	c = conn_new(conf, lcid);
+	c = conn_new(conf, lcid, slab);
 	if (c == NULL)
 		return NULL;
 	c->initiator = 0;
@@ -264,14 +271,23 @@ dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
 	return c;
 }
 
+struct dfcp_conn *
+dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
+		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
+		uint64_t now)
+{
+	return conn_accept(conf, lcid, syn, limits, NULL, now);
+}
+
 static int become_established(struct dfcp_conn *c, uint64_t now);
 
 struct dfcp_conn *
 dfcp_conn_accept_established(const struct dfcp_conn_conf *conf, uint32_t lcid,
 		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
-		struct dfcp_pool *pool, uint64_t syn_time, int rtt_ok, uint64_t now)
+		struct dfcp_pool *pool, struct dfcp_slab *slab, uint64_t syn_time, int rtt_ok,
+		uint64_t now)
 {
-	struct dfcp_conn *c = dfcp_conn_accept(conf, lcid, syn, limits, syn_time);
+	struct dfcp_conn *c = conn_accept(conf, lcid, syn, limits, slab, syn_time);
 
 	if (c == NULL)
 		return NULL;
@@ -295,7 +311,10 @@ dfcp_conn_free(struct dfcp_conn *c)
 	dfcp_sender_free(c);
 	dfcp_receiver_free(c);
 	dfcp_conn_pool_detach(c);
-	free(c);
+	if (c->slab != NULL)
+		dfcp_slab_put(c->slab, c);
+	else
+		free(c);
 }
 
 enum dfcp_state dfcp_conn_state(const struct dfcp_conn *c) { return c->state; }

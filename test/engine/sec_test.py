@@ -10,7 +10,7 @@ Cases:
                 verified, every DATA frame carries the tag; a receiver with another key
                 drops the SYNs (counted as "auth") and the sender fails (exit 5)
   verify-fail   a verifying sink with another seed: exit 5, "verify failed" in the summary
-  arp           a sender whose next hop never answers ARP gives up after 15 requests
+  arp           a sender whose next hop never answers ARP gives up after [port] arp_tries (4)
                 (exit 5, the reason in the JSON)
   sighup        SIGHUP stops the run like SIGTERM: summary and JSON written, exit 0
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
@@ -210,12 +210,14 @@ def case_arp(engine, src, tmp):
     # no remote_mac: the sender asks ARP for 10.0.0.2, which nobody answers
     cfg = ring_cfg(tmp, "arp.ini", duration="5s", smac="")
     cfg_text = open(cfg).read().replace("local = 10.0.0.2:6001", "local = 10.0.0.3:6001")
+    cfg_text = cfg_text.replace("[port p0]\ndevice = ring:wire0\n",
+                                "[port p0]\ndevice = ring:wire0\narp_tries = 4\n")
     write(cfg, cfg_text)
     p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
     expect_code(p, FLOW_FAILED)
     reason = failures(load(out)).get("s1", "")
     print("s1:", reason)
-    if "no ARP answer" not in reason or "15 requests" not in reason:
+    if "no ARP answer" not in reason or "after 4 requests" not in reason:
         fail("the sender's failure does not say that ARP gave up")
     if "giving up" not in p.stderr + p.stdout:
         fail("no log line when ARP gave up")

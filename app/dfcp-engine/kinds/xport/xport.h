@@ -47,7 +47,6 @@
 #include "core/task.h"
 
 #define ENG_XPORT_MAX_BURST	512
-#define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
 
 struct eng_config;
 struct eng_out;
@@ -99,7 +98,7 @@ struct eng_xflow {
 	int resolved;			/* sender: the remote MAC is known */
 	uint64_t arp_next_ns;
 	unsigned int arp_sent;		/* requests so far */
-	int arp_failed;			/* no answer after ENG_XPORT_ARP_TRIES: the flow gave up */
+	int arp_failed;			/* no answer after [port] arp_tries: the flow gave up */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
 };
