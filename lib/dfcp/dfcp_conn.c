@@ -149,6 +149,8 @@ dfcp_conn_pool_attach(struct dfcp_conn *c, struct dfcp_pool *shared, uint32_t rx
 				dfcp_pool_reserve(shared, &rx, &tx) < 0)
 			return -ENOSPC;
 		c->pool = shared;
+	} else if (!c->sender && rx == 0) {
+		return 0;	/* a receiver that does not decode draws nothing */
 	} else {
 		memset(&pc, 0, sizeof(pc));
 		pc.K = c->p.K;
