@@ -13,6 +13,8 @@ Cases:
   arp           a sender whose next hop never answers ARP gives up after [port] arp_tries (4)
                 (exit 5, the reason in the JSON)
   sighup        SIGHUP stops the run like SIGTERM: summary and JSON written, exit 0
+  sigpipe       stdout closed after its first line (`| head -1`): SIGPIPE does not kill the
+                engine, the transfer completes, the JSON is written, exit 0
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json: exit 1 before EAL, with FILE:LINE and numbers
 No timing assertions beyond the peer timeout's bound: counts, reasons and exit codes.
@@ -278,12 +280,36 @@ def case_bad_config(engine, src, tmp):
             fail(f"{name}: EAL started before the error")
 
 
+def case_sigpipe(engine, src, tmp):
+    out = os.path.join(tmp, "p.json")
+    err = os.path.join(tmp, "p.err")
+    cfg = ring_cfg(tmp, "p.ini", duration="3s", period="0.2")
+    cmd = [engine, "--", "--config", cfg, "--summary-json", out]
+    print("$", " ".join(cmd), "| head -1", flush=True)
+    with open(err, "w") as ef:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=ef, text=True)
+        first = p.stdout.readline()
+        p.stdout.close()  # like `| head -1`: every later write to stdout fails (EPIPE)
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            fail("the engine did not finish with its stdout closed")
+    print("first line:", first.rstrip())
+    print(open(err).read()[-2000:])
+    expect_code(p, 0)
+    js = load(out)
+    if not flow(js, "s1")["completed"] or not flow(js, "r1")["completed"]:
+        fail("the transfer did not complete with stdout closed")
+
+
 CASES = {
     "peer-timeout": case_peer_timeout,
     "auth": case_auth,
     "verify-fail": case_verify_fail,
     "arp": case_arp,
     "sighup": case_sighup,
+    "sigpipe": case_sigpipe,
     "bad-config": case_bad_config,
 }
 
