@@ -6,7 +6,8 @@
  * the tag), accessors. Timers, control packets and the tx burst are in
  * dfcp_ctrl.c, the sender in dfcp_tx.c, the receiver in dfcp_rx.c; struct
  * dfcp_conn is in dfcp_priv.h. Time in ns is passed in; after ESTABLISHED
- * nothing is allocated (items come from the pool, reserved at set-up).
+ * nothing is allocated (items come from the pool, reserved at set-up), and
+ * with the endpoint's slab (dfcp_slab.c) nothing when connecting either.
  */
 #include <errno.h>
 #include <stdlib.h>

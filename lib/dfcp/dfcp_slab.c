@@ -7,7 +7,8 @@
  * receiver's arrays (block slots and their source bitmaps), another
  * endpoint's the sender's (block slots, repair ring, round ring), for
  * windows up to the endpoint's limits.max_window. A connection beyond the
- * records is refused (counted). doc/architecture.md, "DFCP memory".
+ * records is refused (counted). Also the sender's arrays from a record or
+ * the heap (dfcp_sender_alloc / _free). doc/architecture.md, "DFCP memory".
  */
 #include <errno.h>
 #include <stdlib.h>
