@@ -291,8 +291,8 @@ def case_bad_config(engine, src, tmp):
 def case_sigpipe(engine, src, tmp):
     out = os.path.join(tmp, "p.json")
     err = os.path.join(tmp, "p.err")
-    # 2 s of stats every 50 ms: stdout (a pipe: block-buffered) is flushed during the run
-    cfg = ring_cfg(tmp, "p.ini", duration="2s", period="0.05", sgoal="rate = 100Mbit")
+    # 1 s of stats every 20 ms: stdout (a pipe: block-buffered) is flushed during the run
+    cfg = ring_cfg(tmp, "p.ini", duration="1s", period="0.02", sgoal="rate = 100Mbit")
     cmd = [engine, "--", "--config", cfg, "--summary-json", out]
     print("$", " ".join(cmd), "| head -1", flush=True)
     with open(err, "w") as ef:
