@@ -211,7 +211,7 @@ def case_verify_fail(engine, src, tmp):
 def case_arp(engine, src, tmp):
     out = os.path.join(tmp, "arp.json")
     # no remote_mac: the sender asks ARP for 10.0.0.2, which nobody answers
-    cfg = ring_cfg(tmp, "arp.ini", duration="5s", smac="")
+    cfg = ring_cfg(tmp, "arp.ini", duration="2s", smac="")  # 4 tries: given up at ~0.8 s
     cfg_text = open(cfg).read().replace("local = 10.0.0.2:6001", "local = 10.0.0.3:6001")
     cfg_text = cfg_text.replace("[port p0]\ndevice = ring:wire0\n",
                                 "[port p0]\ndevice = ring:wire0\narp_tries = 4\n")
