@@ -615,6 +615,16 @@ struct dfcp_ep_conf {
 	struct dfcp_pool *pool;
 	uint64_t max_rx_memory;
 	uint64_t rx_budget;
+	/*
+	 * slab: the max_conns connection records with their window arrays are
+	 * made at create (dfcp_ep_slab_bytes), so that a connection opening or
+	 * closing allocates nothing; a listener's records are receivers (it
+	 * makes no active opens), another endpoint's senders. Windows are at
+	 * most limits.max_window (required; a connect's is clamped to it), a
+	 * receiver's K at most the pool's K (else limits.max_K). 0: records
+	 * from the heap when a connection opens.
+	 */
+	int slab;
 	/* Per-endpoint secret for connection ids: 0 = getrandom(); tests fix it. */
 	uint64_t secret_seed;
 	/* Authentication key (16 or 32 bytes, 0: none): SYNs without it are dropped. */
@@ -633,8 +643,17 @@ struct dfcp_ep_stats {
 	uint64_t half_open_evicted;	/* the oldest half-open entry made room for a SYN */
 	uint64_t half_open_expired;	/* half-open entries that timed out */
 	uint64_t syn_clamped;		/* SYNs whose window was clamped (limits or memory) */
+	uint64_t slab_bytes;		/* conf.slab: the records made at create */
+	uint64_t slab_free;		/* records free now */
+	uint64_t slab_refused;		/* connections refused: no record left */
 	uint64_t drops[DFCP_E_MAX];
 };
+
+/*
+ * Bytes dfcp_ep_create makes for a slab of max_conns records (listen: the
+ * receiver's arrays with bitmaps for K; else the sender's) of window blocks.
+ */
+uint64_t dfcp_ep_slab_bytes(uint32_t max_conns, int listen, uint32_t window, uint16_t K);
 
 struct dfcp_ep;
 struct dfcp_ep *dfcp_ep_create(const struct dfcp_ep_conf *conf);

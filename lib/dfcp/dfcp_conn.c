@@ -6,7 +6,8 @@
  * the tag), accessors. Timers, control packets and the tx burst are in
  * dfcp_ctrl.c, the sender in dfcp_tx.c, the receiver in dfcp_rx.c; struct
  * dfcp_conn is in dfcp_priv.h. Time in ns is passed in; after ESTABLISHED
- * nothing is allocated (items come from the pool, reserved at set-up).
+ * nothing is allocated (items come from the pool, reserved at set-up), and
+ * with the endpoint's slab (dfcp_slab.c) nothing when connecting either.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -96,14 +97,15 @@ conf_check(const struct dfcp_conn_conf *conf)
 	return dfcp_params_check(&p, NULL) == 0 ? 0 : -EINVAL;
 }
 
+/* A zeroed record: the endpoint's slab's (no allocation) or the heap's. */
 static struct dfcp_conn *
-conn_new(const struct dfcp_conn_conf *conf, uint32_t lcid)
+conn_new(const struct dfcp_conn_conf *conf, uint32_t lcid, struct dfcp_slab *slab)
 {
 	struct dfcp_conn *c;
 
 	if (conf_check(conf) < 0 || lcid == 0)
 		return NULL;
-	c = calloc(1, sizeof(*c));
+	c = slab != NULL ? dfcp_slab_get(slab) : calloc(1, sizeof(*c));
 	if (c == NULL)
 		return NULL;
 	c->conf = *conf;
@@ -148,6 +150,8 @@ dfcp_conn_pool_attach(struct dfcp_conn *c, struct dfcp_pool *shared, uint32_t rx
 				dfcp_pool_reserve(shared, &rx, &tx) < 0)
 			return -ENOSPC;
 		c->pool = shared;
+	} else if (!c->sender && rx == 0) {
+		return 0;	/* a receiver that does not decode draws nothing */
 	} else {
 		memset(&pc, 0, sizeof(pc));
 		pc.K = c->p.K;
@@ -184,7 +188,14 @@ dfcp_conn_pool_detach(struct dfcp_conn *c)
 struct dfcp_conn *
 dfcp_conn_connect(const struct dfcp_conn_conf *conf, uint32_t lcid, uint64_t now)
 {
-	struct dfcp_conn *c = conn_new(conf, lcid);
+	return dfcp_conn_connect_in(conf, lcid, NULL, now);
+}
+
+struct dfcp_conn *
+dfcp_conn_connect_in(const struct dfcp_conn_conf *conf, uint32_t lcid, struct dfcp_slab *slab,
+		uint64_t now)
+{
+	struct dfcp_conn *c = conn_new(conf, lcid, slab);
 
 	if (c == NULL)
 		return NULL;
@@ -235,17 +246,16 @@ dfcp_accept_params(const struct dfcp_conn_conf *conf, const struct dfcp_pkt *syn
 	return 0;
 }
 
-struct dfcp_conn *
-dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
-		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
-		uint64_t now)
+static struct dfcp_conn *
+conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid, const struct dfcp_pkt *syn,
+		const struct dfcp_params *limits, struct dfcp_slab *slab, uint64_t now)
 {
 	struct dfcp_params p;
 	struct dfcp_conn *c;
 
 	if (dfcp_accept_params(conf, syn, limits, &p) != 0)
 		return NULL;
-	c = conn_new(conf, lcid);
+	c = conn_new(conf, lcid, slab);
 	if (c == NULL)
 		return NULL;
 	c->initiator = 0;
@@ -264,14 +274,23 @@ dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
 	return c;
 }
 
+struct dfcp_conn *
+dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
+		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
+		uint64_t now)
+{
+	return conn_accept(conf, lcid, syn, limits, NULL, now);
+}
+
 static int become_established(struct dfcp_conn *c, uint64_t now);
 
 struct dfcp_conn *
 dfcp_conn_accept_established(const struct dfcp_conn_conf *conf, uint32_t lcid,
 		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
-		struct dfcp_pool *pool, uint64_t syn_time, int rtt_ok, uint64_t now)
+		struct dfcp_pool *pool, struct dfcp_slab *slab, uint64_t syn_time, int rtt_ok,
+		uint64_t now)
 {
-	struct dfcp_conn *c = dfcp_conn_accept(conf, lcid, syn, limits, syn_time);
+	struct dfcp_conn *c = conn_accept(conf, lcid, syn, limits, slab, syn_time);
 
 	if (c == NULL)
 		return NULL;
@@ -295,7 +314,10 @@ dfcp_conn_free(struct dfcp_conn *c)
 	dfcp_sender_free(c);
 	dfcp_receiver_free(c);
 	dfcp_conn_pool_detach(c);
-	free(c);
+	if (c->slab != NULL)
+		dfcp_slab_put(c->slab, c);
+	else
+		free(c);
 }
 
 enum dfcp_state dfcp_conn_state(const struct dfcp_conn *c) { return c->state; }

@@ -110,6 +110,11 @@ dfcp_ep_connect(struct dfcp_ep *ep, const struct dfcp_conn_conf *conf, uint64_t 
 
 	if (ep->n_conns >= ep->conf.max_conns)
 		return NULL;
+	/* a listener's records are receivers; a sender's window fits its record */
+	if (ep->slab != NULL && dfcp_slab_is_rx(ep->slab))
+		return NULL;
+	if (ep->slab != NULL && cc.window > dfcp_slab_window(ep->slab))
+		cc.window = dfcp_slab_window(ep->slab);
 	i = dfcp_ep_slot_take(ep, &cid);
 	if (i == DFCP_EP_NIL)
 		return NULL;
@@ -118,7 +123,7 @@ dfcp_ep_connect(struct dfcp_ep *ep, const struct dfcp_conn_conf *conf, uint64_t 
 		memcpy(cc.auth_key, ep->conf.auth_key, sizeof(cc.auth_key));
 		cc.auth_key_len = ep->conf.auth_key_len;
 	}
-	c = dfcp_conn_connect(&cc, cid, now);
+	c = dfcp_conn_connect_in(&cc, cid, ep->slab, now);
 	if (c == NULL) {
 		dfcp_ep_slot_release(ep, i);
 		return NULL;
@@ -298,8 +303,8 @@ ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t 
 	cc.csum = ep->conf.csum;
 	memcpy(cc.auth_key, ep->conf.auth_key, sizeof(cc.auth_key));
 	cc.auth_key_len = ep->conf.auth_key_len;
-	c = dfcp_conn_accept_established(&cc, s->lcid, &syn, &ep->conf.limits, ep->pool, s->t,
-			!s->retried, now);
+	c = dfcp_conn_accept_established(&cc, s->lcid, &syn, &ep->conf.limits, ep->pool, ep->slab,
+			s->t, !s->retried, now);
 	if (c == NULL) {
 		ctrl_rst(ep, pkt, DFCP_RST_FULL);
 		dfcp_ep_slot_release(ep, i);
@@ -453,4 +458,6 @@ dfcp_ep_stats(const struct dfcp_ep *ep, struct dfcp_ep_stats *st)
 	*st = ep->st;
 	st->half_open = ep->n_half;
 	st->conns = ep->n_conns;
+	if (ep->slab != NULL)
+		dfcp_slab_stats(ep->slab, &st->slab_bytes, &st->slab_free, &st->slab_refused);
 }

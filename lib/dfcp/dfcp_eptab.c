@@ -74,6 +74,27 @@ ep_pool(struct dfcp_ep *ep)
 	return ep->pool != NULL ? 0 : -ENOMEM;
 }
 
+/*
+ * conf.slab: the connection records, made now. A receiver's source bitmaps
+ * are for the pool's K (the only one it accepts), else for limits.max_K.
+ */
+static int
+ep_slab(struct dfcp_ep *ep)
+{
+	uint16_t K = ep->conf.limits.max_K ? ep->conf.limits.max_K : DFCP_MAX_K;
+	struct dfcp_pool_stats ps;
+
+	if (!ep->conf.slab)
+		return 0;
+	if (ep->pool != NULL) {
+		dfcp_pool_stats(ep->pool, &ps);
+		K = ps.K;
+	}
+	ep->slab = dfcp_slab_create(ep->conf.max_conns, ep->conf.listen,
+			ep->conf.limits.max_window, ep->conf.listen ? K : 0);
+	return ep->slab != NULL ? 0 : -ENOMEM;
+}
+
 struct dfcp_ep *
 dfcp_ep_create(const struct dfcp_ep_conf *conf)
 {
@@ -82,7 +103,9 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 
 	if (conf->max_conns == 0 || conf->max_conns > 65535 || conf->max_half_open > DFCP_EP_MAX_HALF ||
 			(conf->auth_key_len != 0 && conf->auth_key_len != 16 &&
-			 conf->auth_key_len != 32))
+			 conf->auth_key_len != 32) ||
+			(conf->slab && (conf->limits.max_window == 0 ||
+			 conf->limits.max_window > DFCP_MAX_WINDOW)))
 		return NULL;
 	ep = calloc(1, sizeof(*ep));
 	if (ep == NULL)
@@ -100,7 +123,7 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 	ep->syn_head = malloc(hs * sizeof(*ep->syn_head));
 	if (ep->sl == NULL || ep->free_stk == NULL || ep->conn_idx == NULL || ep->half == NULL ||
 			ep->cid_head == NULL || ep->syn_head == NULL || ep_secret(ep) < 0 ||
-			ep_pool(ep) < 0) {
+			ep_pool(ep) < 0 || ep_slab(ep) < 0) {
 		dfcp_ep_free(ep);
 		return NULL;
 	}
@@ -127,6 +150,7 @@ dfcp_ep_free(struct dfcp_ep *ep)
 			dfcp_conn_free(ep->sl[i].conn);
 	if (ep->pool_own)
 		dfcp_pool_free(ep->pool);
+	dfcp_slab_free(ep->slab);
 	free(ep->sl);
 	free(ep->free_stk);
 	free(ep->conn_idx);

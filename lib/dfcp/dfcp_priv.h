@@ -37,6 +37,7 @@ void dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len);
 struct dfcp_conn *dfcp_conn_accept(const struct dfcp_conn_conf *conf,
 		uint32_t local_cid, const struct dfcp_pkt *syn,
 		const struct dfcp_params *limits, uint64_t now);
+struct dfcp_slab;
 /*
  * The parameters a responder with conf and limits answers syn with (the
  * window clamped, extensions both sides have): 0 or -DFCP_E_PARAMS.
@@ -51,7 +52,8 @@ int dfcp_accept_params(const struct dfcp_conn_conf *conf, const struct dfcp_pkt 
  */
 struct dfcp_conn *dfcp_conn_accept_established(const struct dfcp_conn_conf *conf,
 		uint32_t local_cid, const struct dfcp_pkt *syn, const struct dfcp_params *limits,
-		struct dfcp_pool *pool, uint64_t syn_time, int rtt_ok, uint64_t now);
+		struct dfcp_pool *pool, struct dfcp_slab *slab, uint64_t syn_time, int rtt_ok,
+		uint64_t now);	/* slab: where the record comes from (NULL: the heap) */
 
 /* dfcp_pool.c: the connections' side of a pool */
 int dfcp_pool_shape_ok(const struct dfcp_pool *p, uint16_t K, uint16_t T);
@@ -183,6 +185,8 @@ struct loss_model {
 	int have;			/* a report was accepted */
 };
 
+struct dfcp_slab;
+
 struct dfcp_conn {
 	enum dfcp_state state;
 	enum dfcp_close_reason reason;
@@ -194,6 +198,8 @@ struct dfcp_conn {
 	struct dfcp_params p;		/* negotiated */
 	uint32_t W;			/* negotiated window */
 	uint32_t alloc_W;		/* slots allocated */
+	struct dfcp_slab *slab;		/* the endpoint's record (NULL: from the heap) */
+	uint32_t slab_idx;
 	/* items: a shared pool or a private one (pool_own), with what is reserved */
 	struct dfcp_pool *pool;
 	int pool_own;
@@ -294,6 +300,27 @@ struct dfcp_conn {
 
 	struct dfcp_stats st;
 };
+
+/*
+ * dfcp_slab.c: an endpoint's connection records and their window arrays,
+ * made at create (rx: receivers' arrays with bitmaps for K, else senders').
+ * get: a zeroed record (NULL: none left, counted); *_arrays: c's arrays for
+ * its window inside its record (0, or -ENOMEM when they do not fit).
+ */
+struct dfcp_slab *dfcp_slab_create(uint32_t n, int rx, uint32_t W, uint16_t K);
+void dfcp_slab_free(struct dfcp_slab *s);
+struct dfcp_conn *dfcp_slab_get(struct dfcp_slab *s);
+void dfcp_slab_put(struct dfcp_slab *s, struct dfcp_conn *c);
+uint32_t dfcp_slab_window(const struct dfcp_slab *s);
+int dfcp_slab_is_rx(const struct dfcp_slab *s);
+void dfcp_slab_stats(const struct dfcp_slab *s, uint64_t *bytes, uint64_t *free_recs,
+		uint64_t *refused);
+uint32_t dfcp_slab_rounds(uint32_t W);
+int dfcp_slab_rx_arrays(struct dfcp_conn *c, uint32_t W, uint32_t hw);
+int dfcp_slab_tx_arrays(struct dfcp_conn *c, uint32_t W, uint32_t R);
+/* dfcp_conn.c: an active open whose record comes from slab (NULL: the heap) */
+struct dfcp_conn *dfcp_conn_connect_in(const struct dfcp_conn_conf *conf, uint32_t lcid,
+		struct dfcp_slab *slab, uint64_t now);
 
 /* dfcp_conn.c */
 void dfcp_rtt_sample(struct dfcp_conn *c, uint64_t r);
@@ -428,6 +455,7 @@ struct dfcp_ep {
 	struct dfcp_pool *pool;
 	int pool_own;
 	uint64_t rx_budget, rx_used;	/* accounting only, without a pool (0: none) */
+	struct dfcp_slab *slab;		/* conf.slab: the connection records */
 	uint32_t rr;			/* tx round robin */
 	uint8_t ctrl[DFCP_EP_CTRL_RING][DFCP_EP_CTRL_FRAME];
 	uint16_t ctrl_len[DFCP_EP_CTRL_RING];

@@ -24,8 +24,10 @@ dfcp_receiver_free(struct dfcp_conn *c)
 {
 	for (uint32_t i = 0; c->rx != NULL && i < c->W; i++)
 		rx_release(c, &c->rx[i]);
-	free(c->have_mem);
-	free(c->rx);
+	if (c->slab == NULL) {
+		free(c->have_mem);
+		free(c->rx);
+	}
 	c->have_mem = NULL;
 	c->rx = NULL;
 }
@@ -38,6 +40,15 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	if (c->rx != NULL)
 		return 0;
 	c->alloc_W = W;
+	c->have_words = (c->p.flags & DFCP_F_DEC) ? (c->p.K + 63u) / 64u : 0;
+	if (c->slab != NULL) {
+		/* the endpoint's record holds them (made at its create) */
+		if (dfcp_slab_rx_arrays(c, W, c->have_words) < 0)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < W && c->have_words; i++)
+			c->rx[i].have = c->have_mem + (size_t)i * c->have_words;
+		return 0;
+	}
 	c->rx = calloc(W, sizeof(*c->rx));
 	if (c->rx == NULL)
 		return -ENOMEM;
@@ -51,7 +62,6 @@ dfcp_receiver_alloc(struct dfcp_conn *c)
 	 * through a few cache-hot buffers; a decoder (~450 KiB at K = 47,
 	 * T = 1420) is taken only when a repair symbol is needed.
 	 */
-	c->have_words = (c->p.K + 63u) / 64u;
 	c->have_mem = calloc((size_t)W * c->have_words, sizeof(uint64_t));
 	if (c->have_mem == NULL)
 		return -ENOMEM;

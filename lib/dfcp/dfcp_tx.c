@@ -41,58 +41,6 @@ block_rto(const struct dfcp_conn *c)
 }
 
 /* ------------------------------------------------------------------ */
-/* sender buffers                                                       */
-/* ------------------------------------------------------------------ */
-
-void
-dfcp_sender_free(struct dfcp_conn *c)
-{
-	for (uint32_t i = 0; c->tx != NULL && c->pool != NULL && i < c->W; i++) {
-		if (c->tx[i].enc != NULL)
-			dfcp_pool_put_enc(c->pool, c->tx[i].enc, c->tx[i].g_enc);
-		if (c->tx[i].enc != NULL && c->tx[i].g_enc)
-			c->g_tx_held--;
-		c->tx[i].enc = NULL;
-		c->tx[i].g_enc = 0;
-	}
-	free(c->tx);
-	rq_enc_free(c->enc0);
-	free(c->repair_ring);
-	free(c->rnd);
-	c->rnd = NULL;
-	c->tx = NULL;
-	c->enc0 = NULL;
-	c->stage = NULL;
-	c->repair_ring = NULL;
-}
-
-int
-dfcp_sender_alloc(struct dfcp_conn *c)
-{
-	uint32_t W = c->W, R = 64;
-
-	c->alloc_W = W;
-	/* rounds in flight: at most one per block, plus those being reported */
-	while (R < 2 * W)
-		R *= 2;
-	c->rnd_mask = R - 1;
-	c->rnd = calloc(R, sizeof(*c->rnd));
-	c->lm.phi_q16 = 65536u;		/* independent loss until reports say otherwise */
-	c->tx = calloc(W, sizeof(*c->tx));
-	c->repair_ring = calloc(W, sizeof(*c->repair_ring));
-	c->stage = c->pool != NULL ? dfcp_pool_stage(c->pool) : NULL;
-	if (c->tx == NULL || c->repair_ring == NULL || c->stage == NULL || c->rnd == NULL)
-		return -ENOMEM;
-	/* encoders come from the pool (reserved for the window at connect) */
-	if (!c->conf.encode) {
-		c->enc0 = rq_enc_create(c->conf.K, c->conf.T);
-		if (c->enc0 == NULL)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* sender                                                               */
 /* ------------------------------------------------------------------ */
 

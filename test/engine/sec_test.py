@@ -10,11 +10,14 @@ Cases:
                 verified, every DATA frame carries the tag; a receiver with another key
                 drops the SYNs (counted as "auth") and the sender fails (exit 5)
   verify-fail   a verifying sink with another seed: exit 5, "verify failed" in the summary
-  arp           a sender whose next hop never answers ARP gives up after 15 requests
+  arp           a sender whose next hop never answers ARP gives up after [port] arp_tries (4)
                 (exit 5, the reason in the JSON)
   sighup        SIGHUP stops the run like SIGTERM: summary and JSON written, exit 0
+  sigpipe       stdout closed after its first line (`| head -1`): SIGPIPE does not kill the
+                engine, the transfer completes, the JSON is written, exit 0
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
-                unwritable --summary-json: exit 1 before EAL, with FILE:LINE and numbers
+                unwritable --summary-json, an empty / comments-only / directory / device /
+                NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
 No timing assertions beyond the peer timeout's bound: counts, reasons and exit codes.
 """
 import functools
@@ -208,14 +211,16 @@ def case_verify_fail(engine, src, tmp):
 def case_arp(engine, src, tmp):
     out = os.path.join(tmp, "arp.json")
     # no remote_mac: the sender asks ARP for 10.0.0.2, which nobody answers
-    cfg = ring_cfg(tmp, "arp.ini", duration="5s", smac="")
+    cfg = ring_cfg(tmp, "arp.ini", duration="2s", smac="")  # 4 tries: given up at ~0.8 s
     cfg_text = open(cfg).read().replace("local = 10.0.0.2:6001", "local = 10.0.0.3:6001")
+    cfg_text = cfg_text.replace("[port p0]\ndevice = ring:wire0\n",
+                                "[port p0]\ndevice = ring:wire0\narp_tries = 4\n")
     write(cfg, cfg_text)
     p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
     expect_code(p, FLOW_FAILED)
     reason = failures(load(out)).get("s1", "")
     print("s1:", reason)
-    if "no ARP answer" not in reason or "15 requests" not in reason:
+    if "no ARP answer" not in reason or "after 4 requests" not in reason:
         fail("the sender's failure does not say that ARP gave up")
     if "giving up" not in p.stderr + p.stdout:
         fail("no log line when ARP gave up")
@@ -264,6 +269,13 @@ def case_bad_config(engine, src, tmp):
          ["[flow s1] peer_timeout:"]),
         ("summary path", ring_cfg(tmp, "o.ini"), ["--summary-json", f"{tmp}/no/such/s.json"],
          ["--summary-json", "No such file"]),
+        ("empty config", write(os.path.join(tmp, "e.ini"), ""), [], ["empty file"]),
+        ("comments only", write(os.path.join(tmp, "c.ini"), "# a\n\n  # b\n"), [],
+         ["only comments and blank lines"]),
+        ("directory", tmp, [], ["is a directory"]),
+        ("/dev/zero", "/dev/zero", [], ["not a regular file"]),
+        ("NUL byte", write(os.path.join(tmp, "n.ini"), "[engine]\nduration = 1\0s\n"), [],
+         ["n.ini:2: NUL byte"]),
     ]
     for name, cfg, extra, needles in cases:
         p = run([engine, "--", "--config", cfg] + extra, timeout=30)
@@ -276,12 +288,38 @@ def case_bad_config(engine, src, tmp):
             fail(f"{name}: EAL started before the error")
 
 
+def case_sigpipe(engine, src, tmp):
+    out = os.path.join(tmp, "p.json")
+    err = os.path.join(tmp, "p.err")
+    # 1 s of stats every 20 ms: stdout (a pipe: block-buffered) is flushed during the run
+    cfg = ring_cfg(tmp, "p.ini", duration="1s", period="0.02", sgoal="rate = 100Mbit")
+    cmd = [engine, "--", "--config", cfg, "--summary-json", out]
+    print("$", " ".join(cmd), "| head -1", flush=True)
+    with open(err, "w") as ef:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=ef, text=True)
+        first = p.stdout.readline()
+        p.stdout.close()  # like `| head -1`: every later write to stdout fails (EPIPE)
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            fail("the engine did not finish with its stdout closed")
+    print("first line:", first.rstrip())
+    print(open(err).read()[-2000:])
+    if first == "" or "== summary" in first:
+        fail("nothing reached stdout before the end: the case tests no closed pipe")
+    expect_code(p, 0)  # the sender has no goal of its own: stopping it fails nothing
+    js = load(out)
+    if flow(js, "s1")["goodput_bytes"] == 0 or flow(js, "r1")["bad_bytes"] != 0:
+        fail("the transfer did not run, or not verified, with stdout closed")
+
 CASES = {
     "peer-timeout": case_peer_timeout,
     "auth": case_auth,
     "verify-fail": case_verify_fail,
     "arp": case_arp,
     "sighup": case_sighup,
+    "sigpipe": case_sigpipe,
     "bad-config": case_bad_config,
 }
 

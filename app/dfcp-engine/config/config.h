@@ -33,7 +33,10 @@ struct eng_port_conf {
 	struct rte_ether_addr mac;  /* optional: set the port MAC */
 	struct rte_ether_addr peer_mac; /* destination MAC for generated traffic */
 	int has_peer_mac;
+	uint16_t arp_tries;         /* senders' ARP requests (200 ms apart) before giving up */
 };
+
+#define ENG_ARP_TRIES	15	/* arp_tries default */
 
 struct eng_lcore_conf {
 	unsigned int lcore_id;

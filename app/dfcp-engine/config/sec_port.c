@@ -117,6 +117,7 @@ port_parse(struct eng_config *cfg, struct eng_sec *sec)
 	pc->rx_desc = 1024;
 	pc->tx_desc = 1024;
 	pc->promisc = 1;
+	pc->arp_tries = ENG_ARP_TRIES;
 
 	if (eng_sec_get(sec, "device") == NULL)
 		return eng_sec_missing(sec, "device",
@@ -137,6 +138,8 @@ port_parse(struct eng_config *cfg, struct eng_sec *sec)
 		pc->has_peer_mac = 1;
 		rc = eng_sec_mac(sec, "peer_mac", &pc->peer_mac);
 	}
+	if (rc == 0)
+		rc = eng_sec_u16(sec, "arp_tries", 1, 1000, &pc->arp_tries);
 	if (rc == 0 && strncmp(pc->device, "ring:", 5) == 0 &&
 			cfg_check_name(pc->device + 5, ENG_NAME_LEN, e, sizeof(e)) < 0)
 		rc = eng_sec_error(sec, "device", "ring:WIRE: %s", e);

@@ -83,6 +83,8 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	ec->rx_flags = rx_flags;
 	ec->listen = receiver;
 	ec->max_conns = receiver ? dc->max_conns : 2;
+	/* the connection records are made with the endpoint, none while polling */
+	ec->slab = 1;
 	/* local policy on what a peer may ask for: the window, K, T within the port */
 	ec->limits.max_window = df->window;
 	ec->limits.max_K = df->max_K;

@@ -128,6 +128,13 @@ plan_demand(const struct eng_config *cfg, const struct eng_task *tk, struct eng_
 		const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(f);
 		struct eng_dfcp_shape *s;
 
+		/* its endpoint's records (eng_dfcp_ep_conf: a receiver's bitmaps for
+		 * its pool's K, or max_K without decoding; a sender's endpoint 2) */
+		if (f->role == ENG_FLOW_RECEIVER)
+			pl->records += dfcp_ep_slab_bytes(dc->max_conns, 1, df->window,
+					df->decode ? df->K : df->max_K);
+		else
+			pl->records += dfcp_ep_slab_bytes(2, 0, df->window, 0);
 		if (f->role == ENG_FLOW_RECEIVER ? !df->decode : !df->encode)
 			continue;
 		s = shape_of(pl, df->K, df->T);
@@ -262,6 +269,13 @@ eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk, struct en
 				size_str(pl->budget, a, sizeof(a)), size_str(phys, b, sizeof(b)));
 		return -EINVAL;
 	}
+	if (phys != 0 && pl->records > phys - pl->budget) {
+		snprintf(err, errlen, "%s:%d: [task %s] its connection records (%s: max_conns x "
+				"window) and mem_budget %s are more than this machine's memory (%s)",
+				cfg->file, tk->line, tk->name, size_str(pl->records, a, sizeof(a)),
+				size_str(pl->budget, b, sizeof(b)), size_str(phys, m, sizeof(m)));
+		return -EINVAL;
+	}
 	/* between the minimum and what the windows want, in proportion */
 	for (i = 0; i < pl->nshapes; i++) {
 		struct eng_dfcp_shape *s = &pl->s[i];
@@ -326,6 +340,8 @@ eng_dfcp_mem_setup(const struct eng_xtask *x, struct eng_dfcp_mem *m)
 	ENG_LOG(INFO, task, "task %s: block memory %s of mem_budget %s (its windows want %s), "
 			"made at set-up", x->t->name, size_str(m->plan.bytes, a, sizeof(a)),
 			size_str(m->plan.budget, b, sizeof(b)), size_str(m->plan.want, err, 24));
+	ENG_LOG(INFO, task, "task %s: connection records %s (outside mem_budget), made at set-up",
+			x->t->name, size_str(m->plan.records, a, sizeof(a)));
 	for (i = 0; i < m->plan.nshapes; i++)
 		ENG_LOG(INFO, task, "task %s: K %u T %u: %" PRIu64 " block buffers, %" PRIu64
 				" decoders, %" PRIu64 " encoders", x->t->name, m->plan.s[i].K,
@@ -367,6 +383,7 @@ eng_dfcp_mem_publish(struct eng_dfcp_mem *m)
 	memset(&s, 0, sizeof(s));
 	s.budget = m->plan.budget;
 	s.want = m->plan.want;
+	s.records = m->plan.records;
 	for (i = 0; i < m->plan.nshapes; i++) {
 		if (m->pool[i] == NULL)
 			continue;
@@ -406,6 +423,9 @@ const struct eng_ctr eng_dfcp_mem_ctrs[ENG_DFCP_MEM_NCTRS] = {
 		"draws refused (back-pressure: a sender waited, a receiver dropped a DATA)"},
 	{"refused", "", MS_(refused), ENG_CT_U64, 0, 0,
 		"connects / SYNs refused: no guarantee left"},
+	{"records", "B", MS_(records), ENG_CT_U64, 0, ENG_V_DATA,
+		"connection records with their window arrays, made with the endpoints "
+		"(outside budget)"},
 };
 
 _Static_assert(RTE_DIM(eng_dfcp_mem_ctrs) == ENG_DFCP_MEM_NCTRS, "ENG_DFCP_MEM_NCTRS");

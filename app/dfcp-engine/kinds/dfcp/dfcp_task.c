@@ -230,6 +230,18 @@ dfcp_xsetup(struct eng_xtask *x)
 		rc = flow_setup(x, d, &x->flows[i], &d->flows[i]);
 	if (rc < 0)
 		return rc;
+	for (i = 0; i < x->nb_flows; i++) {
+		struct dfcp_ep_stats es;
+
+		if (d->flows[i].ep == NULL)
+			continue;
+		dfcp_ep_stats(d->flows[i].ep, &es);
+		d->mem.made_records += es.slab_bytes;
+	}
+	if (d->mem.made_records != d->mem.plan.records)
+		ENG_LOG(WARNING, task, "task %s: connection records: %" PRIu64 " bytes made, %"
+				PRIu64 " planned", x->t->name, d->mem.made_records,
+				d->mem.plan.records);
 	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s", x->t->name, x->nb_flows,
 			x->rt->cfg->ports[x->t->ports[0].port_idx].name,
 			d->csum == DFCP_CSUM_OFFLOAD ? "offload" :

@@ -91,15 +91,18 @@ struct eng_dfcp_plan {
 	struct eng_dfcp_shape s[ENG_DFCP_MAX_SHAPES];
 	unsigned int nshapes;
 	uint64_t want, min, budget, bytes;
+	uint64_t records;	/* the flows' endpoints' connection records (outside the budget) */
 };
 struct eng_dfcp_mem_snap {
 	uint64_t budget, want, bytes, used, peak, waits, refused;
 	uint64_t bufs, decs, encs, bufs_peak, decs_peak, encs_peak;
+	uint64_t records;
 };
 struct eng_dfcp_mem {
 	struct eng_dfcp_plan plan;
 	struct dfcp_pool *pool[ENG_DFCP_MAX_SHAPES];
 	struct eng_dfcp_mem_snap snap;		/* published by the owning lcore */
+	uint64_t made_records;			/* the endpoints' slab_bytes (== plan.records) */
 };
 void eng_dfcp_windows(struct eng_config *cfg);
 /* The task's plan; a budget below its flows' minimum: err (file:line, the numbers). */
@@ -114,7 +117,7 @@ struct eng_out;
 void eng_dfcp_mem_write(struct eng_runtime *rt, struct eng_out *o);
 /* dfcp_task.c: a task's published totals; 0 or -ENOENT */
 int eng_dfcp_mem_snap(const struct eng_task *t, struct eng_dfcp_mem_snap *out);
-#define ENG_DFCP_MEM_NCTRS	13
+#define ENG_DFCP_MEM_NCTRS	14
 extern const struct eng_ctr eng_dfcp_mem_ctrs[ENG_DFCP_MEM_NCTRS];
 extern const struct eng_tel_cmd eng_dfcp_tel[];
 

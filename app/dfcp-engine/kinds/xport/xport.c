@@ -481,11 +481,11 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 }
 
 /* Senders without their next hop's MAC: an ARP request every 200 ms, at most
- * ENG_XPORT_ARP_TRIES; then the flow gives up (arp_failed). */
+ * the port's arp_tries; then the flow gives up (arp_failed). */
 static void
 arp_tick(struct eng_xtask *x, uint64_t now)
 {
-	unsigned int i;
+	unsigned int i, tries = x->rt->cfg->ports[x->t->ports[0].port_idx].arp_tries;
 
 	if (x->rt->phase != ENG_PHASE_RUN)
 		return;
@@ -500,7 +500,7 @@ arp_tick(struct eng_xtask *x, uint64_t now)
 				e->npend != 0)
 			continue;
 		f->arp_next_ns = now + ARP_RETRY_NS;
-		if (f->arp_sent == ENG_XPORT_ARP_TRIES) {
+		if (f->arp_sent >= tries) {
 			f->arp_failed = 1;	/* the adapter's tick sees it: the flow is done */
 			ENG_LOG(ERR, task, "task %s: flow %s: no ARP answer after %u requests: "
 					"giving up", x->t->name, f->fc->name, f->arp_sent);

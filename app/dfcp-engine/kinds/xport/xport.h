@@ -49,7 +49,6 @@
 #include "obs/warm.h"
 
 #define ENG_XPORT_MAX_BURST	512
-#define ENG_XPORT_ARP_TRIES	15	/* ARP requests (every 200 ms) before a sender gives up */
 
 struct eng_config;
 struct eng_out;
@@ -104,7 +103,7 @@ struct eng_xflow {
 	int resolved;			/* sender: the remote MAC is known */
 	uint64_t arp_next_ns;
 	unsigned int arp_sent;		/* requests so far */
-	int arp_failed;			/* no answer after ENG_XPORT_ARP_TRIES: the flow gave up */
+	int arp_failed;			/* no answer after [port] arp_tries: the flow gave up */
 	uint64_t warm_ns;		/* its warmup ([flow] warmup, else [engine]'s); 0: none */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
