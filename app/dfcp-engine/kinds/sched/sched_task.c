@@ -39,6 +39,7 @@
 #include "pace.h"
 
 #define SCH_MAX_BURST 512
+#define SCH_DRAIN 4             /* bursts taken from each producer ring per poll */
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 #define SCH_DYNFIELD "dfcp_eng_sched_flow"
 
@@ -73,6 +74,7 @@ struct eng_sched_flow {
 	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
 	uint64_t enq_pkts, enq_bytes;   /* taken from the ring */
 	uint64_t run_tx_pkts, run_tx_bytes; /* at the end of the run phase */
+	uint64_t done_pub;              /* tx_pkts last published in done[] */
 	uint32_t weight;
 } __rte_cache_aligned;
 
@@ -453,11 +455,10 @@ eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, const uint32_t *l
 /*
  * The shaping point: lib/pace's virtual schedule (rate, overhead, the
  * engine's pace_catchup bound on the credit kept after a stall). One
- * backend dequeue of up to a burst whose wire bytes stop at the first
- * packet that reaches the pacer's budget; a backend that ran empty is an
- * idle link (no credit kept beyond the packet in progress), told to the
- * backend by one more call that finds nothing (the end of its busy
- * period). Unshaped: one burst.
+ * backend dequeue of up to a burst, stopped at the packet that reaches the
+ * pacer's budget; a backend that ran empty is an idle link (no credit kept
+ * beyond the packet in progress), told to the backend by one more call
+ * that finds nothing (the end of its busy period). Unshaped: one burst.
  */
 static inline uint32_t
 eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t *ids,
@@ -555,11 +556,17 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		}
 		p->run_over = 1;
 	}
-	/* 1. producer rings -> scheduler: one ring per producer, not per flow */
+	/* 1. producer rings -> scheduler: one ring per producer, not per flow;
+	 * up to SCH_DRAIN bursts each, so that the backlog waits in the
+	 * scheduler, where weights act, not in the ring (a FIFO) */
 	for (i = 0; i < p->nb_ins; i++) {
-		k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
-		if (k != 0)
-			eng_sched_classify(p, pkts, k, now);
+		uint32_t d = 0;
+
+		do {
+			k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
+			if (k != 0)
+				eng_sched_classify(p, pkts, k, now);
+		} while (k == burst && ++d < SCH_DRAIN);
 	}
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
@@ -580,8 +587,10 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		struct eng_sched_flow *fl = &p->flows[ids[i]];
 
 		fl->tx_bytes += lens[i];
-		if (++fl->tx_pkts - p->done[ids[i]] >= p->done_step)
+		if (++fl->tx_pkts - fl->done_pub >= p->done_step) { /* no read of done[] */
+			fl->done_pub = fl->tx_pkts;
 			__atomic_store_n(&p->done[ids[i]], fl->tx_pkts, __ATOMIC_RELEASE);
+		}
 	}
 	if (n != 0)
 		eng_sched_tx(p, pkts, lens, (uint16_t)n);
