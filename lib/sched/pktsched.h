@@ -92,6 +92,15 @@ int sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 		uint64_t now);
 
 /*
+ * sched_enqueue of pkts[i].pkt, .len to queue pkts[i].queue for i = 0..n-1,
+ * in order, at time now; returns the count queued, k. The n - k refused
+ * packets (drop-tail, bad queue or length: counted as sched_enqueue does)
+ * are moved, in order, to pkts[0 .. n-k) for the caller to free.
+ */
+unsigned int sched_enqueue_burst(struct sched *s, struct sched_pkt *pkts,
+		unsigned int n, uint64_t now);
+
+/*
  * Take up to n packets in scheduling order; returns the count. Call it when
  * the link can take packets: a call that finds nothing queued marks the end
  * of a busy period (WF2Q+ then forgets the finish tags of idle queues, as
@@ -99,6 +108,17 @@ int sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
  */
 unsigned int sched_dequeue_burst(struct sched *s, struct sched_pkt *out,
 		unsigned int n, uint64_t now);
+
+/*
+ * As sched_dequeue_burst, but stop as soon as the packets taken add up to
+ * max_bytes or more (their len as given to sched_enqueue; the last one may
+ * go past it): the same packets, in the same order, as sched_dequeue_burst
+ * with n = the count returned. For a shaper: max_bytes = the byte budget.
+ * max_bytes 0 takes nothing and tells the scheduler nothing. A return
+ * below n with fewer than max_bytes taken means the scheduler ran empty.
+ */
+unsigned int sched_dequeue_bytes(struct sched *s, struct sched_pkt *out,
+		unsigned int n, uint64_t max_bytes, uint64_t now);
 
 /*
  * Tell the scheduler the rate of the link it feeds (bit/s) and the bytes of

@@ -199,6 +199,30 @@ sched_enqueue(struct sched *s, uint32_t q, uint64_t pkt, uint32_t len,
 	return s->ops->arrive(s, q, len, was_empty, now);
 }
 
+/*
+ * sched_enqueue of each packet, in order; the queue state of the packet
+ * SCHED_ENQ_PF ahead is prefetched. The refused ones move to the front.
+ */
+#define SCHED_ENQ_PF 4
+
+unsigned int
+sched_enqueue_burst(struct sched *s, struct sched_pkt *pkts, unsigned int n,
+		uint64_t now)
+{
+	unsigned int i, r = 0;
+
+	for (i = 0; i < n; i++) {
+		struct sched_pkt p = pkts[i];
+
+		if (i + SCHED_ENQ_PF < n &&
+		    pkts[i + SCHED_ENQ_PF].queue < s->nb_queues)
+			__builtin_prefetch(&s->q[pkts[i + SCHED_ENQ_PF].queue], 1);
+		if (sched_enqueue(s, p.queue, p.pkt, p.len, now) != 0)
+			pkts[r++] = p;
+	}
+	return n - r;
+}
+
 unsigned int
 sched_dequeue_burst(struct sched *s, struct sched_pkt *out, unsigned int n,
 		uint64_t now)
@@ -206,7 +230,16 @@ sched_dequeue_burst(struct sched *s, struct sched_pkt *out, unsigned int n,
 	if (n == 0)
 		return 0;
 	/* Called empty too: tells the scheduler the link went idle. */
-	return s->ops->dequeue(s, out, n, now);
+	return s->ops->dequeue(s, out, n, UINT64_MAX, now);
+}
+
+unsigned int
+sched_dequeue_bytes(struct sched *s, struct sched_pkt *out, unsigned int n,
+		uint64_t max_bytes, uint64_t now)
+{
+	if (n == 0 || max_bytes == 0)
+		return 0;
+	return s->ops->dequeue(s, out, n, max_bytes, now);
 }
 
 uint32_t

@@ -71,19 +71,21 @@ drr_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 
 static unsigned int
 drr_dequeue(struct sched *s, struct sched_pkt *out, unsigned int n,
-		uint64_t now)
+		uint64_t max_bytes, uint64_t now)
 {
 	struct drr *d = s->priv;
+	uint64_t bytes = 0;
 	unsigned int k = 0;
 
 	(void)now;
-	while (k < n && d->head != SCHED_NIL) {
+	while (k < n && bytes < max_bytes && d->head != SCHED_NIL) {
 		uint32_t q = d->head;
 		struct dq *dq = &d->q[q];
 		uint32_t len = sched_head_len(s, q);
 
 		if (dq->deficit >= len) {
 			dq->deficit -= len;
+			bytes += len;
 			if (sched_pop(s, q, &out[k++]) == 0) {
 				dq->deficit = 0;
 				d->head = dq->next;

@@ -49,18 +49,20 @@ fifo_arrive(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 
 static unsigned int
 fifo_dequeue(struct sched *s, struct sched_pkt *out, unsigned int n,
-		uint64_t now)
+		uint64_t max_bytes, uint64_t now)
 {
 	struct fifo *f = s->priv;
+	uint64_t bytes = 0;
 	unsigned int k;
 
 	(void)now;
-	for (k = 0; k < n && s->backlog_pkts; k++) {
+	for (k = 0; k < n && bytes < max_bytes && s->backlog_pkts; k++) {
 		uint32_t i = f->rd++;
 
 		if (i >= f->size)
 			f->rd = 1, i = 0;
 		sched_pop(s, f->ring[i], &out[k]);
+		bytes += out[k].len;
 	}
 	return k;
 }

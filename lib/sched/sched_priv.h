@@ -71,9 +71,10 @@ struct sched_ops {
 	 * Returns 0 (so that sched_enqueue ends in a tail call). */
 	int (*arrive)(struct sched *s, uint32_t q, uint32_t len, int was_empty,
 			uint64_t now);
-	/* Serve up to n packets with sched_pop(); returns the count. */
+	/* Serve up to n packets with sched_pop(), stopping once their lens
+	 * add up to max_bytes or more; returns the count. */
 	unsigned int (*dequeue)(struct sched *s, struct sched_pkt *out,
-			unsigned int n, uint64_t now);
+			unsigned int n, uint64_t max_bytes, uint64_t now);
 	/* Weight of q changes (called before cold[q].weight is updated). */
 	void (*set_weight)(struct sched *s, uint32_t q, uint32_t w);
 	/* Link rate (bit/s, 0 = unknown) and per-packet overhead; optional. */

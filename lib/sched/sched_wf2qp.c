@@ -474,10 +474,10 @@ head_requeue(struct sched *s, struct wf2qp *w, uint32_t q, int from_run)
 
 static unsigned int
 wf2qp_dequeue(struct sched *s, struct sched_pkt *out, unsigned int n,
-		uint64_t now)
+		uint64_t max_bytes, uint64_t now)
 {
 	struct wf2qp *w = s->priv;
-	uint64_t tnow, t;
+	uint64_t tnow, t, bytes = 0;
 	unsigned int k;
 
 	if (w->nact == 0) {
@@ -507,7 +507,8 @@ wf2qp_dequeue(struct sched *s, struct sched_pkt *out, unsigned int n,
 		}
 		left = sched_pop(s, q, &out[k]);
 		w->t_link = t + ((uint64_t)(out[k].len + w->ovh) << CLK_SHIFT);
-		if (++k == n) {
+		bytes += out[k].len;
+		if (++k == n || bytes >= max_bytes) {
 			/* The next decision's time is known at the next call. */
 			if (left == 0) {
 				head_remove(w, from_run);

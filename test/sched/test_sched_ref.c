@@ -123,8 +123,10 @@ ref_arrive(struct ref *r, int q, uint32_t len, uint64_t now)
 	}
 }
 
+/* byte_limit: dequeue with sched_dequeue_bytes and a random budget of
+ * 1 .. 4 maximum packets; a short burst is then one that reached it. */
 static void
-run_ref(uint64_t rate_bps, unsigned int burst_max)
+run_ref(uint64_t rate_bps, unsigned int burst_max, int byte_limit)
 {
 	struct ref r;
 	struct sched *s = mk("wf2q+", RN, 4096);
@@ -166,8 +168,11 @@ run_ref(uint64_t rate_bps, unsigned int burst_max)
 		} else {
 			struct sched_pkt ob[8];
 			unsigned int nb = burst_max > 1 ? rnd_range(1, burst_max) : 1;
-			unsigned int got = sched_dequeue_burst(s, ob, nb, now), j;
-			uint64_t tnow;
+			uint64_t maxb = byte_limit ? rnd_range(1, 4 * LMAX) : UINT64_MAX;
+			unsigned int got = byte_limit ?
+				sched_dequeue_bytes(s, ob, nb, maxb, now) :
+				sched_dequeue_burst(s, ob, nb, now), j;
+			uint64_t tnow, taken = 0;
 			uint32_t hd;
 
 			if (got == 0) {
@@ -211,6 +216,9 @@ run_ref(uint64_t rate_bps, unsigned int burst_max)
 				      "rate %" PRIu64 " step %d (%u of %u): served queue %d "
 				      "not the eligible min F", rate_bps, step, j, got, q);
 				CHECKF(o.len == r.lens[q][r.h[q]], "len");
+				CHECKF(taken < maxb, "byte budget %" PRIu64 " passed "
+				      "before packet %u", maxb, j);
+				taken += o.len;
 				r.t_link = t + ((uint64_t)o.len << 24);
 				r.h[q] = (r.h[q] + 1) % RP;
 				r.S[q] = r.F[q];
@@ -221,7 +229,7 @@ run_ref(uint64_t rate_bps, unsigned int burst_max)
 					r.F[q] = r.S[q] + ref_inc(r.lens[q][hd], r.w[q]);
 				}
 			}
-			if (got < nb)
+			if (got < nb && taken < maxb)
 				for (i = 0; i < RN; i++)
 					CHECKF(r.npk[i] == 0, "short burst %u of %u, ref has "
 					      "packets", got, nb);
@@ -229,22 +237,110 @@ run_ref(uint64_t rate_bps, unsigned int burst_max)
 				break;
 		}
 	}
-	printf("ref rate %" PRIu64 " bursts <= %u: %d steps in lockstep, "
-	       "%d V jumps\n", rate_bps, burst_max, step, jumps);
+	printf("ref rate %" PRIu64 " bursts <= %u%s: %d steps in lockstep, "
+	       "%d V jumps\n", rate_bps, burst_max,
+	       byte_limit ? " (byte budgets)" : "", step, jumps);
 	sched_free(s);
 }
 
 static void
 test_ref(void)
 {
-	run_ref(0, 1);
-	run_ref(8000000000ull, 1);
-	run_ref(1000000000ull, 1);
+	run_ref(0, 1, 0);
+	run_ref(8000000000ull, 1, 0);
+	run_ref(1000000000ull, 1, 0);
 	/* Bursts: decisions after the first of a call use the fluid
 	 * system advanced within the call. */
-	run_ref(0, 8);
-	run_ref(8000000000ull, 8);
-	run_ref(1000000000ull, 8);
+	run_ref(0, 8, 0);
+	run_ref(8000000000ull, 8, 0);
+	run_ref(1000000000ull, 8, 0);
+	/* sched_dequeue_bytes: bursts cut by a byte budget. */
+	run_ref(0, 8, 1);
+	run_ref(1000000000ull, 8, 1);
+}
+
+/*
+ * The burst routines against their plain forms, every scheduler: twin
+ * instances fed the same random traffic (queue limits that refuse some),
+ * one through sched_enqueue_burst and sched_dequeue_bytes, the other
+ * through sched_enqueue packet by packet and sched_dequeue_burst of the
+ * count the first one returned. Same refusals, same packets in the same
+ * order, same counters; the byte budget stops the burst at the first
+ * packet that reaches it.
+ */
+static void
+run_burst_twin(const char *algo, uint64_t rate_bps)
+{
+	enum { NQ = 64, NB = 32 };
+	struct sched *a = mk(algo, NQ, 512), *b = mk(algo, NQ, 512);
+	uint64_t id = 0, now = 1000, deq = 0, refused = 0;
+	int step, q;
+
+	for (q = 0; q < NQ; q++) {
+		uint32_t w = rnd_range(1, 50), lim = rnd_range(2, 16);
+
+		sched_queue_set(a, q, w, lim, 0);
+		sched_queue_set(b, q, w, lim, 0);
+	}
+	if (rate_bps) {
+		CHECKF(sched_set_rate(a, rate_bps, 24) == 0, "rate a");
+		CHECKF(sched_set_rate(b, rate_bps, 24) == 0, "rate b");
+	}
+	for (step = 0; step < 40000 && test_failures < 5; step++) {
+		struct sched_pkt in[NB], oa[NB], ob[NB];
+		unsigned int n = rnd_range(0, NB), i, ka, kb, ra = 0;
+		uint64_t maxb = rnd_range(1, 8) == 1 ? UINT64_MAX : rnd_range(0, 12 * LMAX);
+		uint64_t taken = 0;
+		uint64_t rb[NB];
+
+		now += rnd_range(0, 20000);
+		for (i = 0; i < n; i++) {
+			/* a bad queue now and then: refused, not counted */
+			in[i].queue = rnd_range(0, 200) == 0 ? NQ + 3 : rnd_range(0, NQ - 1);
+			in[i].pkt = id++;
+			in[i].len = rnd_range(LMIN, LMAX);
+			if (sched_enqueue(b, in[i].queue, in[i].pkt, in[i].len, now) != 0)
+				rb[ra++] = in[i].pkt;
+		}
+		ka = sched_enqueue_burst(a, in, n, now);
+		CHECKF(ka == n - ra, "%s step %d: burst queued %u, plain %u", algo, step,
+		      ka, n - ra);
+		for (i = 0; i < ra && i < n - ka; i++)
+			CHECKF(in[i].pkt == rb[i], "%s step %d: refused #%u differs", algo,
+			      step, i);
+		refused += ra;
+		n = rnd_range(1, NB);
+		ka = sched_dequeue_bytes(a, oa, n, maxb, now);
+		kb = ka ? sched_dequeue_burst(b, ob, ka, now) : 0;
+		CHECKF(kb == ka, "%s step %d: %u vs %u packets", algo, step, ka, kb);
+		for (i = 0; i < ka && i < kb; i++) {
+			CHECKF(taken < maxb, "%s step %d: budget passed before #%u", algo,
+			      step, i);
+			CHECKF(oa[i].pkt == ob[i].pkt && oa[i].queue == ob[i].queue &&
+			      oa[i].len == ob[i].len, "%s step %d: packet %u differs", algo,
+			      step, i);
+			taken += oa[i].len;
+		}
+		if (ka < n && taken < maxb) {
+			CHECKF(sched_backlog_pkts(a) == 0, "%s step %d: short burst with "
+			      "packets left", algo, step);
+			/* the empty call both see: the end of a busy period */
+			CHECKF(sched_dequeue_burst(a, oa, 1, now) == 0, "a empty");
+			CHECKF(sched_dequeue_burst(b, ob, 1, now) == 0, "b empty");
+		}
+		deq += ka;
+	}
+	for (q = 0; q < NQ; q++) {
+		struct sched_qstats sa, sb;
+
+		sched_queue_stats(a, q, &sa);
+		sched_queue_stats(b, q, &sb);
+		CHECKF(memcmp(&sa, &sb, sizeof(sa)) == 0, "%s queue %d: stats differ", algo, q);
+	}
+	printf("burst twin %s rate %" PRIu64 ": %d steps, %" PRIu64 " packets out, "
+	       "%" PRIu64 " refused, identical\n", algo, rate_bps, step, deq, refused);
+	sched_free(a);
+	sched_free(b);
 }
 
 int
@@ -252,5 +348,9 @@ main(void)
 {
 	test_rng_seed(&rng, 12345);
 	test_ref();
+	run_burst_twin("wf2q+", 0);
+	run_burst_twin("wf2q+", 1000000000ull);
+	run_burst_twin("drr", 0);
+	run_burst_twin("fifo", 0);
 	return test_report("test_sched_ref");
 }

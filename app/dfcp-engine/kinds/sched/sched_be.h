@@ -37,14 +37,19 @@ struct eng_sched_be {
 	int (*flow)(void *s, uint32_t id, uint32_t weight);
 	/* All flows attached: the first poll, before any packet. 0 or -errno. */
 	int (*start)(void *s);
-	/* n tagged packets; returns how many were queued. The refused ones are
-	 * freed; their flows' ids are added to drop[] (one count each) when the
-	 * backend knows them. */
-	uint32_t (*enqueue)(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now,
-			uint64_t *drop);
-	/* up to n packets in scheduling order with their flow ids */
-	uint32_t (*dequeue)(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t n,
-			uint64_t now);
+	/* n tagged packets, ids[i] the flow id of pkts[i] (the task read the
+	 * dynfield once, < max_flows); returns how many were queued. The
+	 * refused ones are freed; their flows' ids are added to drop[] (one
+	 * count each) when the backend knows them. */
+	uint32_t (*enqueue)(void *s, struct rte_mbuf **pkts, const uint32_t *ids, uint32_t n,
+			uint64_t now, uint64_t *drop);
+	/* up to n packets in scheduling order with their flow ids and pkt_len,
+	 * stopping once their wire bytes (pkt_len + overhead) add up to
+	 * max_bytes or more (UINT64_MAX: unshaped); the mbufs are prefetched
+	 * for the transmit that follows. A return below n with fewer than
+	 * max_bytes taken: the backend ran empty. */
+	uint32_t (*dequeue)(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t *lens,
+			uint32_t n, uint64_t max_bytes, uint64_t now);
 	const char *(*name)(const void *s);
 	/* packets in the backend now */
 	uint32_t (*backlog)(const void *s, uint32_t id);

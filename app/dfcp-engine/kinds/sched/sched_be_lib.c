@@ -8,6 +8,7 @@
 
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "kinds/sched/sched_be.h"
 #include "kinds/sched/sched_tx.h"
@@ -69,44 +70,61 @@ be_lib_start(void *s)
 }
 
 static uint32_t
-be_lib_enqueue(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now, uint64_t *drop)
+be_lib_enqueue(void *s, struct rte_mbuf **pkts, const uint32_t *ids, uint32_t n, uint64_t now,
+		uint64_t *drop)
 {
 	struct be_lib *b = s;
-	uint32_t i, k = 0;
+	struct sched_pkt sp[BE_LIB_BURST];
+	uint32_t done = 0, k, i, queued = 0;
 
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint32_t id = *eng_sched_flow_field(m, b->dyn_off);
+	while (done < n) {
+		uint32_t want = n - done < BE_LIB_BURST ? n - done : BE_LIB_BURST;
 
-		if (sched_enqueue(b->s, id, (uintptr_t)m, m->pkt_len + b->overhead, now) < 0) {
-			if (id < sched_nb_queues(b->s))
-				drop[id]++;
-			rte_pktmbuf_free(m);
-			continue;
+		for (i = 0; i < want; i++) {
+			sp[i].pkt = (uintptr_t)pkts[done + i];
+			sp[i].len = pkts[done + i]->pkt_len + b->overhead;
+			sp[i].queue = ids[done + i];
 		}
-		k++;
+		k = sched_enqueue_burst(b->s, sp, want, now);
+		for (i = 0; i < want - k; i++) { /* the refused ones, at the front */
+			if (sp[i].queue < sched_nb_queues(b->s))
+				drop[sp[i].queue]++;
+			rte_pktmbuf_free((struct rte_mbuf *)(uintptr_t)sp[i].pkt);
+		}
+		queued += k;
+		done += want;
 	}
-	return k;
+	return queued;
 }
 
 static uint32_t
-be_lib_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t n, uint64_t now)
+be_lib_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t *lens, uint32_t n,
+		uint64_t max_bytes, uint64_t now)
 {
 	struct be_lib *b = s;
 	struct sched_pkt sp[BE_LIB_BURST];
 	uint32_t done = 0, k, i;
 
-	while (done < n) {
+	while (done < n && max_bytes != 0) {
 		uint32_t want = n - done < BE_LIB_BURST ? n - done : BE_LIB_BURST;
+		uint64_t wire = 0;
 
-		k = sched_dequeue_burst(b->s, sp, want, now);
+		k = sched_dequeue_bytes(b->s, sp, want, max_bytes, now);
 		for (i = 0; i < k; i++) {
-			pkts[done + i] = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
+			struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)sp[i].pkt;
+
+			/* the transmit frees them: both lines, all misses in flight */
+			rte_prefetch0(m);
+			rte_prefetch0((char *)m + RTE_CACHE_LINE_SIZE);
+			pkts[done + i] = m;
 			ids[done + i] = sp[i].queue;
+			lens[done + i] = sp[i].len - b->overhead;
+			wire += sp[i].len;
 		}
 		done += k;
-		if (k < want)
+		if (k < want || wire >= max_bytes)
 			break;
+		max_bytes -= wire;
 	}
 	return done;
 }

@@ -41,6 +41,7 @@ struct be_rte {
 	struct rte_sched_port *port;
 	uint64_t rate;			/* bytes per second */
 	uint32_t n_pipes, max_flows, nb_flows;
+	uint32_t overhead;		/* wire bytes beyond pkt_len */
 	int dyn_off;
 	char name[32];
 	uint32_t weights[];		/* [max_flows] */
@@ -81,6 +82,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	b->max_flows = c->max_flows;
 	b->n_pipes = rte_align32pow2(c->max_flows);
 	b->dyn_off = c->dyn_off;
+	b->overhead = c->overhead;
 	snprintf(b->name, sizeof(b->name), "sched_%.24s", c->task);
 	memset(&sp, 0, sizeof(sp));
 	sp.tb_rate = b->rate;
@@ -172,7 +174,8 @@ be_rte_start(void *s)
 }
 
 static uint32_t
-be_rte_enqueue(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now, uint64_t *drop)
+be_rte_enqueue(void *s, struct rte_mbuf **pkts, const uint32_t *ids, uint32_t n, uint64_t now,
+		uint64_t *drop)
 {
 	struct be_rte *b = s;
 	uint32_t i;
@@ -180,22 +183,30 @@ be_rte_enqueue(void *s, struct rte_mbuf **pkts, uint32_t n, uint64_t now, uint64
 	RTE_SET_USED(now);
 	RTE_SET_USED(drop); /* rte_sched frees what it drops; counted by the task */
 	for (i = 0; i < n; i++)
-		rte_sched_port_pkt_write(b->port, pkts[i], 0,
-				*eng_sched_flow_field(pkts[i], b->dyn_off),
-				RTE_SCHED_TRAFFIC_CLASS_BE, 0, RTE_COLOR_GREEN);
+		rte_sched_port_pkt_write(b->port, pkts[i], 0, ids[i], RTE_SCHED_TRAFFIC_CLASS_BE, 0,
+				RTE_COLOR_GREEN);
 	return (uint32_t)rte_sched_port_enqueue(b->port, pkts, n);
 }
 
+/* Unshaped: one burst; shaped: packet by packet within the byte budget. */
 static uint32_t
-be_rte_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t n, uint64_t now)
+be_rte_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t *lens, uint32_t n,
+		uint64_t max_bytes, uint64_t now)
 {
 	struct be_rte *b = s;
-	uint32_t k, i;
+	uint64_t wire = 0;
+	uint32_t k = 0, i;
 
 	RTE_SET_USED(now);
-	k = (uint32_t)rte_sched_port_dequeue(b->port, pkts, n);
-	for (i = 0; i < k; i++)
+	if (max_bytes == UINT64_MAX)
+		k = (uint32_t)rte_sched_port_dequeue(b->port, pkts, n);
+	else
+		while (k < n && wire < max_bytes && rte_sched_port_dequeue(b->port, &pkts[k], 1) == 1)
+			wire += pkts[k++]->pkt_len + b->overhead;
+	for (i = 0; i < k; i++) {
 		ids[i] = *eng_sched_flow_field(pkts[i], b->dyn_off);
+		lens[i] = pkts[i]->pkt_len;
+	}
 	return k;
 }
 

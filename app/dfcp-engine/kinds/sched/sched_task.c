@@ -39,6 +39,7 @@
 #include "pace.h"
 
 #define SCH_MAX_BURST 512
+#define SCH_DRAIN 4             /* bursts taken from each producer ring per poll */
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 #define SCH_DYNFIELD "dfcp_eng_sched_flow"
 
@@ -73,6 +74,7 @@ struct eng_sched_flow {
 	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
 	uint64_t enq_pkts, enq_bytes;   /* taken from the ring */
 	uint64_t run_tx_pkts, run_tx_bytes; /* at the end of the run phase */
+	uint64_t done_pub;              /* tx_pkts last published in done[] */
 	uint32_t weight;
 } __rte_cache_aligned;
 
@@ -434,13 +436,14 @@ eng_sched_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	return 0;
 }
 
+/* Transmit n packets of lens[] bytes; what the tx queue refuses waits. */
 static inline void
-eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
+eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, const uint32_t *lens, uint16_t n)
 {
 	uint16_t sent = eng_port_tx(p->port_id, p->txq, pkts, n), i;
 
 	for (i = 0; i < sent; i++)
-		p->tx_bytes += pkts[i]->pkt_len;
+		p->tx_bytes += lens[i];
 	p->tx_pkts += sent;
 	if (sent < n) {
 		p->tx_retries++;
@@ -451,53 +454,62 @@ eng_sched_tx(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint16_t n)
 
 /*
  * The shaping point: lib/pace's virtual schedule (rate, overhead, the
- * engine's pace_catchup bound on the credit kept after a stall). Dequeue in
- * scheduling order while the wire bytes of this burst are below the pacer's
- * budget; a scheduler found empty is an idle link (no credit kept beyond
- * the packet in progress). Unshaped: one burst.
+ * engine's pace_catchup bound on the credit kept after a stall). One
+ * backend dequeue of up to a burst, stopped at the packet that reaches the
+ * pacer's budget; a backend that ran empty is an idle link (no credit kept
+ * beyond the packet in progress), told to the backend by one more call
+ * that finds nothing (the end of its busy period). Unshaped: one burst.
  */
 static inline uint32_t
 eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t *ids,
-		uint32_t burst, uint64_t now)
+		uint32_t *lens, uint32_t burst, uint64_t now)
 {
-	uint64_t budget, wire = 0, bytes = 0;
-	uint32_t n = 0;
-	int empty = 0;
+	uint64_t budget, bytes = 0;
+	uint32_t n, i;
 
 	if (p->pace == NULL)
-		return p->be->dequeue(p->bs, pkts, ids, burst, now);
+		return p->be->dequeue(p->bs, pkts, ids, lens, burst, UINT64_MAX, now);
 	budget = pace_budget(p->pace, now);
-	while (n < burst && wire < budget) {
-		if (p->be->dequeue(p->bs, &pkts[n], &ids[n], 1, now) == 0) {
-			empty = 1;
-			break;
-		}
-		bytes += pkts[n]->pkt_len;
-		wire += pkts[n]->pkt_len + p->overhead;
-		n++;
+	if (budget == 0)
+		return 0;
+	n = p->be->dequeue(p->bs, pkts, ids, lens, burst, budget, now);
+	for (i = 0; i < n; i++)
+		bytes += lens[i];
+	if (n < burst && bytes + (uint64_t)n * p->overhead < budget) {
+		/* ran empty (nothing arrives in between: this call finds nothing) */
+		if (p->be->dequeue(p->bs, &pkts[n], &ids[n], &lens[n], 1, UINT64_MAX, now) == 0)
+			pace_idle(p->pace, now);
+		else
+			bytes += lens[n++];
 	}
 	if (n != 0)
 		pace_sent(p->pace, n, bytes);
-	if (empty)
-		pace_idle(p->pace, now);
 	return n;
 }
 
+#define SCH_PF_AHEAD 8	/* classify: mbufs prefetched ahead, both lines */
+
 /* Producer rings -> the backend. The producers admitted every packet
- * against its flow's limit; an unknown flow id is counted and freed. */
+ * against its flow's limit; an unknown flow id is counted and freed. The
+ * flow id is read once, here. */
 static inline void
 eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k, uint64_t now)
 {
+	uint32_t ids[SCH_MAX_BURST];
 	uint32_t i, j = 0;
 
-	for (i = 0; i < k && i < 8; i++)
+	for (i = 0; i < k && i < SCH_PF_AHEAD; i++) {
+		rte_prefetch0(pkts[i]);
 		rte_prefetch0((char *)pkts[i] + RTE_CACHE_LINE_SIZE);
+	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint32_t id = *eng_sched_flow_field(m, p->dyn_off);
 
-		if (i + 8 < k)
-			rte_prefetch0((char *)pkts[i + 8] + RTE_CACHE_LINE_SIZE);
+		if (i + SCH_PF_AHEAD < k) {
+			rte_prefetch0(pkts[i + SCH_PF_AHEAD]);
+			rte_prefetch0((char *)pkts[i + SCH_PF_AHEAD] + RTE_CACHE_LINE_SIZE);
+		}
 		if (unlikely(id >= p->nb_flows)) {
 			p->bad_flow++;
 			rte_pktmbuf_free(m);
@@ -505,10 +517,11 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 		}
 		p->flows[id].enq_pkts++;
 		p->flows[id].enq_bytes += m->pkt_len;
+		ids[j] = id;
 		pkts[j++] = m;
 	}
 	if (j != 0)
-		p->be_drops += j - p->be->enqueue(p->bs, pkts, j, now, p->drops);
+		p->be_drops += j - p->be->enqueue(p->bs, pkts, ids, j, now, p->drops);
 }
 
 /* Once, at the first poll: all flows are attached (any task order). */
@@ -529,11 +542,10 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 {
 	struct eng_sched_priv *p = t->priv;
 	struct rte_mbuf *pkts[SCH_MAX_BURST];
-	uint32_t ids[SCH_MAX_BURST];
-	uint64_t now = eng_clock_ns(&p->clk, rte_rdtsc());
+	uint32_t ids[SCH_MAX_BURST], lens[SCH_MAX_BURST];
+	uint64_t now = eng_clock_ns(&p->clk, tsc); /* the lcore loop's, read after the last poll */
 	uint32_t f, i, k, n = 0, burst = t->burst;
 
-	RTE_SET_USED(tsc);
 	if (unlikely(p->started <= 0) && (p->started < 0 || eng_sched_start(t, p) != 0))
 		return 0;
 	if (unlikely(t->rt->phase != ENG_PHASE_RUN && !p->run_over)) {
@@ -544,11 +556,17 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		}
 		p->run_over = 1;
 	}
-	/* 1. producer rings -> scheduler: one ring per producer, not per flow */
+	/* 1. producer rings -> scheduler: one ring per producer, not per flow;
+	 * up to SCH_DRAIN bursts each, so that the backlog waits in the
+	 * scheduler, where weights act, not in the ring (a FIFO) */
 	for (i = 0; i < p->nb_ins; i++) {
-		k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
-		if (k != 0)
-			eng_sched_classify(p, pkts, k, now);
+		uint32_t d = 0;
+
+		do {
+			k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
+			if (k != 0)
+				eng_sched_classify(p, pkts, k, now);
+		} while (k == burst && ++d < SCH_DRAIN);
 	}
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
@@ -564,16 +582,18 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 	}
 	p->pend_off = 0;
 	/* 3. scheduling order, shaped; each packet out gives its flow room */
-	n = eng_sched_shaped_dequeue(p, pkts, ids, burst, now);
+	n = eng_sched_shaped_dequeue(p, pkts, ids, lens, burst, now);
 	for (i = 0; i < n; i++) {
 		struct eng_sched_flow *fl = &p->flows[ids[i]];
 
-		fl->tx_bytes += pkts[i]->pkt_len;
-		if (++fl->tx_pkts - p->done[ids[i]] >= p->done_step)
+		fl->tx_bytes += lens[i];
+		if (++fl->tx_pkts - fl->done_pub >= p->done_step) { /* no read of done[] */
+			fl->done_pub = fl->tx_pkts;
 			__atomic_store_n(&p->done[ids[i]], fl->tx_pkts, __ATOMIC_RELEASE);
+		}
 	}
 	if (n != 0)
-		eng_sched_tx(p, pkts, (uint16_t)n);
+		eng_sched_tx(p, pkts, lens, (uint16_t)n);
 	return (uint16_t)n;
 }
 
