@@ -86,6 +86,14 @@ eng_dfcp_xpace_idle(struct eng_xep *e, uint64_t now)
 		pace_idle(fp->p, now);
 }
 
+uint64_t
+eng_dfcp_xpace_next(const struct eng_xep *e)
+{
+	const struct dfcp_fpace *fp = &((const struct dfcp_flow *)e->priv)->pace;
+
+	return fp->p != NULL ? pace_next(fp->p) : 0;
+}
+
 int
 eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
 		struct eng_pace_view *v, int period)

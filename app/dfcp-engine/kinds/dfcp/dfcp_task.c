@@ -471,7 +471,8 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 {
 	struct dfcp_flow *f = xf->priv;
 	const struct eng_flow_conf *fc = xf->fc;
-	int phase = x->rt->phase, closed = f->conns_closed;
+	int phase = x->rt->phase, closed = f->conns_closed, stop = f->stop_src;
+	const struct dfcp_conn *c0 = f->conn;
 
 	if (phase != ENG_PHASE_RUN)
 		f->stop_src = 1;
@@ -494,7 +495,11 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 		f->start_ns = now;
 	if ((int)f->conns_closed != closed)
 		dfcp_xpublish(xf, now);
-	dfcp_ep_reap(f->ep);
+	/* the endpoint's next deadline may have moved: it runs in the next poll
+	 * (the others' deadlines stand: xport_due.h) */
+	if (dfcp_ep_reap(f->ep) != 0 || (int)f->conns_closed != closed || f->conn != c0 ||
+			f->stop_src != stop)
+		eng_xport_ep_wake(xf->ep);
 }
 
 static void
@@ -538,8 +543,10 @@ static const struct eng_xport_ops dfcp_xport = {
 	.pace_allow = eng_dfcp_xpace_allow,
 	.pace_charge = eng_dfcp_xpace_charge,
 	.pace_idle = eng_dfcp_xpace_idle,
+	.pace_next = eng_dfcp_xpace_next,
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
+	.tick_wakes = 1,
 	.publish = dfcp_xpublish,
 	.view = dfcp_xview,
 	.write = eng_dfcp_flow_write,

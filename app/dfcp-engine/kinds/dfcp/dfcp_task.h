@@ -171,6 +171,7 @@ struct eng_xep;
 unsigned int eng_dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n);
 void eng_dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k);
 void eng_dfcp_xpace_idle(struct eng_xep *e, uint64_t now);
+uint64_t eng_dfcp_xpace_next(const struct eng_xep *e);
 /* Any thread: flow's pacer view (period: since the last periodic call);
  * 0, or -ENOENT when it is not a running paced DFCP flow. */
 int eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,

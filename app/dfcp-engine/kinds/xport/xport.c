@@ -38,7 +38,7 @@
 #define EP_PENDING_MBUFS	16384u
 #define EP_BURST_MIN		4u
 #define ARP_RETRY_NS		200000000ull
-#define STUCK_NS		500000000ull	/* pending frames dropped after this without progress */
+#define SNAP_SLICES		16u	/* a snapshot period publishes the flows in this many parts */
 #define RX_PREFETCH		4u		/* frames ahead */
 
 /* ------------------------------------------------------------------ */
@@ -59,6 +59,7 @@ eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uint16_t port)
 	e->local_port = port;
 	if (eng_xport_port_add(x, e) < 0)
 		return NULL;
+	eng_due_wake(&x->due, x->nb_eps);	/* runs in the first poll */
 	x->nb_eps++;
 	return e;
 }
@@ -135,6 +136,7 @@ eng_xport_teardown(struct eng_task *t)
 	release_mbufs(x);
 	x->ops->teardown(x);
 	eng_xport_port_leave(x);
+	eng_due_free(&x->due);
 	rte_free(x);
 	t->priv = NULL;
 }
@@ -147,11 +149,12 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 	struct eng_port *port = &rt->ports[tp->port_idx];
 	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
 	size_t fl = t->nb_flows * sizeof(struct eng_xflow), ep = t->nb_flows * sizeof(struct eng_xep);
+	size_t run = t->nb_flows * sizeof(uint32_t);
+	unsigned int i, slices;
 	struct eng_xtask *x;
-	unsigned int i;
 	int rc;
 
-	x = rte_zmalloc_socket("xport", sizeof(*x) + fl + ep, RTE_CACHE_LINE_SIZE, socket);
+	x = rte_zmalloc_socket("xport", sizeof(*x) + fl + ep + run, RTE_CACHE_LINE_SIZE, socket);
 	if (x == NULL) {
 		rte_free(priv);
 		return -ENOMEM;
@@ -163,9 +166,15 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 	x->t = t;
 	x->flows = (struct eng_xflow *)(x + 1);
 	x->eps = (struct eng_xep *)((char *)x->flows + fl);
+	x->run = (uint32_t *)((char *)x->eps + ep);
+	x->active_ns = 1;	/* stuck_ns 0 is "none" */
 	x->nb_flows = t->nb_flows;
 	x->tick_ns = TICK_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS);
-	x->snap_ns = SNAP_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS);
+	/* a snapshot period publishes every flow, a slice at a time (no poll
+	 * copies 4096 flows' counters at once) */
+	slices = RTE_MAX(1u, RTE_MIN(t->nb_flows, SNAP_SLICES));
+	x->snap_ns = SNAP_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS) / slices;
+	x->snap_chunk = (t->nb_flows + slices - 1) / slices;
 	x->pool = port->pool;
 	x->port_id = port->port_id;
 	x->rxq = tp->rxq;
@@ -189,7 +198,9 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		f->warm_ns = f->fc->warmup_ns != UINT64_MAX ? f->fc->warmup_ns :
 				rt->cfg->warmup_ns;
 	}
-	rc = eng_xport_port_join(x, socket);
+	rc = eng_due_init(&x->due, t->nb_flows);
+	if (rc == 0)
+		rc = eng_xport_port_join(x, socket);
 	if (rc == 0)
 		rc = ops->setup(x);
 	if (rc < 0)
@@ -345,7 +356,7 @@ rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, 
 		if (e->x != x)
 			return !handed && hand_over(x, e->x, m);
 		x->ops->rx(e, m, now);	/* the endpoint answers */
-		e->due_ns = 0;
+		eng_due_wake(&x->due, (uint32_t)(e - x->eps));
 		hit = 1;
 	}
 	if (hit)
@@ -390,7 +401,7 @@ rx_frame(struct eng_xtask *x, struct rte_mbuf *m, uint64_t now, int handed)
 			x->cnt.rx_bad++;
 		else
 			x->cnt.rx_valid++;
-		e->due_ns = 0;
+		eng_due_wake(&x->due, (uint32_t)(e - x->eps));
 		return 0;
 	}
 	if (x->ops->stray(x, m))
@@ -408,60 +419,82 @@ ep_flush(struct eng_xtask *x, struct eng_xep *e)
 			&x->cnt.tx_packets, &x->cnt.tx_bytes);
 }
 
-static void
+/* The endpoint wants to run again: 0 in the next poll, else at this time
+ * (UINT64_MAX: only when it receives or is ticked). */
+#define EP_NEXT_POLL	0ull
+
+/*
+ * Pending frames the queue refused again: back-pressure (kept, tried each
+ * poll) or a dead link (dropped, eng_xport_stuck). 1: they were dropped.
+ */
+static int
+ep_refused(struct eng_xtask *x, struct eng_xep *e, unsigned int left, uint64_t now)
+{
+	/* the path, not the lcore, holds the sender back: no credit banked
+	 * for a burst */
+	if (x->ops->pace_idle != NULL)
+		x->ops->pace_idle(e, now);
+	if (e->stuck_ns == 0 || e->npend != left) {
+		e->stuck_ns = x->active_ns;
+		return 0;
+	}
+	if (!eng_xport_stuck(e->stuck_ns, x->egress_moved_ns, x->active_ns))
+		return 0;
+	rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend);
+	x->cnt.tx_dropped += e->npend;
+	e->tx_dropped += e->npend;
+	e->npend = 0;
+	e->pend_off = 0;
+	return 1;
+}
+
+/* The endpoint's turn: flush, then build and send what is due. Returns when
+ * it wants to run again (EP_NEXT_POLL or a time). */
+static uint64_t
 ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 {
 	void *bufs[ENG_XPORT_MAX_BURST];
 	uint16_t lens[ENG_XPORT_MAX_BURST];
 	unsigned int n, k, i, left = e->npend;	/* pending: pend[pend_off .. pend_off + npend) */
+	uint64_t due;
 
-	if (!ep_flush(x, e)) {
-		/* the port or the scheduler is full: back-pressure. The path, not
-		 * the lcore, holds the sender back: no credit banked for a burst */
-		if (x->ops->pace_idle != NULL)
-			x->ops->pace_idle(e, now);
-		if (e->stuck_ns == 0 || e->npend != left) {
-			e->stuck_ns = now;
-			return;
-		}
-		if (now - e->stuck_ns < STUCK_NS)
-			return;
-		/* nothing left for STUCK_NS (link down, peer gone): drop what is
-		 * pending so that the protocol's timers run again */
-		rte_pktmbuf_free_bulk(&e->pend[e->pend_off], e->npend);
-		x->cnt.tx_dropped += e->npend;
-		e->tx_dropped += e->npend;
-		e->npend = 0;
-		e->pend_off = 0;
+	if (left != 0) {
+		int all = ep_flush(x, e);
+
+		if (e->npend != left)
+			x->egress_moved_ns = x->active_ns;
+		if (!all && !ep_refused(x, e, left, now))
+			return EP_NEXT_POLL;
 	}
 	e->stuck_ns = 0;
-	/*
-	 * The endpoint's next deadline only moves when it receives, sends or is
-	 * ticked (each clears the cache) or when time reaches it: no scan of
-	 * its connections on idle polls.
-	 */
-	if (e->due_ns == 0 || e->due_ns <= now)
-		e->due_ns = x->ops->next_deadline(e, now);
-	if (e->due_ns > now) {
-		if (x->ops->pace_idle != NULL)
+	/* The endpoint's next deadline only moves when it receives, sends or
+	 * is ticked (each wakes it) or when time reaches it (the heap). */
+	due = x->ops->next_deadline(e, now);
+	if (due > now) {
+		if (!e->idle && x->ops->pace_idle != NULL)
 			x->ops->pace_idle(e, now);	/* nothing to send: no credit banked */
-		return;
+		e->idle = 1;
+		return due;
 	}
-	e->due_ns = 0;
+	if (e->idle && x->ops->pace_idle != NULL)
+		x->ops->pace_idle(e, now);	/* it was idle until now */
+	e->idle = 0;
 	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->ep_burst) : x->ep_burst;
-	if (n == 0)
-		return;
+	if (n == 0) {
+		due = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0;
+		return due > now ? due : EP_NEXT_POLL;
+	}
 	/* the top n of the stash become this burst's frames */
 	n = eng_stash_take(x->pool, x->stash, &x->nstash,
 			RTE_MIN((unsigned int)ENG_XPORT_MAX_BURST - x->nstash,
 				RTE_MAX(n, (unsigned int)x->burst)), n, bufs, &x->cnt.no_mbuf);
 	if (n == 0)
-		return;
+		return EP_NEXT_POLL;
 	k = x->ops->tx_burst(e, now, bufs, lens, x->cap, n);
 	if (k < n && x->ops->pace_idle != NULL)
 		x->ops->pace_idle(e, now);	/* it sent all it had */
 	if (k == 0)
-		return;
+		return EP_NEXT_POLL;
 	if (x->ops->pace_charge != NULL)
 		x->ops->pace_charge(e, lens, k);
 	eng_stash_commit(x->stash, &x->nstash, n, k, lens, e->pend);
@@ -477,7 +510,9 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 		}
 	e->npend = (uint16_t)k;
 	e->pend_off = 0;
-	ep_flush(x, e);
+	if (ep_flush(x, e) || e->npend != k)
+		x->egress_moved_ns = x->active_ns;
+	return EP_NEXT_POLL;
 }
 
 /* Senders without their next hop's MAC: an ARP request every 200 ms, at most
@@ -516,6 +551,38 @@ arp_tick(struct eng_xtask *x, uint64_t now)
 		e->pend[0] = m;
 		e->npend = 1;
 		e->pend_off = 0;
+		eng_due_wake(&x->due, (uint32_t)(e - x->eps));
+	}
+}
+
+/*
+ * Transmit: the endpoints woken (received, ticked, pending frames) or due,
+ * each once; each goes back to the ready list (next poll) or the heap (a
+ * time). From a different place in the list each poll: when the port or the
+ * scheduler's ring is full, the first endpoints would otherwise take all
+ * the room and the last ones never send (4096 flows: a quarter never got a
+ * SYN out).
+ */
+static void
+ep_run(struct eng_xtask *x, uint64_t now)
+{
+	unsigned int n, i, j;
+
+	eng_due_wake_due(&x->due, now);
+	n = eng_due_take(&x->due, x->run);
+	if (n == 0)
+		return;
+	j = x->tx_rot++ % n;
+	for (i = 0; i < n; i++) {
+		uint32_t id = x->run[j];
+		uint64_t next = ep_tx(x, &x->eps[id], now);
+
+		if (next == EP_NEXT_POLL)
+			eng_due_wake(&x->due, id);
+		else if (next != UINT64_MAX)
+			eng_due_set(&x->due, id, next);
+		if (++j == n)
+			j = 0;
 	}
 }
 
@@ -528,17 +595,20 @@ housekeeping(struct eng_xtask *x, uint64_t now)
 		x->tick_next_ns = now + x->tick_ns;
 		arp_tick(x, now);
 		x->ops->tick(x, now);
-		for (i = 0; i < x->nb_eps; i++)
-			x->eps[i].due_ns = 0;
+		/* a tick may have changed any endpoint (connects, closes) */
+		for (i = 0; !x->ops->tick_wakes && i < x->nb_eps; i++)
+			eng_due_wake(&x->due, i);
 	}
-	if (now >= x->snap_next_ns) {
+	if (now >= x->snap_next_ns && x->nb_flows != 0) {
 		x->snap_next_ns = now + x->snap_ns;
-		for (i = 0; i < x->nb_flows; i++) {
-			struct eng_xflow *f = &x->flows[i];
+		for (i = 0; i < x->snap_chunk; i++) {
+			struct eng_xflow *f = &x->flows[x->snap_pos];
 
 			x->ops->publish(f, now);
 			eng_warm_sample(&f->snap.warm, f->warm_ns, f->snap.start_ns, now,
 					f->snap.goodput_bytes, f->snap.frame_bytes);
+			if (++x->snap_pos == x->nb_flows)
+				x->snap_pos = 0;
 		}
 	}
 }
@@ -553,6 +623,7 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 
 	if (x->run_start_ns == 0)
 		x->run_start_ns = eng_xport_now(x, x->rt->start_tsc);
+	eng_xport_active(&x->active_ns, &x->last_poll_ns, now);
 	n = rte_eth_rx_burst(x->port_id, x->rxq, pkts, x->burst);
 	/* mbuf headers RX_PREFETCH frames ahead, frame headers half as far */
 	for (i = 0; i < n && i < RX_PREFETCH; i++)
@@ -590,19 +661,7 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 		n += k;
 	}
 	housekeeping(x, now);
-	/* from a different endpoint each poll: when the port or the scheduler's
-	 * ring is full, the first endpoints would otherwise take all the room and
-	 * the last ones never send (4096 flows: a quarter never got a SYN out) */
-	if (x->nb_eps != 0) {
-		unsigned int j = x->tx_first;
-
-		for (i = 0; i < x->nb_eps; i++) {
-			ep_tx(x, &x->eps[j], now);
-			if (++j == x->nb_eps)
-				j = 0;
-		}
-		x->tx_first = x->tx_first + 1 < x->nb_eps ? x->tx_first + 1 : 0;
-	}
+	ep_run(x, now);
 	/* packets handled = received + sent (lcore busy/idle accounting, obs/obs.h) */
 	return (uint16_t)RTE_MIN(n + (x->cnt.tx_packets - tx0), (uint64_t)UINT16_MAX);
 }

@@ -8,19 +8,23 @@
  *           IPv4 frames go to the endpoint that owns the destination
  *           (address, port), the rest to the adapter's stray();
  *   ARP     requests for unresolved senders, retried every 200 ms;
- *   tx      per endpoint (from the next one each poll), when its cached
- *           deadline is due: at most ep_burst frames built by
- *           the adapter straight into mbufs from a per-task stash, sent to
- *           the port or the endpoint's sched ring; what the queue refuses
- *           stays pending and nothing new is built until it left
- *           (back-pressure instead of loss); frames that make no progress
- *           for 0.5 s (link down, peer gone) are dropped and counted so
- *           that the protocol's timers run again;
+ *   tx      only the endpoints that have something to do (xport_due.h):
+ *           those that received, hold pending frames, were ticked, or
+ *           whose deadline came (the protocol's next timer or the pacer's
+ *           next departure, kept in a min-heap); at most ep_burst frames
+ *           built by the adapter straight into mbufs from a per-task
+ *           stash, sent to the port or the endpoint's sched ring; what the
+ *           queue refuses stays pending and nothing new is built until it
+ *           left (back-pressure instead of loss); pending frames are
+ *           dropped and counted (so that the protocol's timers run again)
+ *           only when nothing of the task's left for 0.5 s (link down) or
+ *           the endpoint's own made no progress for 5 s;
  *   time    ticks every 1 ms (the adapter's housekeeping), snapshots every
- *           10 ms (published by the owning lcore, read by stats and the
- *           live view; both periods × flows / 512 past 512 flows), the
- *           counters at the end of a flow's warmup (at the first snapshot
- *           after it, obs/warm.h), goals, quiesce, teardown.
+ *           10 ms, a slice of the flows at a time (published by the owning
+ *           lcore, read by stats and the live view; both periods × flows /
+ *           512 past 512 flows), the counters at the end of a flow's warmup
+ *           (at its first snapshot after it, obs/warm.h), goals, quiesce,
+ *           teardown.
  *
  * An adapter (struct eng_xport_ops) wraps a library endpoint: the dfcp kind
  * one dfcp_ep per flow, the tcp kind one tcp_ep per local address. Flows and
@@ -46,6 +50,7 @@
 #include "config/flow.h"
 #include "core/clock.h"
 #include "core/task.h"
+#include "kinds/xport/xport_due.h"
 #include "obs/warm.h"
 
 #define ENG_XPORT_MAX_BURST	512
@@ -118,9 +123,9 @@ struct eng_xep {
 	uint16_t local_port;		/* 0: every port of local_ip */
 	struct eng_sched_tx *ring;	/* sched hand-off, or NULL: the port's tx queue */
 	uint32_t sched_id;
-	uint64_t due_ns;		/* cached next deadline, 0: ask again */
-	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck 0.5 s */
-	uint64_t stuck_ns;		/* pending frames made no progress since, 0: none */
+	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck */
+	uint64_t stuck_ns;		/* pending frames made no progress since (x->active_ns), 0: none */
+	int idle;			/* its latest run found nothing to send */
 	uint16_t npend, pend_off;
 	struct rte_mbuf *pend[ENG_XPORT_MAX_BURST];
 };
@@ -144,10 +149,15 @@ struct eng_xport_ops {
 	void (*pace_charge)(struct eng_xep *e, const uint16_t *lens, unsigned int k);
 	/* optional: the endpoint has nothing (more) to send at now */
 	void (*pace_idle)(struct eng_xep *e, uint64_t now);
+	/* optional: when pace_allow may allow a frame again (ns; 0: not paced) */
+	uint64_t (*pace_next)(const struct eng_xep *e);
 	/* An ARP reply gave sender f its next hop's MAC. */
 	void (*resolved)(struct eng_xflow *f, const uint8_t mac[6]);
 	/* Every 1 ms: connections, timers, closes, goals. */
 	void (*tick)(struct eng_xtask *x, uint64_t now);
+	/* 1: tick wakes (eng_xport_ep_wake) the endpoints it changed; 0: the
+	 * skeleton wakes every endpoint after each tick */
+	int tick_wakes;
 	/* Every 10 ms and on demand: f->snap (and the adapter's own snapshot). */
 	void (*publish)(struct eng_xflow *f, uint64_t now);
 	/* The task's goal (NULL: every flow's snap.done). */
@@ -195,7 +205,12 @@ struct eng_xtask {
 	uint64_t run_start_ns;
 	uint64_t tick_next_ns, snap_next_ns;
 	uint64_t tick_ns, snap_ns;	/* their periods (xport.c: longer for many flows) */
-	unsigned int tx_first;		/* the endpoint the next poll's transmit starts at */
+	unsigned int snap_pos, snap_chunk;	/* the next flow to publish, flows at a time */
+	struct eng_due due;		/* the endpoints' deadlines and the ready list */
+	uint32_t *run;			/* [nb_flows] this poll's endpoints (due.ready) */
+	unsigned int tx_rot;		/* rotates where a poll's transmit starts */
+	uint64_t active_ns, last_poll_ns;	/* the task's running time (xport_due.h) */
+	uint64_t egress_moved_ns;	/* some endpoint's frames were last accepted (active_ns) */
 	uint16_t ep_burst;		/* frames an endpoint builds at once (xport.c) */
 	struct eng_task_stats cnt;	/* ops->stats */
 	uint64_t rx_segmented;		/* multi-segment frames dropped */
@@ -231,6 +246,12 @@ void eng_xport_stats(const struct eng_task *t, struct eng_task_stats *out);
 
 /* For the adapter's setup: a new endpoint (NULL when every slot is taken). */
 struct eng_xep *eng_xport_ep_add(struct eng_xtask *x, void *ep, uint32_t ip, uint16_t port);
+/* e has something to do (runs in the next poll; the adapter's tick). */
+static inline void
+eng_xport_ep_wake(struct eng_xep *e)
+{
+	eng_due_wake(&e->x->due, (uint32_t)(e - e->x->eps));
+}
 /* Its egress through sched task `egress` ("" = the port): 0 or -errno. */
 int eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress,
 		const char *name, uint32_t weight);
