@@ -19,7 +19,19 @@ dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
 	st->completed = (uint32_t)c->completed;
 	st->close_reason = c->reason;
 	if (c->sender) {
-		st->loss_ppm = (uint32_t)(((uint64_t)c->loss_q16 * 1000000u) >> 16);
+		/*
+		 * With reports (XR): the whole connection's loss as the last
+		 * report accepted counts it (the receiver's rx_pkts and
+		 * seq_next, what its own loss_est divides), not the model's
+		 * 1024-packet EWMA that sizes rounds (c->loss_q16): after a
+		 * burst of drops that one is any value between 0 and the
+		 * burst's share. Without reports, the per-block estimate.
+		 */
+		if ((c->p.flags & DFCP_F_XR) && c->lm.have && c->lm.seq64 != 0)
+			st->loss_ppm = (uint32_t)((c->lm.seq64 - c->lm.rx64) * 1000000u /
+				c->lm.seq64);
+		else
+			st->loss_ppm = (uint32_t)(((uint64_t)c->loss_q16 * 1000000u) >> 16);
 		st->redundancy = dfcp_first_round_syms(c);
 		st->window_used = c->snd_next - c->snd_base;
 		st->dispersion_pct = (uint32_t)(((uint64_t)c->lm.phi_q16 * 100u) >> 16);
