@@ -22,24 +22,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "test", "engine"))
+from enginetest import RING_ROUTER_PORTS  # noqa: E402  (the tests' router wiring)
+
 CONFIG = """[eal]
 args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
 [engine]
 duration = {limit}s
 stats_period = 0
-[port p0]
-device = ring:w0
-preset = net_ring
-[port ra]
-device = ring:w0
-preset = net_ring
-[port rb]
-device = ring:w1
-preset = net_ring
-[port p1]
-device = ring:w1
-preset = net_ring
-[pipe lossy]
+""" + RING_ROUTER_PORTS + """[pipe lossy]
 plr = {plr}
 seed = {seed}
 [task rtr]
