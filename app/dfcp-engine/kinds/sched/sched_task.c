@@ -39,7 +39,9 @@
 #include "pace.h"
 
 #define SCH_MAX_BURST 512
-#define SCH_DRAIN 4             /* bursts taken from each producer ring per poll */
+/* bursts per producer ring per poll (4 stalled every sender at 4096 flows:
+ * doc/performance.md, "Many flows") */
+#define SCH_DRAIN 1
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 #define SCH_DYNFIELD "dfcp_eng_sched_flow"
 
@@ -557,8 +559,7 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		p->run_over = 1;
 	}
 	/* 1. producer rings -> scheduler: one ring per producer, not per flow;
-	 * up to SCH_DRAIN bursts each, so that the backlog waits in the
-	 * scheduler, where weights act, not in the ring (a FIFO) */
+	 * up to SCH_DRAIN bursts each */
 	for (i = 0; i < p->nb_ins; i++) {
 		uint32_t d = 0;
 
