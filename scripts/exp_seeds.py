@@ -78,11 +78,7 @@ KVO_CI = {("loss", 1): ("reno",), ("delay", 10): ("cubic",), ("delay", 50): ("re
 # ~1.7 ms), and ours (CUBIC: 14.5-18.6) varies with the timing of its busy-polling lcore:
 # the point compares the median of 3 runs of each (doc/results-tcp.md, "Kernel vs ours")
 KVO_RUNS = {("loss", 5): 3}
-KVO_DURATION = 6	# s per run (8 s: the same ratios within their spread)
-# s per run at the loss points with --ci (14 of its 18 runs): at a sub-millisecond RTT both
-# stacks are in steady state within milliseconds; the delay points keep KVO_DURATION (at
-# 50 ms, 4 s runs gave x1.17 against x1.00-1.03 at 6 s: the start weighs more)
-KVO_CI_LOSS_DURATION = 4
+KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
 KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
 
@@ -413,16 +409,13 @@ class Seeds:
     # ---------------------------------------------------------- kernel vs ours
     def kernel_vs_ours(self):
         a = self.a
-        d0 = int(a.duration or (4 if a.quick else KVO_DURATION))
+        d = int(a.duration or (4 if a.quick else KVO_DURATION))
         pts = [("delay", 10)] if a.quick else KVO_POINTS
         ccs = [c for c in ("reno", "cubic") if c in self.kcc]
         if a.quick:
             ccs = ccs[:1]
         link = self.r.link(1000)
         for scen, x in pts:
-            d = d0
-            if a.ci and not a.duration and scen == "loss":
-                d = KVO_CI_LOSS_DURATION
             for cc in ccs:
                 if a.ci and cc not in KVO_CI.get((scen, x), ccs):
                     continue

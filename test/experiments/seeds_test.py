@@ -14,9 +14,8 @@ a defining shape does not hold (doc/results-tcp.md lists them):
            coordinated cap (held once engaged) gives Jain >= no-cap Jain - 0.02
   kvo      suite kvo: scripts/exp_seeds.py --scenario kernel-vs-ours --check --ci, every
            point (loss 1 %, 5 %, delay 10, 50 ms; Reno and CUBIC at 5 %, one of them at
-           the others; 4 s runs at the loss points, 6 s at the delay points): our
-           goodput within +-20 % of the kernel's through the same router and link,
-           medians of 3 runs each at 5 % loss (77 = skipped without
+           the others; 6 s runs): our goodput within +-20 % of the kernel's through the
+           same router and link, medians of 3 runs each at 5 % loss (77 = skipped without
            root, network namespaces or iperf3); without --ci both modules everywhere
 """
 import os
