@@ -182,7 +182,8 @@ def case_auth(engine, src, tmp):
         fail("no 'verify ok' in the summary")
     # another key on the receiver: every SYN dropped as unauthenticated, the sender fails
     out2 = os.path.join(tmp, "b.json")
-    cfg = ring_cfg(tmp, "mismatch.ini", duration="10s", skeys=f"auth_key = {key}",
+    # the SYN gives up after 6 x hs_rto (1.2 s); the receiver waits for the duration
+    cfg = ring_cfg(tmp, "mismatch.ini", duration="3s", skeys=f"auth_key = {key}",
                    rkeys=f"auth_key = {other}")
     p = run([engine, "--", "--config", cfg, "--summary-json", out2])
     expect_code(p, FLOW_FAILED)

@@ -12,11 +12,11 @@ a defining shape does not hold (doc/results-tcp.md lists them):
   seed002  3 CUBIC flows, 20 Mbit/s + 100 ms: every flow delivers with and without the
            coordinated cap, aggregate >= 70 % of the bottleneck without it, and the
            coordinated cap (held once engaged) gives Jain >= no-cap Jain - 0.02
-  kvo      suite kvo: scripts/exp_seeds.py --scenario kernel-vs-ours --check --ci, every
-           point (loss 1 %, 5 %, delay 10, 50 ms; Reno and CUBIC at 5 %, one of them at
-           the others; 6 s runs): our goodput within +-20 % of the kernel's through the
-           same router and link, medians of 3 runs each at 5 % loss (77 = skipped without
-           root, network namespaces or iperf3); without --ci both modules everywhere
+  kvo      suite kvo: scripts/exp_seeds.py --scenario kernel-vs-ours --check --ci: loss
+           5 % (Reno and CUBIC, medians of 3 runs each side) and delay 50 ms (Reno), 6 s
+           runs: our goodput within +-20 % of the kernel's through the same router and
+           link (77 = skipped without root, network namespaces or iperf3); without --ci
+           both modules at every point (loss 1 %, 5 %, delay 10, 50 ms)
 """
 import os
 import shutil
