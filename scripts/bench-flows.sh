@@ -11,7 +11,13 @@
 # the receivers' goodputs; J: Jain's index over them (weighted); R: the
 # engine's peak RSS (getrusage maxrss). Run it under the shared lock:
 #   flock /tmp/dfcp-heavy.lock scripts/bench-flows.sh N [SECONDS]
-# KEEP=DIR keeps the config and the summaries there.
+# KEEP=DIR keeps the config and the summaries there. WEIGHTS=1,2,3,4 gives the
+# flows those weights in turn (senders: their sched weight, one sender group per
+# weight, each sender offering 2 Gbit/s x w / sum w, twice its weighted share;
+# receivers: the weight of Jain's index) and adds one line per weight class:
+#   weight W flows F share_err_max_pct E mean_pct M within_5pct K
+# (E: the largest |goodput / (G x w / sum w) - 1| of the class, K: its flows within
+# 5 % of their weighted share).
 set -eu
 N=${1:?usage: scripts/bench-flows.sh N [SECONDS]}
 SECS=${2:-10}
@@ -19,13 +25,39 @@ ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
 TMP=${KEEP:-$(mktemp -d)}
 mkdir -p "$TMP"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT INT TERM
-python3 - "$N" "$SECS" "$ENGINE" "$TMP" <<'PY'
+python3 - "$N" "$SECS" "$ENGINE" "$TMP" "${WEIGHTS:-}" <<'PY'
 import json, os, resource, subprocess, sys
 
 n, secs, engine, tmp = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], sys.argv[4]
 if not 1 <= n <= 16384:
     sys.exit("N: 1..16384")
+weights = [int(w) for w in sys.argv[5].split(",")] if sys.argv[5] else []
+wline = f"weight = {', '.join(map(str, weights))}\n" if weights else ""
+if weights and (n % len(weights) or min(weights) < 1):
+    sys.exit("WEIGHTS: positive weights, as many as divide N")
 rate_kbit = 2_000_000 // n                      # 2 Gbit/s offered in total
+
+
+def senders():
+    """One group of N senders; with WEIGHTS, one group per weight (flow i of the
+    receivers' group pairs with sender k = i / L of group i % L), each sender
+    offering twice its weighted share: 2 Gbit/s x w / sum(w)."""
+    common = (f"role = sender\nremote_mac = 02:00:00:00:00:02\nduration = {secs:g}s\n"
+              "window = 32\n")
+    if not weights:
+        return (f"[flow s]\n{common}count = {n}\nlocal = 10.0.0.1:10000\n"
+                f"remote = 10.0.0.2:30000\nrate = {rate_kbit}kbit\nseed = 1\n"), "s"
+    L, wsum = len(weights), sum(weights) * (n // len(weights))
+    out = ""
+    for j, w in enumerate(weights):
+        out += (f"[flow s{j}]\n{common}count = {n // L}\nlocal = 10.0.0.1:{10000 + j}\n"
+                f"local_port_step = {L}\nremote = 10.0.0.2:{30000 + j}\n"
+                f"remote_port_step = {L}\nrate = {2_000_000 * w // wsum}kbit\n"
+                f"seed = {1 + j}\nseed_step = {L}\nweight = {w}\n")
+    return out, ", ".join(f"s{j}" for j in range(L))
+
+
+sender_secs, sender_flows = senders()
 cfg = f"""# scripts/bench-flows.sh {n} {secs:g}: generated
 [eal]
 args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --log-level=pmd.net.ring:warning
@@ -38,17 +70,7 @@ preset = net_ring
 [port p1]
 device = ring:wire0
 preset = net_ring
-[flow s]
-role = sender
-count = {n}
-local = 10.0.0.1:10000
-remote = 10.0.0.2:30000
-remote_mac = 02:00:00:00:00:02
-rate = {rate_kbit}kbit
-duration = {secs:g}s
-window = 32
-seed = 1
-[flow r]
+{sender_secs}[flow r]
 role = receiver
 count = {n}
 local = 10.0.0.2:30000
@@ -56,11 +78,11 @@ window = 32
 seed = 1
 sink = verify
 bottleneck = wf2q
-[task tx]
+{wline}[task tx]
 kind = dfcp
 port = p0
 egress = s0
-flows = s
+flows = {sender_flows}
 [task s0]
 kind = sched
 port = p0
@@ -99,6 +121,17 @@ try:
           f"{'; ' + oc['failures_by_class'] if oc.get('failures_by_class') else ''}")
 except (OSError, ValueError, KeyError) as e:
     print(f"exit {p.returncode}; no summary JSON ({e}); see {tmp}/engine.log")
+if weights and completed:
+    # each receiver's goodput against its weighted share of the receivers' total
+    tot = sum(x["goodput_mbps"] for x in recv)
+    wsum = sum(x.get("weight", 1) for x in recv)
+    for w in sorted(set(weights)):
+        errs = [abs(x["goodput_mbps"] / (tot * w / wsum) - 1) * 100 for x in recv
+                if x.get("weight", 1) == w]
+        if errs:
+            print(f"weight {w} flows {len(errs)} share_err_max_pct {max(errs):.2f} "
+                  f"mean_pct {sum(errs) / len(errs):.2f} "
+                  f"within_5pct {sum(1 for e in errs if e <= 5)}")
 print(f"flows {n} completed {completed} goodput_total_mbps {gp:.1f} jain {jain:.4f} "
       f"rss_mb {rss_mb:.0f}")
 PY
