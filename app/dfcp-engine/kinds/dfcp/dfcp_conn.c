@@ -90,8 +90,9 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	ec->limits.max_K = df->max_K;
 	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
 	/* the block memory is the task's pool (dfcp_task.c sets ec->pool) */
-	if (receiver)
-		ec->max_half_open = half_open(x);
+	/* a sender accepts no SYN: no half-open entries (the library's default
+	 * 4096 made 144 KiB of slots and hash heads per sender, 590 MB at 4096) */
+	ec->max_half_open = receiver ? half_open(x) : 0;
 	conn_common(df, csum, &ec->accept_conf);
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
