@@ -85,6 +85,7 @@ dfcp_progress(struct dfcp_conn *c, uint64_t now)
 		c->gap_avg = c->gap_avg == 0 ? gap : c->gap_avg - c->gap_avg / 4 + gap / 4;
 	}
 	c->progress_at = now;
+	c->rx_at_progress = c->rx_pkts;
 	c->stall_at = now + stall_ns(c);
 	c->drops_at_progress = drops_sum(c);
 	c->st.stall = 0;
@@ -136,7 +137,11 @@ dfcp_stall_check(struct dfcp_conn *c, uint64_t now)
 	if (c->state != DFCP_ESTABLISHED || now < c->stall_at)
 		return;
 	c->stall_at = now + t / 8;
-	if (now - c->progress_at < t || now - c->peer_at >= t) {
+	/* a receiver's first block, its DATA still coming: not stalled before
+	 * 4 blocks' worth of it arrived (no gap between blocks known yet) */
+	if (now - c->progress_at < t || now - c->peer_at >= t ||
+			(!c->sender && c->gap_avg == 0 && now - c->last_data < t &&
+			 (c->p.flags & DFCP_F_XR) && c->rx_pkts - c->rx_at_progress < 4 * c->p.K)) {
 		c->st.stall = 0;
 		return;
 	}

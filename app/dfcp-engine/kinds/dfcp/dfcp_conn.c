@@ -163,6 +163,7 @@ eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->dispersion_pct = b->dispersion_pct;
 	a->rate_hint_pps = b->rate_hint_pps;
 	a->stall = b->stall;
+	a->stall_ms = b->stall_ms;
 	a->loss_ppm = b->loss_ppm;
 	a->redundancy = b->redundancy;
 	a->window_used = b->window_used;
