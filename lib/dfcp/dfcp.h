@@ -508,9 +508,10 @@ struct dfcp_stats {
 	/* rate hint (sender: the cap in force, 0 none; receiver: last hint sent) */
 	uint64_t rate_hint_pps;
 	uint64_t rate_capped;		/* sender: bursts shortened by the cap */
-	/* no progress for 1 s while the peer is alive (dfcp_conn_stall) */
+	/* no progress for stall_ms while the peer is alive (dfcp_stall_check) */
 	uint32_t stall;			/* DFCP_STALL_* now, 0 = progressing */
 	uint64_t stalls;		/* stall episodes so far */
+	uint32_t stall_ms;		/* the connection's stall time (dfcp_stall_ns) */
 	/*
 	 * The outcome. completed: the goal was reached (sender: every byte of
 	 * the source acknowledged; receiver: a FIN whose block and byte counts
@@ -523,10 +524,14 @@ struct dfcp_stats {
 };
 
 /*
- * Why a connection makes no progress (no block acked / delivered for
- * DFCP_STALL_NS although packets from the peer still arrive). Bits.
+ * Why a connection makes no progress (no block acked / delivered for its
+ * stall time although packets from the peer still arrive). Bits. The
+ * stall time is 4 x the usual time between two progresses (EWMA), at
+ * least DFCP_STALL_NS, at most DFCP_STALL_MAX_NS: a flow whose share of a
+ * bottleneck makes one block take 2 s is not stalled each second.
  */
 #define DFCP_STALL_NS		1000000000ull
+#define DFCP_STALL_MAX_NS	60000000000ull
 #define DFCP_STALL_ON		0x01	/* stalled (always set with the others) */
 #define DFCP_STALL_WINDOW	0x02	/* sender: the window is full */
 #define DFCP_STALL_TIMERS	0x04	/* sender: every block in flight waits on its timer */

@@ -297,6 +297,8 @@ struct dfcp_conn {
 	uint64_t peer_at;		/* last packet from the peer */
 	uint64_t drops_at_progress;	/* drop count then */
 	uint64_t stall_at;		/* next stall check */
+	uint64_t gap_avg;		/* between two progresses, EWMA 1/4 (0: none yet) */
+	uint32_t rx_at_progress;	/* receiver: rx_pkts then */
 
 	struct dfcp_stats st;
 };

@@ -11,10 +11,20 @@
 #include "dfcp.h"
 #include "dfcp_priv.h"
 
+/* The connection's stall time: a few of its usual gaps between progresses. */
+static uint64_t
+stall_ns(const struct dfcp_conn *c)
+{
+	uint64_t t = 4 * c->gap_avg;
+
+	return t < DFCP_STALL_NS ? DFCP_STALL_NS : t > DFCP_STALL_MAX_NS ? DFCP_STALL_MAX_NS : t;
+}
+
 void
 dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
 {
 	*st = c->st;
+	st->stall_ms = (uint32_t)(stall_ns(c) / 1000000u);
 	st->srtt_ns = c->srtt;
 	st->completed = (uint32_t)c->completed;
 	st->close_reason = c->reason;
@@ -67,8 +77,16 @@ drops_sum(const struct dfcp_conn *c)
 void
 dfcp_progress(struct dfcp_conn *c, uint64_t now)
 {
+	if (c->progress_at != 0 && now > c->progress_at) {
+		uint64_t gap = now - c->progress_at;
+
+		if (gap > DFCP_STALL_MAX_NS)
+			gap = DFCP_STALL_MAX_NS;
+		c->gap_avg = c->gap_avg == 0 ? gap : c->gap_avg - c->gap_avg / 4 + gap / 4;
+	}
 	c->progress_at = now;
-	c->stall_at = now + DFCP_STALL_NS;
+	c->rx_at_progress = c->rx_pkts;
+	c->stall_at = now + stall_ns(c);
 	c->drops_at_progress = drops_sum(c);
 	c->st.stall = 0;
 }
@@ -81,7 +99,7 @@ stall_why(const struct dfcp_conn *c, uint64_t now)
 	if (drops_sum(c) != c->drops_at_progress)
 		why |= DFCP_STALL_RX_DROPS;
 	if (!c->sender) {
-		if (now - c->last_data >= DFCP_STALL_NS)
+		if (now - c->last_data >= stall_ns(c))
 			why |= DFCP_STALL_NO_DATA_RX;
 		return why;
 	}
@@ -106,19 +124,24 @@ stall_why(const struct dfcp_conn *c, uint64_t now)
 }
 
 /*
- * No progress for DFCP_STALL_NS while the peer is alive (a packet from it in
- * that time): the reason goes into the stats (stall), each episode counted
- * once (stalls). Checked at most every STALL_NS / 8.
+ * No progress for the stall time while the peer is alive (a packet from it
+ * in that time): the reason goes into the stats (stall), each episode
+ * counted once (stalls). Checked at most every stall time / 8.
  */
 void
 dfcp_stall_check(struct dfcp_conn *c, uint64_t now)
 {
+	uint64_t t = stall_ns(c);
 	uint32_t why;
 
 	if (c->state != DFCP_ESTABLISHED || now < c->stall_at)
 		return;
-	c->stall_at = now + DFCP_STALL_NS / 8;
-	if (now - c->progress_at < DFCP_STALL_NS || now - c->peer_at >= DFCP_STALL_NS) {
+	c->stall_at = now + t / 8;
+	/* a receiver's first block, its DATA still coming: not stalled before
+	 * 4 blocks' worth of it arrived (no gap between blocks known yet) */
+	if (now - c->progress_at < t || now - c->peer_at >= t ||
+			(!c->sender && c->gap_avg == 0 && now - c->last_data < t &&
+			 (c->p.flags & DFCP_F_XR) && c->rx_pkts - c->rx_at_progress < 4 * c->p.K)) {
 		c->st.stall = 0;
 		return;
 	}

@@ -23,23 +23,71 @@ struct rq_enc {
 	int ref;		/* tab[0..K) point at the caller's block */
 	int gen;		/* generator-matrix path */
 	int cvalid;		/* C computed for the loaded block */
+	int planmem;		/* mem holds the plan's slots, not just the K sources */
 	const struct rq_kp *kp;
 	const struct rq_plan *plan;
-	uint8_t *mem;		/* D (K' symbols) | zero | C (L) | scratch */
-	uint8_t **tab;		/* plan slots + workspace */
-	uint8_t **ctab;		/* tab + K' + 1: C[i] == ctab[i] */
-	uint8_t *grow;		/* gen: RQ_GEN_CHUNK generator rows of K' bytes */
-	uint8_t *coef;		/* gen: RQ_GEN_CHUNK x K coefficients */
-	uint8_t *tbls;		/* gen: ISA-L tables, 32 * K * RQ_GEN_CHUNK */
-	uint8_t **outp;		/* gen: RQ_GEN_CHUNK output pointers */
+	uint8_t *mem;		/* D (K' symbols) | zero | C (L) | scratch; gen: K */
+	uint8_t **tab;		/* plan slots + workspace; gen: the K sources */
+	uint8_t **ctab;		/* tab + K' + 1: C[i] == ctab[i] (planmem) */
+	uint8_t *scr;		/* gen scratch of its own (K' > RQ_GEN_ENC_MAX_KP), or NULL */
 };
+
+/*
+ * Generator path scratch, used only inside one rq_enc_symbol(s) call: the
+ * ISA-L tables (32 * K * RQ_GEN_CHUNK bytes) and the RQ_GEN_CHUNK x K
+ * coefficients. One per thread for the blocks that take the generator path
+ * by default (K' <= RQ_GEN_ENC_MAX_KP: 132 KiB of TLS), so an encoder keeps
+ * only its K source symbols between calls (K = 47, T = 1420: 69 KiB, not
+ * the 285 KiB of its own plan slots and tables: the DFCP sender pool holds
+ * one per flow). Encoders forced onto the generator path above that
+ * (rq_enc_set_gen) get scratch of their own.
+ */
+#define GEN_TBL_BYTES(K) ((size_t)32 * (K) * RQ_GEN_CHUNK)
+#define GEN_SCR_BYTES(K) (GEN_TBL_BYTES(K) + (size_t)RQ_GEN_CHUNK * (K))
+static _Thread_local _Alignas(64) uint8_t gen_tls[GEN_SCR_BYTES(RQ_GEN_ENC_MAX_KP)];
+
+/*
+ * Symbol memory: the plan's slots (plan != 0) or only the K source symbols
+ * (generator path). A loaded copied block is kept.
+ */
+static int
+enc_mem(struct rq_enc *enc, int plan)
+{
+	const struct rq_kp *kp = enc->kp;
+	uint32_t L = kp->p.L, nsym, i;
+	size_t ntab;
+	uint8_t *mem, **tab;
+
+	nsym = plan ? kp->p.Kp + L + rq_plan_scratch(enc->plan) + 1 : enc->K;
+	ntab = plan ? (size_t)nsym + 6 * L : nsym;
+	mem = rq_sym_alloc((size_t)nsym * enc->stride);
+	tab = calloc(ntab, sizeof(*tab));
+	if (mem == NULL || tab == NULL) {
+		free(mem);
+		free(tab);
+		return -ENOMEM;
+	}
+	memset(mem, 0, (size_t)nsym * enc->stride);
+	for (i = 0; i < nsym; i++)
+		tab[i] = mem + (size_t)i * enc->stride;
+	if (enc->mem != NULL && enc->loaded && !enc->ref)
+		memcpy(mem, enc->mem, (size_t)enc->K * enc->stride);
+	if (enc->ref)
+		memcpy(tab, enc->tab, (size_t)enc->K * sizeof(*tab));
+	free(enc->mem);
+	free(enc->tab);
+	enc->mem = mem;
+	enc->tab = tab;
+	enc->planmem = plan;
+	enc->ctab = plan ? tab + kp->p.Kp + 1 : NULL;
+	return 0;
+}
 
 struct rq_enc *
 rq_enc_create(uint32_t K, uint16_t T)
 {
 	const struct rq_kp *kp;
 	struct rq_enc *enc;
-	uint32_t nsym, i, L;
 
 	if (K == 0 || K > RQ_MAX_K || T == 0)
 		return NULL;
@@ -53,30 +101,13 @@ rq_enc_create(uint32_t K, uint16_t T)
 	enc->T = T;
 	enc->kp = kp;
 	enc->plan = kp->enc_plan;
-	L = kp->p.L;
-	nsym = kp->p.Kp + L + rq_plan_scratch(enc->plan) + 1;
 	enc->stride = rq_sym_stride(T);
-	enc->mem = rq_sym_alloc((size_t)nsym * enc->stride);
-	enc->tab = calloc((size_t)nsym + 6 * L, sizeof(uint8_t *));
-	if (enc->mem == NULL || enc->tab == NULL)
-		goto fail;
-	if (kp->gm != NULL) {
-		enc->gen = kp->p.Kp <= rq_kern_cur->gen_enc_max_kp;
-		enc->grow = malloc((size_t)RQ_GEN_CHUNK * kp->p.Kp);
-		enc->coef = malloc((size_t)RQ_GEN_CHUNK * K);
-		enc->tbls = aligned_alloc(64, (size_t)32 * K * RQ_GEN_CHUNK);
-		enc->outp = calloc(RQ_GEN_CHUNK, sizeof(*enc->outp));
-		if (!enc->grow || !enc->coef || !enc->tbls || !enc->outp)
-			goto fail;
+	enc->gen = kp->gm != NULL && kp->p.Kp <= rq_kern_cur->gen_enc_max_kp;
+	if (enc_mem(enc, !enc->gen) < 0) {
+		rq_enc_free(enc);
+		return NULL;
 	}
-	memset(enc->mem, 0, (size_t)nsym * enc->stride);
-	for (i = 0; i < nsym; i++)
-		enc->tab[i] = enc->mem + (size_t)i * enc->stride;
-	enc->ctab = enc->tab + kp->p.Kp + 1;
 	return enc;
-fail:
-	rq_enc_free(enc);
-	return NULL;
 }
 
 void
@@ -86,18 +117,27 @@ rq_enc_free(struct rq_enc *enc)
 		return;
 	free(enc->mem);
 	free(enc->tab);
-	free(enc->grow);
-	free(enc->coef);
-	free(enc->tbls);
-	free(enc->outp);
+	free(enc->scr);
 	free(enc);
 }
 
-/* Test hook: 0 forces the plan path, 1 the generator path (when K' allows). */
+/*
+ * Test hook: 0 forces the plan path, 1 the generator path (when K' allows).
+ * Allocates what the new path needs (plan slots, scratch above
+ * RQ_GEN_ENC_MAX_KP): -ENOMEM if that fails, the path unchanged.
+ */
 int
 rq_enc_set_gen(struct rq_enc *enc, int on)
 {
-	enc->gen = on && enc->grow != NULL;
+	on = on && enc->kp->gm != NULL;
+	if (!on && !enc->planmem && enc_mem(enc, 1) < 0)
+		return -ENOMEM;
+	if (on && enc->kp->p.Kp > RQ_GEN_ENC_MAX_KP && enc->scr == NULL) {
+		enc->scr = aligned_alloc(64, (GEN_SCR_BYTES(enc->kp->p.Kp) + 63) / 64 * 64);
+		if (enc->scr == NULL)
+			return -ENOMEM;
+	}
+	enc->gen = on;
 	enc->loaded = 0;
 	return enc->gen;
 }
@@ -177,17 +217,19 @@ gen_repair(const struct rq_enc *enc, const uint32_t *esi, void *const *out, unsi
 {
 	const struct rq_kp *kp = enc->kp;
 	uint32_t Kp = kp->p.Kp, K = enc->K;
+	uint8_t *tbls = enc->scr != NULL ? enc->scr : gen_tls;
+	uint8_t *coef = tbls + GEN_TBL_BYTES(K);
+	uint8_t *outp[RQ_GEN_CHUNK];
+	uint8_t g[RQ_GEN_MAX_KP];
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		uint8_t *g = enc->grow + (size_t)i * Kp;
-
 		rq_gen_row(kp, esi[i] + Kp - K, g);
-		memcpy(enc->coef + (size_t)i * K, g, K);
-		enc->outp[i] = out[i];
+		memcpy(coef + (size_t)i * K, g, K);
+		outp[i] = out[i];
 	}
-	rq_gf_dot_tables(K, n, enc->coef, enc->tbls);
-	rq_gf_dot(enc->T, K, n, enc->tbls, enc->tab, enc->outp);
+	rq_gf_dot_tables(K, n, coef, tbls);
+	rq_gf_dot(enc->T, K, n, tbls, enc->tab, outp);
 }
 
 int
@@ -256,6 +298,8 @@ const uint8_t *
 rq_enc_intermediate(struct rq_enc *enc, uint32_t i)
 {
 	if (!enc->loaded || i >= enc->kp->p.L)
+		return NULL;
+	if (!enc->planmem && enc_mem(enc, 1) < 0)
 		return NULL;
 	if (!enc->cvalid) {
 		rq_plan_run(enc->plan, enc->T, enc->tab);

@@ -531,6 +531,7 @@ test_stall(void)
 	run_until(&pr, 1500 * MS);
 	dfcp_conn_stats(pr.a, &ss);
 	CHECK(ss.stalls == 1);
+	CHECK(ss.stall_ms == 1000);	/* no progress yet: the least stall time */
 	CHECK((ss.stall & (DFCP_STALL_ON | DFCP_STALL_WINDOW | DFCP_STALL_RX_DROPS)) ==
 			(DFCP_STALL_ON | DFCP_STALL_WINDOW | DFCP_STALL_RX_DROPS));
 	dfcp_stall_str(ss.stall, why, sizeof(why));
@@ -547,6 +548,9 @@ test_stall(void)
 	run_until(&pr, 6000 * MS);
 	dfcp_conn_stats(pr.a, &ss);
 	CHECK(ss.stall == 0 && ss.blocks_acked == 100);
+	/* the stall time follows the usual gap between blocks (EWMA): the one
+	 * of ~5.5 s, then 99 short ones, leave it at the least again */
+	CHECK(ss.stall_ms == 1000);
 	CHECK(strcmp(dfcp_stall_str(0, why, sizeof(why)), "progressing") == 0);
 	close_pair(&pr);
 }

@@ -90,8 +90,9 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	ec->limits.max_K = df->max_K;
 	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
 	/* the block memory is the task's pool (dfcp_task.c sets ec->pool) */
-	if (receiver)
-		ec->max_half_open = half_open(x);
+	/* a sender accepts no SYN: no half-open entries (the library's default
+	 * 4096 made 144 KiB of slots and hash heads per sender, 590 MB at 4096) */
+	ec->max_half_open = receiver ? half_open(x) : 0;
 	conn_common(df, csum, &ec->accept_conf);
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
@@ -162,6 +163,7 @@ eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->dispersion_pct = b->dispersion_pct;
 	a->rate_hint_pps = b->rate_hint_pps;
 	a->stall = b->stall;
+	a->stall_ms = b->stall_ms;
 	a->loss_ppm = b->loss_ppm;
 	a->redundancy = b->redundancy;
 	a->window_used = b->window_used;

@@ -126,7 +126,7 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"rate_capped", "", FT(rate_capped), ENG_CT_U64, 0, ENG_V_JSON,
 		"sender: bursts shortened by the rate hint"},
 	{"stalls", "", FT(stalls), ENG_CT_U64, 0, V_TJ,
-		"episodes of no progress for 1 s while the peer was alive"},
+		"episodes of no progress for its stall time (4 x its usual time between two acked / delivered blocks, 1..60 s) while the peer was alive"},
 	{"loss_est", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT,
 		"end-to-end DATA loss over the whole connection (sender: as its receiver's last "
 		"report counts it, received vs highest seq, with reports on; the per-block EWMA "

@@ -458,8 +458,9 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 		char why[96];
 
 		f->stalls_logged = s.st.stalls;
-		ENG_LOG(WARNING, task, "flow %s: no progress for 1 s while the peer is alive: %s",
-				xf->fc->name, dfcp_stall_str(s.st.stall, why, sizeof(why)));
+		ENG_LOG(WARNING, task, "flow %s: no progress for %u.%u s while the peer is alive: %s",
+				xf->fc->name, s.st.stall_ms / 1000, s.st.stall_ms % 1000 / 100,
+				dfcp_stall_str(s.st.stall, why, sizeof(why)));
 	}
 	publish_generic(xf, &s);
 	flow_judge(xf, f, &s);

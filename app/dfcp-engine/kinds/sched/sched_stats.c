@@ -15,7 +15,9 @@
 #include "config/config.h"
 #include "core/runtime.h"
 #include "kinds/sched/sched.h"
+#include "kinds/sched/sched_priv.h"
 #include "obs/out.h"
+#include "pace.h"
 #include "pktsched.h"
 
 /* A sched task over the run. */
@@ -177,3 +179,50 @@ const struct eng_tel_cmd eng_sched_tel[] = {
 	{"/dfcp/sched", "Sched tasks and their flows' counters. No parameters", tel_sched},
 	{NULL, NULL, NULL},
 };
+
+int
+eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
+		struct eng_sched_flow_stats *flows, uint32_t max)
+{
+	const struct eng_sched_priv *p = t->priv;
+	uint32_t f;
+
+	if (t->ops != &eng_task_sched || p == NULL)
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	st->algo = p->be->name(p->bs);
+	st->rate_bps = p->rate_bps;
+	st->nb_flows = p->nb_flows;
+	st->tx_pkts = p->tx_pkts;
+	st->tx_bytes = p->tx_bytes;
+	st->tx_retries = p->tx_retries;
+	st->bad_flow = p->bad_flow;
+	st->be_drops = p->be_drops;
+	st->producers = p->nb_ins;
+	if (p->pace != NULL) {
+		struct pace_stats ps;
+
+		pace_stats(p->pace, &ps);
+		st->pace_stalls = ps.stalls;
+		st->pace_lost_bytes = ps.lost_bytes;
+	}
+	for (f = 0; f < p->nb_flows && f < max; f++) {
+		const struct eng_sched_flow *fl = &p->flows[f];
+		struct eng_sched_flow_stats *o = &flows[f];
+
+		memset(o, 0, sizeof(*o));
+		snprintf(o->name, sizeof(o->name), "%s", p->names[f]);
+		o->weight = fl->weight;
+		o->enq_pkts = fl->enq_pkts;
+		o->enq_bytes = fl->enq_bytes;
+		o->tx_pkts = fl->tx_pkts;
+		o->tx_bytes = fl->tx_bytes;
+		o->run_tx_pkts = p->run_over ? fl->run_tx_pkts : fl->tx_pkts;
+		o->run_tx_bytes = p->run_over ? fl->run_tx_bytes : fl->tx_bytes;
+		o->drop_pkts = p->drops[f];
+		o->refused_pkts = p->txh[f].refused;
+		o->backlog = p->be->backlog(p->bs, f);
+		o->ring_count = (uint32_t)(p->txh[f].sent - fl->enq_pkts);
+	}
+	return 0;
+}

@@ -34,11 +34,11 @@
 #include "kinds/route/route.h"
 #include "kinds/sched/sched.h"
 #include "kinds/sched/sched_be.h"
+#include "kinds/sched/sched_priv.h"
 #include "kinds/sched/sched_tx.h"
 #include "obs/capture_tx.h"
 #include "pace.h"
 
-#define SCH_MAX_BURST 512
 /* bursts per producer ring per poll (4 stalled every sender at 4096 flows:
  * doc/performance.md, "Many flows") */
 #define SCH_DRAIN 1
@@ -63,45 +63,6 @@ struct eng_sched_conf {
 	uint32_t flow_queue;     /* packets per flow in its ring and the scheduler */
 	uint32_t ring_size;      /* per producer task */
 	uint32_t overhead;       /* bytes per packet on the wire */
-};
-
-/* A producer task's ring. */
-struct eng_sched_in {
-	struct rte_ring *ring;
-	const struct eng_task *prod;
-};
-
-/* A flow, as the sched task's lcore counts it. */
-struct eng_sched_flow {
-	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
-	uint64_t enq_pkts, enq_bytes;   /* taken from the ring */
-	uint64_t run_tx_pkts, run_tx_bytes; /* at the end of the run phase */
-	uint64_t done_pub;              /* tx_pkts last published in done[] */
-	uint32_t weight;
-} __rte_cache_aligned;
-
-struct eng_sched_priv {
-	const struct eng_sched_be *be;
-	void *bs;                /* the backend's instance */
-	struct pace *pace;       /* NULL: unshaped */
-	struct eng_clock clk;    /* the runtime clock */
-	uint16_t port_id, txq;
-	int dyn_off;
-	int started;             /* backend started (1), failed (-1) */
-	uint32_t nb_flows, max_flows, flow_queue, overhead, nb_ins, max_ins, ring_size;
-	uint64_t rate_bps;
-	uint64_t tx_pkts, tx_bytes, tx_retries, bad_flow;
-	uint64_t be_drops;       /* refused by the backend (any flow) */
-	int run_over;            /* run-phase counters taken */
-	uint16_t pend_n, pend_off;
-	struct rte_mbuf *pend[SCH_MAX_BURST];
-	struct eng_sched_in *ins;          /* [max_ins] */
-	struct eng_sched_tx *txh;          /* [max_flows], the producers' */
-	uint64_t *drops;                   /* [max_flows], refused by the backend */
-	uint64_t *done;                    /* [max_flows], tx_pkts as the producers see it */
-	uint32_t done_step;                /* published every done_step packets */
-	char (*names)[ENG_NAME_LEN];       /* [max_flows] */
-	struct eng_sched_flow flows[];
 };
 
 static const struct eng_sched_be *
@@ -489,6 +450,29 @@ eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint3
 	return n;
 }
 
+/*
+ * The backend refused some of a burst (counted per flow in drops[]): those
+ * packets left their flows' limits too, so done[] says so at once (else the
+ * producer would count them in flight for ever and, at flow_queue of them,
+ * refuse the flow's every packet).
+ */
+static void
+eng_sched_drops_done(struct eng_sched_priv *p, const uint32_t *ids, uint32_t n, uint32_t dropped)
+{
+	uint32_t i;
+
+	p->be_drops += dropped;
+	for (i = 0; i < n; i++) {
+		struct eng_sched_flow *fl = &p->flows[ids[i]];
+
+		if (p->drops[ids[i]] == fl->drops_seen)
+			continue;
+		fl->drops_seen = p->drops[ids[i]];
+		fl->done_pub = fl->tx_pkts + fl->drops_seen;
+		__atomic_store_n(&p->done[ids[i]], fl->done_pub, __ATOMIC_RELEASE);
+	}
+}
+
 #define SCH_PF_AHEAD 8	/* classify: mbufs prefetched ahead, both lines */
 
 /* Producer rings -> the backend. The producers admitted every packet
@@ -522,8 +506,12 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 		ids[j] = id;
 		pkts[j++] = m;
 	}
-	if (j != 0)
-		p->be_drops += j - p->be->enqueue(p->bs, pkts, ids, j, now, p->drops);
+	if (j != 0) {
+		uint32_t q = p->be->enqueue(p->bs, pkts, ids, j, now, p->drops);
+
+		if (unlikely(q < j))
+			eng_sched_drops_done(p, ids, j, j - q);
+	}
 }
 
 /* Once, at the first poll: all flows are attached (any task order). */
@@ -586,63 +574,18 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 	n = eng_sched_shaped_dequeue(p, pkts, ids, lens, burst, now);
 	for (i = 0; i < n; i++) {
 		struct eng_sched_flow *fl = &p->flows[ids[i]];
+		uint64_t out;
 
 		fl->tx_bytes += lens[i];
-		if (++fl->tx_pkts - fl->done_pub >= p->done_step) { /* no read of done[] */
-			fl->done_pub = fl->tx_pkts;
-			__atomic_store_n(&p->done[ids[i]], fl->tx_pkts, __ATOMIC_RELEASE);
+		out = ++fl->tx_pkts + fl->drops_seen;
+		if (out - fl->done_pub >= p->done_step) { /* no read of done[] */
+			fl->done_pub = out;
+			__atomic_store_n(&p->done[ids[i]], out, __ATOMIC_RELEASE);
 		}
 	}
 	if (n != 0)
 		eng_sched_tx(p, pkts, lens, (uint16_t)n);
 	return (uint16_t)n;
-}
-
-int
-eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
-		struct eng_sched_flow_stats *flows, uint32_t max)
-{
-	const struct eng_sched_priv *p = t->priv;
-	uint32_t f;
-
-	if (t->ops != &eng_task_sched || p == NULL)
-		return -EINVAL;
-	memset(st, 0, sizeof(*st));
-	st->algo = p->be->name(p->bs);
-	st->rate_bps = p->rate_bps;
-	st->nb_flows = p->nb_flows;
-	st->tx_pkts = p->tx_pkts;
-	st->tx_bytes = p->tx_bytes;
-	st->tx_retries = p->tx_retries;
-	st->bad_flow = p->bad_flow;
-	st->be_drops = p->be_drops;
-	st->producers = p->nb_ins;
-	if (p->pace != NULL) {
-		struct pace_stats ps;
-
-		pace_stats(p->pace, &ps);
-		st->pace_stalls = ps.stalls;
-		st->pace_lost_bytes = ps.lost_bytes;
-	}
-	for (f = 0; f < p->nb_flows && f < max; f++) {
-		const struct eng_sched_flow *fl = &p->flows[f];
-		struct eng_sched_flow_stats *o = &flows[f];
-
-		memset(o, 0, sizeof(*o));
-		snprintf(o->name, sizeof(o->name), "%s", p->names[f]);
-		o->weight = fl->weight;
-		o->enq_pkts = fl->enq_pkts;
-		o->enq_bytes = fl->enq_bytes;
-		o->tx_pkts = fl->tx_pkts;
-		o->tx_bytes = fl->tx_bytes;
-		o->run_tx_pkts = p->run_over ? fl->run_tx_pkts : fl->tx_pkts;
-		o->run_tx_bytes = p->run_over ? fl->run_tx_bytes : fl->tx_bytes;
-		o->drop_pkts = p->drops[f];
-		o->refused_pkts = p->txh[f].refused;
-		o->backlog = p->be->backlog(p->bs, f);
-		o->ring_count = (uint32_t)(p->txh[f].sent - fl->enq_pkts);
-	}
-	return 0;
 }
 
 static void

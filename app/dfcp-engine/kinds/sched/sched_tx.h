@@ -8,7 +8,8 @@
  * scheduler together; the producer counts what it sent, the sched task
  * what it sent on (tx_pkts, read here only when the flow looks full), and a
  * packet over the limit is refused here and counted in the flow's
- * `refused`. The sched task publishes `done` every quarter of the limit (a
+ * `refused`. The sched task publishes `done` (sent on + refused by its
+ * backend) every quarter of the limit (a
  * flow that drained shows at most that much too full, never full), so the
  * cache line bounces between the lcores once per limit/4 packets of a flow,
  * not once per packet. The cost per packet does not depend on the number of
