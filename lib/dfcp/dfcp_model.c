@@ -23,7 +23,9 @@
 #define Z_TOPUP_Q16	(Q16 / 2)	/* top-up: mean - sd / 2 >= missing + 1 */
 #define AUTO_Z_Q8	256u		/* version 1: mean - z sd >= K, z = 1 (Q8) */
 #define SYM_CAP		65535u
-#define CAP_BURST	32u		/* rate cap: packets of credit at most */
+#define CAP_BURST	32u		/* rate cap: packets of credit at least */
+#define CAP_CATCHUP_NS	10000000ull	/* rate cap: credit kept over a stall */
+#define CAP_RELEASE_NS	200000000ull	/* rate cap: ends after this long without loss */
 #define CAP_MIN_PPS	1000u		/* rate cap: never below */
 #define NS		1000000000ull
 #define PAUSE_NS	200000ull	/* a round paused this long: below round_idle's 250 us */
@@ -466,24 +468,32 @@ dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 /*
  * Dead packets: a sender faster than a downstream bottleneck sends what the
  * bottleneck drops. With hints on, the receiver reports the rate DATA
- * arrives at; while the path shows a standing queue (srtt above the least
- * RTT by 1/16 of it, 0.5 ms at least) and losses (over 1/32), the loss is
- * that queue overflowing, and the sender caps its DATA rate at 9/8 of the
- * arrival rate: it keeps probing 1/8 above what gets through (a freed link
- * is found again at 9/8 per report), the rest is not sent. The cap stays
- * until the queue is nearly gone (srtt within 1/4 of that margin): random
- * loss on a path without a queue never sets it.
+ * arrives at (over the last 50 ms, in two windows of 25 ms); while the
+ * path shows a standing queue (srtt above the least RTT by 1/16 of it, 0.5
+ * ms at least) and losses (over 1/32), the loss is that queue overflowing,
+ * and the sender caps its DATA rate at 9/8 of the arrival rate: it keeps
+ * probing 1/8 above what gets through (a freed link is found again at 9/8
+ * per window), the rest is not sent. The cap stays until the losses stop
+ * (the estimate under 1/64 for 200 ms): neither a queue that an lcore's
+ * stall drained for a moment nor the loss-free reports after it end it;
+ * random loss on a path without a queue never sets it.
  */
 static void
 cap_update(struct dfcp_conn *c, uint64_t now)
 {
 	uint64_t qd = c->min_rtt / 16 > 500000u ? c->min_rtt / 16 : 500000u, cap;
 
-	/* hysteresis: a cap in force stays until the queue is nearly gone */
-	if (c->cap_pps != 0)
-		qd /= 4;
+	if (c->cap_pps != 0 && c->loss_q16 < Q16 / 64) {
+		if (c->cap_low == 0)
+			c->cap_low = now;
+		if (now - c->cap_low >= CAP_RELEASE_NS)
+			c->cap_pps = 0;
+		return;
+	}
+	c->cap_low = 0;
 	if (!c->conf.rate_hint || c->hint_pps == 0 || c->min_rtt == 0 ||
-			c->srtt < c->min_rtt + qd || c->loss_q16 < Q16 / 32) {
+			(c->cap_pps == 0 && (c->loss_q16 < Q16 / 32 ||
+			c->srtt < c->min_rtt + qd))) {
 		c->cap_pps = 0;
 		return;
 	}
@@ -500,17 +510,25 @@ cap_update(struct dfcp_conn *c, uint64_t now)
 	c->cap_pps = cap;
 }
 
+/*
+ * Credit: what the cap lets out over CAP_CATCHUP_NS (32 packets at least),
+ * so that a sender descheduled that long makes it up afterwards as its
+ * pacer does, instead of the hint then following the dip down.
+ */
 static void
 cap_refill(struct dfcp_conn *c, uint64_t now)
 {
 	uint64_t dt = now > c->cap_last ? now - c->cap_last : 0;
+	uint64_t max = c->cap_pps * CAP_CATCHUP_NS / NS;
 
+	if (max < CAP_BURST)
+		max = CAP_BURST;
 	if (dt > NS)
 		dt = NS;
 	c->cap_last = now;
 	c->cap_tokens += (uint64_t)(((unsigned __int128)dt * c->cap_pps * Q16) / NS);
-	if (c->cap_tokens > (uint64_t)CAP_BURST * Q16)
-		c->cap_tokens = (uint64_t)CAP_BURST * Q16;
+	if (c->cap_tokens > max * Q16)
+		c->cap_tokens = max * Q16;
 }
 
 unsigned int

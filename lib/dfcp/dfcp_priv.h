@@ -260,6 +260,7 @@ struct dfcp_conn {
 	uint64_t cap_pps;		/* 0: no cap */
 	uint64_t cap_tokens;		/* Q16 packets */
 	uint64_t cap_last;
+	uint64_t cap_low;		/* the loss fell under 1/64 then (0: not) */
 	uint64_t hint_pps;		/* last hint received */
 	uint32_t fin_nblocks;
 	uint64_t fin_nbytes;
@@ -287,7 +288,9 @@ struct dfcp_conn {
 	uint64_t idle_len;		/* ... its idle time (again from a late check) */
 	uint64_t rate_t0;		/* rate hint: measurement interval start */
 	uint32_t rate_n0;
-	uint64_t rate_pps;		/* EWMA of arrivals/s */
+	uint64_t rate_pps;		/* the hint: arrivals/s over two windows */
+	uint64_t rate_prev_dt;		/* the last window: its length, its arrivals */
+	uint32_t rate_prev_n;
 	struct back_ent back[BACK_RING];
 	uint32_t back_head, back_count;
 	int fin_seen;

@@ -22,8 +22,7 @@
 #define GAP_SHIFT	4		/* inter-arrival EWMA, gain 1/16 (and Q4) */
 #define GAP_MAX_NS	10000000ull	/* a longer gap is a pause, not the pace */
 #define IDLE_MAX_NS	50000000ull	/* the round idle time at most */
-#define RATE_PERIOD_NS	1000000ull	/* rate hint: one sample per ms of arrivals */
-#define RATE_SHIFT	3		/* rate hint EWMA gain 1/8 */
+#define RATE_WIN_NS	25000000ull	/* rate hint: one sample per 25 ms of arrivals */
 #define NS		1000000000ull
 #define LATE_NS		200000ull	/* an idle end noticed later than this: a stall */
 
@@ -102,22 +101,30 @@ idle_time(const struct dfcp_conn *c, uint32_t left)
 	return t > IDLE_MAX_NS ? IDLE_MAX_NS : t;
 }
 
+/*
+ * Rate hint: the arrival rate over the last two windows of 25 ms each (the
+ * hint moves every 25 ms; 50 ms is longer than an lcore's usual stall and
+ * the pipes' 20 ms catch-up after it, so that a stall and the burst after
+ * it average out: a burst that closes one window lands in the next). A window over
+ * twice as long held a pause (the sender had nothing to send): not a
+ * sample, and the next hint is of one window.
+ */
 static void
 rate_sample(struct dfcp_conn *c, uint64_t now)
 {
-	uint64_t dt = now - c->rate_t0, pps;
+	uint64_t dt = now - c->rate_t0;
+	uint32_t n = c->rx_pkts - c->rate_n0;
 
-	if (dt < RATE_PERIOD_NS)
+	if (dt < RATE_WIN_NS)
 		return;
-	if (dt < 4 * RATE_PERIOD_NS) {
-		pps = (uint64_t)(c->rx_pkts - c->rate_n0) * NS / dt;
-		if (c->rate_pps == 0)
-			c->rate_pps = pps;
-		else
-			c->rate_pps = c->rate_pps - (c->rate_pps >> RATE_SHIFT) +
-				(pps >> RATE_SHIFT);
+	if (dt < 2 * RATE_WIN_NS) {
+		c->rate_pps = (uint64_t)(n + c->rate_prev_n) * NS / (dt + c->rate_prev_dt);
+		c->rate_prev_n = n;
+		c->rate_prev_dt = dt;
+	} else {
+		c->rate_prev_n = 0;
+		c->rate_prev_dt = 0;
 	}
-	/* after a pause (the sender had nothing to send) a fresh interval */
 	c->rate_t0 = now;
 	c->rate_n0 = c->rx_pkts;
 }

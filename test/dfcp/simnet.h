@@ -9,6 +9,11 @@
  * poll_ns (a busy lcore sends in bursts). Frames may carry a small real
  * symbol while the pipes account them at the size of a wire_T symbol, so
  * that the codec stays cheap and the timing is that of 1420-byte symbols.
+ * Stalls (sn_stalls): the senders' lcore (side 0) or the router's and
+ * receivers' (side 1, the pipes included) stops polling for 5-20 ms every
+ * so often; what fell due meanwhile goes on when it polls again, the pipes
+ * keeping their exact schedule (the engine's catch-up), the receivers
+ * seeing it at that later time.
  */
 #ifndef DFCP_TEST_SIMNET_H
 #define DFCP_TEST_SIMNET_H
@@ -47,6 +52,8 @@ struct sn_flow {
 	uint64_t last_deliver;		/* the sink last grew */
 	uint64_t sink_seen;
 	uint64_t bins[SN_BINS];		/* bytes delivered by the end of each bin */
+	uint64_t sent;			/* DATA frames sent */
+	uint64_t sbins[SN_BINS];	/* DATA frames sent by the end of each bin */
 };
 
 struct sn_pkt {
@@ -66,7 +73,30 @@ struct simnet {
 	uint64_t now, bin_ns;
 	uint32_t wire_T, real_T;
 	uint8_t *bufs[SN_BURST];
+	uint64_t stall_every[2];	/* 0: no stalls; side 0 senders, 1 the rest */
 };
+
+/* Side s stalls for 5-20 ms at the start of every period of every_ns. */
+static inline void
+sn_stalls(struct simnet *n, int side, uint64_t every_ns)
+{
+	n->stall_every[side] = every_ns;
+}
+
+/* The end of the stall side s is in at t, or 0. */
+static inline uint64_t
+sn_stalled(const struct simnet *n, int side, uint64_t t)
+{
+	uint64_t e = n->stall_every[side], k, len;
+
+	if (e == 0)
+		return 0;
+	k = t / e;
+	if (k == 0)
+		return 0;	/* none during the handshake */
+	len = (5 + (k * 7 + (uint64_t)side * 3) % 16) * 1000000ull;
+	return t < k * e + len ? k * e + len : 0;
+}
 
 static inline void
 sn_init(struct simnet *n, uint32_t real_T, uint32_t wire_T, uint64_t bin_ns)
@@ -242,6 +272,8 @@ sn_leave(struct simnet *n, uint32_t h, uint64_t t)
 		sn_enter(n, h, t);
 		return;
 	}
+	if (!p->rev && n->stall_every[1] && t < n->now)
+		t = n->now;	/* the receiver polls again after a stall */
 	dfcp_ep_rx(p->rev ? f->sep : f->rep, p->data, p->len, t);
 	sn_release(n, h);
 }
@@ -292,8 +324,11 @@ sn_tx(struct simnet *n, uint32_t i, int rev)
 
 			f->tokens = f->tokens > c ? f->tokens - c : 0;
 		}
-		if (!rev && f->first_data == 0 && lens[j] > DFCP_DATA_OFF_V1)
-			f->first_data = n->now;
+		if (!rev && lens[j] > DFCP_DATA_OFF_V1) {
+			f->sent++;
+			if (f->first_data == 0)
+				f->first_data = n->now;
+		}
 		sn_enter(n, h, n->now);
 	}
 }
@@ -302,9 +337,13 @@ sn_tx(struct simnet *n, uint32_t i, int rev)
 static inline uint64_t
 sn_next(struct simnet *n, uint64_t until)
 {
-	uint64_t t = until;
+	uint64_t t = until, s0 = sn_stalled(n, 0, n->now), s1 = sn_stalled(n, 1, n->now);
 
-	for (uint32_t i = 0; i < n->npipes; i++) {
+	if (s0 != 0 && s0 < t)
+		t = s0;
+	if (s1 != 0 && s1 < t)
+		t = s1;
+	for (uint32_t i = 0; i < n->npipes && s1 == 0; i++) {
 		uint64_t e = pipe_next_event(n->pipe[i]);
 
 		if (e < t)
@@ -314,8 +353,10 @@ sn_next(struct simnet *n, uint64_t until)
 		struct sn_flow *f = &n->f[i];
 		uint64_t d = dfcp_ep_next_deadline(f->rep, n->now), e;
 
-		if (d < t)
+		if (d < t && s1 == 0)
 			t = d;
+		if (s0 != 0)
+			continue;
 		d = dfcp_ep_next_deadline(f->sep, n->now);
 		if (f->poll_ns && d < f->next_poll)
 			d = f->next_poll;
@@ -346,9 +387,10 @@ sn_run(struct simnet *n, uint64_t until)
 	struct pipe_pkt out[64];
 
 	while (n->now < until) {
-		int open = 0;
+		int open = 0, s0 = sn_stalled(n, 0, n->now) != 0;
+		int s1 = sn_stalled(n, 1, n->now) != 0;
 
-		for (uint32_t i = 0; i < n->npipes; i++) {
+		for (uint32_t i = 0; i < n->npipes && !s1; i++) {
 			unsigned int k;
 
 			while ((k = pipe_dequeue_burst(n->pipe[i], n->now, out, 64)) != 0)
@@ -358,14 +400,17 @@ sn_run(struct simnet *n, uint64_t until)
 		for (uint32_t i = 0; i < n->nflows; i++) {
 			struct sn_flow *f = &n->f[i];
 
-			sn_tx(n, i, 1);
-			if (f->poll_ns == 0 || n->now >= f->next_poll) {
+			if (!s1)
+				sn_tx(n, i, 1);
+			if (!s0 && (f->poll_ns == 0 || n->now >= f->next_poll)) {
 				if (f->poll_ns)
 					f->next_poll = n->now + f->poll_ns;
 				sn_tx(n, i, 0);
 			}
-			if (n->bin_ns && n->now / n->bin_ns < SN_BINS)
+			if (n->bin_ns && n->now / n->bin_ns < SN_BINS) {
 				f->bins[n->now / n->bin_ns] = f->sink.bytes;
+				f->sbins[n->now / n->bin_ns] = f->sent;
+			}
 			if (f->sink.bytes != f->sink_seen) {
 				f->sink_seen = f->sink.bytes;
 				f->last_deliver = n->now;
