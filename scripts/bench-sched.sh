@@ -7,15 +7,17 @@
 #   rate    [task gen] txonly, pkt_size 64, flows = N (weights 1,2,3,4 in
 #           turn), egress = s0, on lcore 0 -> [task s0] sched, port net_null0,
 #           rate = off, sched = wf2q+ | rte_sched, max_flows = 4096, on
-#           lcore 1; Mpps = the flows' run-phase packets / run time, and the
-#           sched lcore's busy cycles per packet (cycles of its polls that
-#           handled packets / packets sent: its own cost, whoever limits).
-#           flow_queue = 16384 / N (4..1024): every flow can be backlogged
-#           within the sched task's pool reserve (16384 mbufs). Unshaped,
-#           the flows are backlogged only where the sched task is slower than
-#           the generator: the column `backlogged` counts the flows refused
-#           at their producer (over flow_queue) in the run with the fewest;
-#           no share error is printed here (see shares)
+#           lcore 1; Mpps = the flows' run-phase packets / run time, and
+#           the busy cycles per packet of each lcore (cycles of its polls
+#           that handled packets / its packets: its own cost, whoever
+#           limits). flow_queue = 16384 / N (4..1024): every flow can be
+#           backlogged within the sched task's pool reserve (16384 mbufs).
+#           `limit`: sched when the generator had packets refused (a full
+#           ring or flow) in every run, i.e. it offered more than the sched
+#           task took; gen when in none. No share error here: unshaped, one
+#           burst in and one out per poll (SCH_DRAIN 1) and a shared ring
+#           that fills before any flow's flow_queue at N >= 64 leave the
+#           weights nothing to act on (see shares)
 #   shares  the weighted share error per flow (|share - w/sum w| / (w/sum w):
 #           max and mean over the flows) from runs in which the sched task
 #           IS the bottleneck: the same config shaped at rate = SHARE_MBPS
@@ -34,8 +36,12 @@
 #           goodput
 #
 # Usage: scripts/bench-sched.sh [--runs N] [--seconds T] [--flows "1 1024 4096"]
-#                               [--share-mbps 1000]
+#                               [--share-mbps 1000] [--mbuf-size B]
 #                               [--only rate|shares|shaped|gen|dfcp]
+# --mbuf-size B: [engine] mbuf_size (data room; default the engine's 2176):
+# e.g. 384 for the 64 B runs, a pool of 1/4 the memory (fewer TLB and cache
+# misses with --no-huge; not for frames over B - 128: the 1518 B shaped run
+# keeps the default).
 # Run it under the shared lock: flock /tmp/dfcp-heavy.lock scripts/bench-sched.sh
 set -eu
 ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
@@ -44,6 +50,7 @@ SECS=3
 FLOWS="1 1024 4096"
 SHARE_FLOWS="1024 4096"
 SHARE_MBPS=1000
+MBUF_SIZE=
 ONLY=
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -51,8 +58,9 @@ while [ $# -gt 0 ]; do
 	--seconds) SECS=$2; shift ;;
 	--flows) FLOWS=$2; shift ;;
 	--share-mbps) SHARE_MBPS=$2; shift ;;
+	--mbuf-size) MBUF_SIZE=$2; shift ;;
 	--only) ONLY=$2; shift ;;
-	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--share-mbps M]" \
+	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--share-mbps M] [--mbuf-size B]" \
 		"[--only rate|shares|shaped|gen|dfcp]" >&2
 	   exit 2 ;;
 	esac
@@ -69,12 +77,15 @@ gen_cfg() {
 	fq=$((16384 / $3))
 	[ "$fq" -le 1024 ] || fq=1024
 	[ "$fq" -ge 4 ] || fq=4
+	ms=
+	[ -z "$MBUF_SIZE" ] || [ $(($4 + 128)) -gt "$MBUF_SIZE" ] || ms="mbuf_size = $MBUF_SIZE"
 	cat > "$1" <<EOC
 [eal]
 args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --vdev=net_null0
 
 [engine]
 duration = ${SECS}s
+$ms
 
 [port n0]
 device = net_null0
@@ -111,10 +122,11 @@ tasks = s0
 EOC
 }
 
-# result JSON: "mpps share_max share_mean l1_gbps backlogged flows cyc_per_pkt"
-# (backlogged: flows refused at their producer; cyc_per_pkt: the sched
-# lcore's busy cycles per packet sent; without a sched task: the
-# generator's packets and its lcore's)
+# result JSON: "mpps share_max share_mean l1_gbps backlogged flows sched_cyc
+# gen_cyc gen_refused" (backlogged: flows refused at their producer;
+# sched_cyc, gen_cyc: busy cycles per packet of the sched lcore and of the
+# generator's; gen_refused: packets the generator had refused, by a flow's
+# limit or a full ring; without a sched task: the generator's)
 summarize() {
 	python3 - "$1" <<'EOP'
 import json, sys
@@ -125,10 +137,11 @@ if not js.get("sched"):
     t = js["tasks"][0]
     pk = t["tx_packets"]
     print(f"{pk / dur / 1e6:.3f} - - {(t['tx_bytes'] + 24 * pk) * 8 / dur / 1e9:.3f} - "
-          f"- {lc[0]['busy_cycles'] / max(pk, 1):.0f}")
+          f"- - {lc[0]['busy_cycles'] / max(pk, 1):.0f} {t['tx_dropped']}")
     sys.exit(0)
 s = js["sched"][0]
 fl = s["flows"]
+g = [t for t in js["tasks"] if t["name"] == "gen"][0]
 pk = sum(f["run_tx_packets"] for f in fl)
 by = sum(f["run_tx_bytes"] for f in fl)
 ws = sum(f["weight"] for f in fl)
@@ -136,7 +149,8 @@ errs = [abs(f["run_tx_bytes"] / by - f["weight"] / ws) / (f["weight"] / ws) for 
 bl = sum(1 for f in fl if f["refused_packets"] > 0)
 print(f"{pk / dur / 1e6:.3f} {max(errs) * 100:.2f} {sum(errs) / len(errs) * 100:.2f} "
       f"{(by + 24 * pk) * 8 / dur / 1e9:.3f} {bl} {len(fl)} "
-      f"{lc[1]['busy_cycles'] / max(s['tx_packets'], 1):.0f}")
+      f"{lc[1]['busy_cycles'] / max(s['tx_packets'], 1):.0f} "
+      f"{lc[0]['busy_cycles'] / max(g['tx_packets'], 1):.0f} {g['tx_dropped']}")
 EOP
 }
 
@@ -155,17 +169,24 @@ run_one() { # CFG OUT -> prints summary
 	summarize "$2"
 }
 
+# sched: the generator had packets refused in every run of FILE; gen: in
+# none; mixed otherwise
+limit() {
+	awk '$9 > 0 { s++ } END { print s == NR ? "sched" : s == 0 ? "gen" : "mixed" }' "$1"
+}
+
 # least backlogged flows over the runs of FILE, "B/N"
 backlogged() {
 	echo "$(cut -d' ' -f5 "$1" | sort -g | head -1)/$(cut -d' ' -f6 "$1" | head -1)"
 }
 
-echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg); mbuf_size ${MBUF_SIZE:-default}"
 if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
 	echo "# rate: txonly 64 B on lcore 0 -> sched (rate = off) on lcore 1 -> net_null; medians of $RUNS"
-	echo "# (cyc/pkt: the sched lcore's busy cycles per packet; backlogged: flows refused at"
-	echo "#  their producer, least over the runs; share errors: see shares)"
-	printf '%-7s %-10s %10s %8s %11s\n' flows backend Mpps cyc/pkt backlogged
+	echo "# (sched_cyc, gen_cyc: busy cycles per packet of the sched lcore and the generator's,"
+	echo "#  medians; limit: sched where the generator had packets refused (a full ring or flow)"
+	echo "#  in every run, gen where in none; share errors: see shares)"
+	printf '%-7s %-10s %10s %9s %7s %6s\n' flows backend Mpps sched_cyc gen_cyc limit
 	for n in $FLOWS; do
 		for r in $(seq "$RUNS"); do
 			for algo in wf2q+ rte_sched; do
@@ -174,10 +195,11 @@ if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
 			done
 		done
 		for algo in wf2q+ rte_sched; do
-			printf '%-7s %-10s %10s %8s %11s   (runs: %s)\n' "$n" "$algo" \
+			printf '%-7s %-10s %10s %9s %7s %6s   (runs: %s)\n' "$n" "$algo" \
 				"$(cut -d' ' -f1 "$TMP/$n.$algo" | median)" \
 				"$(cut -d' ' -f7 "$TMP/$n.$algo" | median)" \
-				"$(backlogged "$TMP/$n.$algo")" "$(col "$TMP/$n.$algo" 1)"
+				"$(cut -d' ' -f8 "$TMP/$n.$algo" | median)" \
+				"$(limit "$TMP/$n.$algo")" "$(col "$TMP/$n.$algo" 1)"
 		done
 	done
 fi
@@ -231,7 +253,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = shaped ]; then
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = gen ]; then
 	echo "# gen: txonly 64 B alone on lcore 0 into net_null (no sched task); medians of $RUNS"
-	printf '%-7s %10s %8s\n' flows Mpps cyc/pkt
+	printf '%-7s %10s %8s\n' flows Mpps gen_cyc
 	for n in $FLOWS; do
 		: > "$TMP/g$n"
 		for r in $(seq "$RUNS"); do
@@ -239,7 +261,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = gen ]; then
 			echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/g$n"
 		done
 		printf '%-7s %10s %8s   (runs: %s)\n' "$n" "$(cut -d' ' -f1 "$TMP/g$n" | median)" \
-			"$(cut -d' ' -f7 "$TMP/g$n" | median)" "$(col "$TMP/g$n" 1)"
+			"$(cut -d' ' -f8 "$TMP/g$n" | median)" "$(col "$TMP/g$n" 1)"
 	done
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = dfcp ]; then
