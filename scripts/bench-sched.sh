@@ -21,7 +21,7 @@
 #   shares  the weighted share error per flow (|share - w/sum w| / (w/sum w):
 #           max and mean over the flows) from runs in which the sched task
 #           IS the bottleneck: the same config shaped at rate = SHARE_MBPS
-#           Mbit/s (default 1000, L1: 1.49 Mpps, below what the generator
+#           Mbit/s (default 500, L1: 0.74 Mpps, below what the generator
 #           offers), N = 1024 and 4096, both backends. A run counts only if
 #           the shaper bound (L1 delivered >= 98 % of the rate) and every
 #           flow was refused at its producer (refused_packets > 0: it
@@ -36,7 +36,7 @@
 #           goodput
 #
 # Usage: scripts/bench-sched.sh [--runs N] [--seconds T] [--flows "1 1024 4096"]
-#                               [--share-mbps 1000] [--mbuf-size B]
+#                               [--share-mbps 500] [--mbuf-size B]
 #                               [--only rate|shares|shaped|gen|dfcp]
 # --mbuf-size B: [engine] mbuf_size (data room; default the engine's 2176):
 # e.g. 384 for the 64 B runs, a pool of 1/4 the memory (fewer TLB and cache
@@ -49,7 +49,7 @@ RUNS=3
 SECS=3
 FLOWS="1 1024 4096"
 SHARE_FLOWS="1024 4096"
-SHARE_MBPS=1000
+SHARE_MBPS=500
 MBUF_SIZE=
 ONLY=
 while [ $# -gt 0 ]; do
