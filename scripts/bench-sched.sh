@@ -7,34 +7,61 @@
 #   rate    [task gen] txonly, pkt_size 64, flows = N (weights 1,2,3,4 in
 #           turn), egress = s0, on lcore 0 -> [task s0] sched, port net_null0,
 #           rate = off, sched = wf2q+ | rte_sched, max_flows = 4096, on
-#           lcore 1; Mpps = the flows' run-phase packets / run time; at
-#           N = 1024 the weighted share error per flow (|share - w/sum w| /
-#           (w/sum w): max and mean over the flows). flow_queue = 16384 / N
-#           (4..1024): every flow can be backlogged within the sched task's
-#           pool reserve (16384 mbufs), or weights cannot act
+#           lcore 1; Mpps = the flows' run-phase packets / run time, and
+#           the busy cycles per packet of each lcore (cycles of its polls
+#           that handled packets / its packets: its own cost, whoever
+#           limits). flow_queue = 16384 / N (4..1024): every flow can be
+#           backlogged within the sched task's pool reserve (16384 mbufs).
+#           `limit`: sched when the generator had packets refused (a full
+#           ring or flow) in every run, i.e. it offered more than the sched
+#           task took; gen when in none. No share error here: unshaped, one
+#           burst in and one out per poll (SCH_DRAIN 1) and a shared ring
+#           that fills before any flow's flow_queue at N >= 64 leave the
+#           weights nothing to act on (see shares)
+#   shares  the weighted share error per flow (|share - w/sum w| / (w/sum w):
+#           max and mean over the flows) from runs in which the sched task
+#           IS the bottleneck: the same config shaped at rate = SHARE_MBPS
+#           Mbit/s (default 500, L1: 0.74 Mpps, below what the generator
+#           offers), N = 1024 and 4096, both backends. A run counts only if
+#           the shaper bound (L1 delivered >= 98 % of the rate) and every
+#           flow was refused at its producer (refused_packets > 0: it
+#           reached flow_queue); otherwise its error is flagged
 #   shaped  the same with N = 4 and rate = 10Gbit, 64 B and 1518 B frames,
 #           wf2q+: delivered L1 rate ((pkt_len + 24) x 8 per run second) /
 #           10 Gbit/s
+#   gen     txonly alone into net_null0 (no sched task, same pkt_size,
+#           flows and weights): what the generator offers by itself
 #   dfcp    configs/bench-linerate.ini with the sender's egress through a
 #           sched task (rate = off) on lcore 1 next to the receiver: r1's
 #           goodput
 #
 # Usage: scripts/bench-sched.sh [--runs N] [--seconds T] [--flows "1 1024 4096"]
-#                               [--only rate|shaped|dfcp]
+#                               [--share-mbps 500] [--mbuf-size B]
+#                               [--only rate|shares|shaped|gen|dfcp]
+# --mbuf-size B: [engine] mbuf_size (data room; default the engine's 2176):
+# e.g. 384 for the 64 B runs, a pool of 1/4 the memory (fewer TLB and cache
+# misses with --no-huge; not for frames over B - 128: the 1518 B shaped run
+# keeps the default).
 # Run it under the shared lock: flock /tmp/dfcp-heavy.lock scripts/bench-sched.sh
 set -eu
 ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
 RUNS=3
 SECS=3
 FLOWS="1 1024 4096"
+SHARE_FLOWS="1024 4096"
+SHARE_MBPS=500
+MBUF_SIZE=
 ONLY=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--runs) RUNS=$2; shift ;;
 	--seconds) SECS=$2; shift ;;
 	--flows) FLOWS=$2; shift ;;
+	--share-mbps) SHARE_MBPS=$2; shift ;;
+	--mbuf-size) MBUF_SIZE=$2; shift ;;
 	--only) ONLY=$2; shift ;;
-	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--only rate|shaped|dfcp]" >&2
+	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--share-mbps M] [--mbuf-size B]" \
+		"[--only rate|shares|shaped|gen|dfcp]" >&2
 	   exit 2 ;;
 	esac
 	shift
@@ -44,17 +71,21 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM
 
-# gen_cfg FILE ALGO FLOWS PKT_SIZE RATE
+# gen_cfg FILE ALGO FLOWS PKT_SIZE RATE [gen]: with "gen", txonly alone
+# into the port (no egress, no sched task)
 gen_cfg() {
 	fq=$((16384 / $3))
 	[ "$fq" -le 1024 ] || fq=1024
 	[ "$fq" -ge 4 ] || fq=4
+	ms=
+	[ -z "$MBUF_SIZE" ] || [ $(($4 + 128)) -gt "$MBUF_SIZE" ] || ms="mbuf_size = $MBUF_SIZE"
 	cat > "$1" <<EOC
 [eal]
 args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --vdev=net_null0
 
 [engine]
 duration = ${SECS}s
+$ms
 
 [port n0]
 device = net_null0
@@ -67,6 +98,12 @@ port = n0
 pkt_size = $4
 flows = $3
 weights = 1,2,3,4
+EOC
+	if [ "${6:-}" = gen ]; then
+		printf '\n[lcore 0]\ntasks = gen\n' >> "$1"
+		return
+	fi
+	cat >> "$1" <<EOC
 egress = s0
 
 [task s0]
@@ -85,25 +122,45 @@ tasks = s0
 EOC
 }
 
-# result JSON: "mpps share_max share_mean l1_gbps"
+# result JSON: "mpps share_max share_mean l1_gbps backlogged flows sched_cyc
+# gen_cyc gen_refused" (backlogged: flows refused at their producer;
+# sched_cyc, gen_cyc: busy cycles per packet of the sched lcore and of the
+# generator's; gen_refused: packets the generator had refused, by a flow's
+# limit or a full ring; without a sched task: the generator's)
 summarize() {
 	python3 - "$1" <<'EOP'
 import json, sys
 js = json.load(open(sys.argv[1]))
-s = js["sched"][0]
-fl = [f for f in s["flows"]]
 dur = js["duration_s"]
+lc = {l["lcore"]: l for l in js["lcores"]}
+if not js.get("sched"):
+    t = js["tasks"][0]
+    pk = t["tx_packets"]
+    print(f"{pk / dur / 1e6:.3f} - - {(t['tx_bytes'] + 24 * pk) * 8 / dur / 1e9:.3f} - "
+          f"- - {lc[0]['busy_cycles'] / max(pk, 1):.0f} {t['tx_dropped']}")
+    sys.exit(0)
+s = js["sched"][0]
+fl = s["flows"]
+g = [t for t in js["tasks"] if t["name"] == "gen"][0]
 pk = sum(f["run_tx_packets"] for f in fl)
 by = sum(f["run_tx_bytes"] for f in fl)
 ws = sum(f["weight"] for f in fl)
 errs = [abs(f["run_tx_bytes"] / by - f["weight"] / ws) / (f["weight"] / ws) for f in fl] if by else [1]
+bl = sum(1 for f in fl if f["refused_packets"] > 0)
 print(f"{pk / dur / 1e6:.3f} {max(errs) * 100:.2f} {sum(errs) / len(errs) * 100:.2f} "
-      f"{(by + 24 * pk) * 8 / dur / 1e9:.3f}")
+      f"{(by + 24 * pk) * 8 / dur / 1e9:.3f} {bl} {len(fl)} "
+      f"{lc[1]['busy_cycles'] / max(s['tx_packets'], 1):.0f} "
+      f"{lc[0]['busy_cycles'] / max(g['tx_packets'], 1):.0f} {g['tx_dropped']}")
 EOP
 }
 
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+# col FILE K: column K of every run, on one line
+col() {
+	cut -d' ' -f"$2" "$1" | tr '\n' ' '
 }
 
 run_one() { # CFG OUT -> prints summary
@@ -112,10 +169,24 @@ run_one() { # CFG OUT -> prints summary
 	summarize "$2"
 }
 
-echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# sched: the generator had packets refused in every run of FILE; gen: in
+# none; mixed otherwise
+limit() {
+	awk '$9 > 0 { s++ } END { print s == NR ? "sched" : s == 0 ? "gen" : "mixed" }' "$1"
+}
+
+# least backlogged flows over the runs of FILE, "B/N"
+backlogged() {
+	echo "$(cut -d' ' -f5 "$1" | sort -g | head -1)/$(cut -d' ' -f6 "$1" | head -1)"
+}
+
+echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg); mbuf_size ${MBUF_SIZE:-default}"
 if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
 	echo "# rate: txonly 64 B on lcore 0 -> sched (rate = off) on lcore 1 -> net_null; medians of $RUNS"
-	printf '%-7s %-10s %10s %14s %15s\n' flows backend Mpps share_err_max% share_err_mean%
+	echo "# (sched_cyc, gen_cyc: busy cycles per packet of the sched lcore and the generator's,"
+	echo "#  medians; limit: sched where the generator had packets refused (a full ring or flow)"
+	echo "#  in every run, gen where in none; share errors: see shares)"
+	printf '%-7s %-10s %10s %9s %7s %6s\n' flows backend Mpps sched_cyc gen_cyc limit
 	for n in $FLOWS; do
 		for r in $(seq "$RUNS"); do
 			for algo in wf2q+ rte_sched; do
@@ -124,11 +195,44 @@ if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
 			done
 		done
 		for algo in wf2q+ rte_sched; do
-			printf '%-7s %-10s %10s %14s %15s   (runs: %s)\n' "$n" "$algo" \
+			printf '%-7s %-10s %10s %9s %7s %6s   (runs: %s)\n' "$n" "$algo" \
 				"$(cut -d' ' -f1 "$TMP/$n.$algo" | median)" \
-				"$(cut -d' ' -f2 "$TMP/$n.$algo" | median)" \
-				"$(cut -d' ' -f3 "$TMP/$n.$algo" | median)" \
-				"$(cut -d' ' -f1 "$TMP/$n.$algo" | tr '\n' ' ')"
+				"$(cut -d' ' -f7 "$TMP/$n.$algo" | median)" \
+				"$(cut -d' ' -f8 "$TMP/$n.$algo" | median)" \
+				"$(limit "$TMP/$n.$algo")" "$(col "$TMP/$n.$algo" 1)"
+		done
+	done
+fi
+if [ -z "$ONLY" ] || [ "$ONLY" = shares ]; then
+	echo "# shares: the same, shaped at rate = ${SHARE_MBPS}Mbit (the sched task is the bottleneck),"
+	echo "# 64 B, weights 1,2,3,4; share error per flow from these runs (medians of $RUNS),"
+	echo "# only where in every run the shaper bound (L1 >= 98 % of the rate) and every flow"
+	echo "# was backlogged (refused at its producer)"
+	printf '%-7s %-10s %8s %8s %16s %15s %11s\n' flows backend Mpps L1_Gbps share_err_max% \
+		share_err_mean% backlogged
+	for n in $SHARE_FLOWS; do
+		for r in $(seq "$RUNS"); do
+			for algo in wf2q+ rte_sched; do
+				gen_cfg "$TMP/c.ini" "$algo" "$n" 64 "${SHARE_MBPS}Mbit"
+				echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/s$n.$algo"
+			done
+		done
+		for algo in wf2q+ rte_sched; do
+			f="$TMP/s$n.$algo"
+			bound=$(awk -v r="$SHARE_MBPS" '$4 * 1000 < 0.98 * r { n++ } END { print n + 0 }' "$f")
+			if [ "$bound" != 0 ]; then
+				emax="shaper-not-bound"
+				emean="-"
+			elif [ "$(cut -d' ' -f5 "$f" | sort -g | head -1)" != "$n" ]; then
+				emax="not-backlogged"
+				emean="-"
+			else
+				emax=$(cut -d' ' -f2 "$f" | median)
+				emean=$(cut -d' ' -f3 "$f" | median)
+			fi
+			printf '%-7s %-10s %8s %8s %16s %15s %11s   (max runs: %s)\n' "$n" "$algo" \
+				"$(cut -d' ' -f1 "$f" | median)" "$(cut -d' ' -f4 "$f" | median)" \
+				"$emax" "$emean" "$(backlogged "$f")" "$(col "$f" 2)"
 		done
 	done
 fi
@@ -141,9 +245,23 @@ if [ -z "$ONLY" ] || [ "$ONLY" = shaped ]; then
 			echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/sh.$size"
 		done
 		g=$(cut -d' ' -f4 "$TMP/sh.$size" | median)
-		printf 'pkt_size %-5s L1 %s Gbit/s = %s of 10 Gbit/s (%s Mpps)\n' "$size" "$g" \
-			"$(echo "$g" | awk '{ printf "%.4f", $1 / 10 }')" \
-			"$(cut -d' ' -f1 "$TMP/sh.$size" | median)"
+		printf 'pkt_size %-5s L1 %s Gbit/s = %s of 10 Gbit/s (%s Mpps; sched %s cyc/pkt)\n' \
+			"$size" "$g" "$(echo "$g" | awk '{ printf "%.4f", $1 / 10 }')" \
+			"$(cut -d' ' -f1 "$TMP/sh.$size" | median)" \
+			"$(cut -d' ' -f7 "$TMP/sh.$size" | median)"
+	done
+fi
+if [ -z "$ONLY" ] || [ "$ONLY" = gen ]; then
+	echo "# gen: txonly 64 B alone on lcore 0 into net_null (no sched task); medians of $RUNS"
+	printf '%-7s %10s %8s\n' flows Mpps gen_cyc
+	for n in $FLOWS; do
+		: > "$TMP/g$n"
+		for r in $(seq "$RUNS"); do
+			gen_cfg "$TMP/c.ini" - "$n" 64 off gen
+			echo "$(run_one "$TMP/c.ini" "$TMP/r.json")" >> "$TMP/g$n"
+		done
+		printf '%-7s %10s %8s   (runs: %s)\n' "$n" "$(cut -d' ' -f1 "$TMP/g$n" | median)" \
+			"$(cut -d' ' -f8 "$TMP/g$n" | median)" "$(col "$TMP/g$n" 1)"
 	done
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = dfcp ]; then

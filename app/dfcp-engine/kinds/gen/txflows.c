@@ -23,32 +23,24 @@
 #include "config/config.h"
 #include "core/log.h"
 #include "core/runtime.h"
+#include "kinds/gen/txbuild.h"
 #include "kinds/gen/txflows.h"
 #include "kinds/sched/sched.h"
 #include "kinds/sched/sched_tx.h"
 #include "obs/capture_tx.h"
 
 #define TXF_MAX_BURST 512
-#define TXF_IP_OFF (14 + 12)		/* IPv4 source address */
-#define TXF_CKSUM_OFF (14 + 10)		/* IPv4 header checksum */
-#define TXF_PORT_OFF (14 + 20)		/* UDP source port */
-
-struct eng_txflow {
-	uint64_t seq;
-	rte_be32_t ip;
-	rte_be16_t port;
-	rte_be16_t cksum;
-};
+#define TXF_PF_AHEAD 8			/* mbufs prefetched ahead of the build */
 
 struct eng_txflows {
 	struct rte_mempool *pool;
-	uint16_t port_id, txq, data_len;
-	uint64_t ol_flags;
+	uint16_t port_id, txq;
+	uint32_t data_off;		/* of a raw mbuf's data (eng_txf_prefetch) */
 	uint32_t n, next;
 	uint64_t start_cyc, start_tsc;	/* start: delay, and when (0: not yet seen) */
 	struct eng_sched_tx **h;	/* [n], NULL: the port */
 	struct eng_txflow *f;		/* [n] */
-	uint8_t tmpl[ENG_PKT_HDR_LEN];
+	struct eng_txf_frame fr;	/* template, length, offloads */
 };
 
 int
@@ -157,11 +149,12 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	tf->pool = b->pool;
 	tf->port_id = b->port_id;
 	tf->txq = b->txq;
-	tf->data_len = b->data_len;
-	tf->ol_flags = b->ol_flags;
+	tf->data_off = eng_txf_data_off(b->pool);
+	tf->fr.data_len = b->data_len;
+	tf->fr.ol_flags = b->ol_flags;
 	tf->n = c->n;
 	tf->start_cyc = (uint64_t)((unsigned __int128)c->start_ns * rt->clock.hz / 1000000000u);
-	memcpy(tf->tmpl, b->tmpl, sizeof(tf->tmpl));
+	memcpy(tf->fr.tmpl, b->tmpl, sizeof(tf->fr.tmpl));
 	for (i = 0; i < c->n; i++) {
 		txflow_init(tf, c, b, i);
 		if (tf->h == NULL)
@@ -199,29 +192,6 @@ txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t *droppe
 	return k;
 }
 
-static inline void
-txflows_build(struct eng_txflows *tf, struct rte_mbuf *m, uint32_t f, uint64_t now)
-{
-	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
-	struct eng_pkt_payload *pl = (struct eng_pkt_payload *)(d + ENG_PKT_HDR_LEN);
-	struct eng_txflow *fl = &tf->f[f];
-
-	rte_memcpy(d, tf->tmpl, ENG_PKT_HDR_LEN);
-	memcpy(d + TXF_IP_OFF, &fl->ip, sizeof(fl->ip));
-	memcpy(d + TXF_CKSUM_OFF, &fl->cksum, sizeof(fl->cksum));
-	memcpy(d + TXF_PORT_OFF, &fl->port, sizeof(fl->port));
-	pl->seq = fl->seq++;
-	pl->tsc = now;
-	pl->magic = ENG_PKT_MAGIC;
-	m->data_len = tf->data_len;
-	m->pkt_len = tf->data_len;
-	m->ol_flags |= tf->ol_flags;
-	m->l2_len = 14;
-	m->l3_len = 20;
-	if (tf->h != NULL)
-		eng_sched_tag(tf->h[f], m);
-}
-
 uint16_t
 eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dropped,
 		uint64_t *no_mbuf)
@@ -247,14 +217,22 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 	k = txflows_pick(tf, n, fid, dropped);
 	if (k == 0)
 		return 0;
-	if (rte_pktmbuf_alloc_bulk(tf->pool, pkts, k) != 0) {
+	/* raw mbufs, built in place (txbuild.h); their lines fetched for writing ahead */
+	if (rte_mempool_get_bulk(tf->pool, (void **)pkts, k) != 0) {
 		(*no_mbuf)++;
 		for (i = 0; tf->h != NULL && i < k; i++)
 			tf->h[fid[i]]->sent--; /* admitted, never handed over */
 		return 0;
 	}
-	for (i = 0; i < k; i++)
-		txflows_build(tf, pkts[i], fid[i], now);
+	for (i = 0; i < k && i < TXF_PF_AHEAD; i++)
+		eng_txf_prefetch(pkts[i], tf->data_off);
+	for (i = 0; i < k; i++) {
+		if (i + TXF_PF_AHEAD < k)
+			eng_txf_prefetch(pkts[i + TXF_PF_AHEAD], tf->data_off);
+		eng_txf_build(&tf->fr, &tf->f[fid[i]], pkts[i], now);
+		if (tf->h != NULL)
+			eng_sched_tag(tf->h[fid[i]], pkts[i]);
+	}
 	if (tf->h != NULL) {
 		eng_sched_push(tf->h[0], pkts, k); /* admitted within the ring's room */
 		return (uint16_t)k;

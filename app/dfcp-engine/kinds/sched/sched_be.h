@@ -26,7 +26,6 @@ struct eng_sched_be_conf {
 	uint32_t overhead;	/* wire bytes per packet beyond pkt_len */
 	uint64_t rate_bps;	/* the shaped rate, 0: unshaped */
 	int socket;
-	int dyn_off;		/* the flow-id dynfield */
 };
 
 struct eng_sched_be {
@@ -38,7 +37,7 @@ struct eng_sched_be {
 	/* All flows attached: the first poll, before any packet. 0 or -errno. */
 	int (*start)(void *s);
 	/* n tagged packets, ids[i] the flow id of pkts[i] (the task read the
-	 * dynfield once, < max_flows); returns how many were queued. The
+	 * tag once, < max_flows); returns how many were queued. The
 	 * refused ones are freed; their flows' ids are added to drop[] (one
 	 * count each) when the backend knows them. */
 	uint32_t (*enqueue)(void *s, struct rte_mbuf **pkts, const uint32_t *ids, uint32_t n,

@@ -18,7 +18,6 @@
 
 struct be_lib {
 	struct sched *s;
-	int dyn_off;
 	uint32_t overhead;
 	uint32_t flow_queue;
 };
@@ -48,7 +47,6 @@ be_lib_create(const struct eng_sched_be_conf *c)
 		rte_free(b);
 		return NULL;
 	}
-	b->dyn_off = c->dyn_off;
 	b->overhead = c->overhead;
 	b->flow_queue = c->flow_queue;
 	return b;

@@ -42,7 +42,6 @@ struct be_rte {
 	uint64_t rate;			/* bytes per second */
 	uint32_t n_pipes, max_flows, nb_flows;
 	uint32_t overhead;		/* wire bytes beyond pkt_len */
-	int dyn_off;
 	char name[32];
 	uint32_t weights[];		/* [max_flows] */
 };
@@ -81,7 +80,6 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	b->rate = (c->rate_bps ? c->rate_bps : BE_RTE_UNSHAPED_BPS) / 8;
 	b->max_flows = c->max_flows;
 	b->n_pipes = rte_align32pow2(c->max_flows);
-	b->dyn_off = c->dyn_off;
 	b->overhead = c->overhead;
 	snprintf(b->name, sizeof(b->name), "sched_%.24s", c->task);
 	memset(&sp, 0, sizeof(sp));
@@ -203,8 +201,11 @@ be_rte_dequeue(void *s, struct rte_mbuf **pkts, uint32_t *ids, uint32_t *lens, u
 	else
 		while (k < n && wire < max_bytes && rte_sched_port_dequeue(b->port, &pkts[k], 1) == 1)
 			wire += pkts[k++]->pkt_len + b->overhead;
-	for (i = 0; i < k; i++) {
-		ids[i] = *eng_sched_flow_field(pkts[i], b->dyn_off);
+	for (i = 0; i < k; i++) { /* the flow tag gave way to the tree path: pipe = flow */
+		uint32_t subport, pipe, tc, queue;
+
+		rte_sched_port_pkt_read_tree_path(b->port, pkts[i], &subport, &pipe, &tc, &queue);
+		ids[i] = pipe;
 		lens[i] = pkts[i]->pkt_len;
 	}
 	return k;

@@ -40,7 +40,6 @@ struct eng_sched_priv {
 	struct pace *pace;       /* NULL: unshaped */
 	struct eng_clock clk;    /* the runtime clock */
 	uint16_t port_id, txq;
-	int dyn_off;
 	int started;             /* backend started (1), failed (-1) */
 	uint32_t nb_flows, max_flows, flow_queue, overhead, nb_ins, max_ins, ring_size;
 	uint64_t rate_bps;

@@ -26,7 +26,6 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
@@ -43,7 +42,6 @@
  * doc/performance.md, "Many flows") */
 #define SCH_DRAIN 1
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
-#define SCH_DYNFIELD "dfcp_eng_sched_flow"
 
 /* The backends, first match of `sched` wins (sched_be.h). */
 static const struct {
@@ -188,9 +186,6 @@ eng_sched_priv_free(struct eng_sched_priv *p)
 static struct eng_sched_priv *
 eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 {
-	static const struct rte_mbuf_dynfield dyn = {
-		.name = SCH_DYNFIELD, .size = sizeof(uint32_t), .align = __alignof__(uint32_t),
-	};
 	const struct eng_sched_conf *c = t->conf;
 	const struct eng_task_port *tp = &t->ports[0];
 	int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
@@ -213,11 +208,9 @@ eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 	p->done = rte_zmalloc_socket("sched_done", nf * sizeof(p->done[0]), RTE_CACHE_LINE_SIZE,
 			socket);
 	p->names = rte_zmalloc_socket("sched_names", nf * sizeof(p->names[0]), 0, socket);
-	p->dyn_off = rte_mbuf_dynfield_register(&dyn);
 	p->be = eng_sched_backend(c->algo);
 	if (p->ins == NULL || p->txh == NULL || p->drops == NULL || p->done == NULL ||
-			p->names == NULL ||
-			p->dyn_off < 0 || p->be == NULL) {
+			p->names == NULL || p->be == NULL) {
 		eng_sched_priv_free(p);
 		return NULL;
 	}
@@ -230,7 +223,6 @@ eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 	bc.overhead = c->overhead;
 	bc.rate_bps = c->rate_bps;
 	bc.socket = socket;
-	bc.dyn_off = p->dyn_off;
 	p->bs = p->be->create(&bc);
 	if (p->bs == NULL) {
 		ENG_LOG(ERR, task, "sched %s: cannot create the %s scheduler", t->name, c->algo);
@@ -342,7 +334,6 @@ eng_sched_attach(struct eng_runtime *rt, const struct eng_task *producer, const 
 	h = &p->txh[id];
 	h->ring = ring;
 	h->done = &p->done[id];
-	h->dyn_off = p->dyn_off;
 	h->id = id;
 	h->limit = p->flow_queue;
 	p->flows[id].weight = weight;
@@ -473,7 +464,10 @@ eng_sched_drops_done(struct eng_sched_priv *p, const uint32_t *ids, uint32_t n, 
 	}
 }
 
-#define SCH_PF_AHEAD 8	/* classify: mbufs prefetched ahead, both lines */
+/* classify: mbufs prefetched ahead, both lines: the tag and pkt_len (line 1), and
+ * line 2 for the port's free at the end of the poll (nothing writes it on the
+ * way: without this prefetch it is a cold miss there) */
+#define SCH_PF_AHEAD 8
 
 /* Producer rings -> the backend. The producers admitted every packet
  * against its flow's limit; an unknown flow id is counted and freed. The
@@ -490,7 +484,7 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint32_t id = *eng_sched_flow_field(m, p->dyn_off);
+		uint32_t id = eng_sched_flow_get(m);
 
 		if (i + SCH_PF_AHEAD < k) {
 			rte_prefetch0(pkts[i + SCH_PF_AHEAD]);

@@ -2,8 +2,11 @@
 /*
  * The producer side of the sched task's hand-off (doc/scheduler.md,
  * "Hand-off"). One SPSC ring per producer task carries the mbufs of all its
- * flows, each tagged with its flow id in an mbuf dynfield; the sched task
- * classifies them into its per-flow queues. Per-flow back-pressure stays at
+ * flows, each tagged with its flow id in the mbuf's first cache line
+ * (`hash.usr`, as rte_sched keeps its tree path in `hash.sched`; a dynfield
+ * is in the second line, which the producer would then take over from the
+ * sched lcore once per packet); the sched task classifies them into its
+ * per-flow queues. Per-flow back-pressure stays at
  * the producer: a flow may have at most `limit` packets in the ring and the
  * scheduler together; the producer counts what it sent, the sched task
  * what it sent on (tx_pkts, read here only when the flow looks full), and a
@@ -25,14 +28,12 @@
 
 #include <rte_common.h>
 #include <rte_mbuf.h>
-#include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
 
 /* A flow's handle on its producer (eng_sched_attach). */
 struct eng_sched_tx {
 	struct rte_ring *ring;		/* the producer task's ring */
 	const uint64_t *done;		/* the flow's packets the sched task took out */
-	int dyn_off;			/* the flow-id dynfield */
 	uint32_t id;			/* the flow's queue in the scheduler */
 	uint32_t limit;			/* flow_queue: in the ring + in the scheduler */
 	uint64_t sent;			/* handed to the ring */
@@ -40,10 +41,17 @@ struct eng_sched_tx {
 	uint64_t refused;		/* refused: the flow over its limit or the ring full */
 } __rte_cache_aligned;
 
-static inline uint32_t *
-eng_sched_flow_field(struct rte_mbuf *m, int off)
+/* The flow id an mbuf carries from its producer to the sched task. */
+static inline uint32_t
+eng_sched_flow_get(const struct rte_mbuf *m)
 {
-	return RTE_MBUF_DYNFIELD(m, off, uint32_t *);
+	return m->hash.usr;
+}
+
+static inline void
+eng_sched_flow_set(struct rte_mbuf *m, uint32_t id)
+{
+	m->hash.usr = id;
 }
 
 /* Packets flow f may still hand over (at most want). */
@@ -71,7 +79,7 @@ eng_sched_tx_burst(struct eng_sched_tx *f, struct rte_mbuf **pkts, uint16_t n)
 	if (k > free)
 		k = free; /* single producer: all of them fit */
 	for (i = 0; i < k; i++)
-		*eng_sched_flow_field(pkts[i], f->dyn_off) = f->id;
+		eng_sched_flow_set(pkts[i], f->id);
 	if (k != 0)
 		k = rte_ring_sp_enqueue_burst(f->ring, (void **)pkts, k, NULL);
 	f->sent += k;
@@ -106,7 +114,7 @@ eng_sched_admit(struct eng_sched_tx *f)
 static inline void
 eng_sched_tag(const struct eng_sched_tx *f, struct rte_mbuf *m)
 {
-	*eng_sched_flow_field(m, f->dyn_off) = f->id;
+	eng_sched_flow_set(m, f->id);
 }
 
 static inline void
