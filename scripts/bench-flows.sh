@@ -16,8 +16,9 @@
 # weight, each sender offering 2 Gbit/s x w / sum w, twice its weighted share;
 # receivers: the weight of Jain's index) and adds one line per weight class:
 #   weight W flows F share_err_max_pct E mean_pct M within_5pct K
-# (E: the largest |goodput / (G x w / sum w) - 1| of the class, K: its flows within
-# 5 % of their weighted share).
+# (E: the largest |goodput / (G x w / sum w) - 1| of the class over the steady state,
+# the 1 s bins from 2 s to SECONDS - 1 s of the --timeseries; K: its flows within 5 % of
+# their weighted share).
 set -eu
 N=${1:?usage: scripts/bench-flows.sh N [SECONDS]}
 SECS=${2:-10}
@@ -63,7 +64,7 @@ cfg = f"""# scripts/bench-flows.sh {n} {secs:g}: generated
 args = -l 0-1 --no-huge -m 4096 --no-pci --no-shconf --log-level=pmd.net.ring:warning
 [engine]
 duration = {secs + 20:g}s
-stats_period = 0
+stats_period = {'1s' if weights else '0'}
 [port p0]
 device = ring:wire0
 preset = net_ring
@@ -103,8 +104,9 @@ ini, js = os.path.join(tmp, "flows.ini"), os.path.join(tmp, "flows.json")
 with open(ini, "w") as f:
     f.write(cfg)
 log = open(os.path.join(tmp, "engine.log"), "w")
-p = subprocess.run([engine, "--", "--config", ini, "--summary-json", js],
-                   stdout=log, stderr=subprocess.STDOUT, timeout=secs + 120)
+ts = os.path.join(tmp, "flows.csv")
+p = subprocess.run([engine, "--", "--config", ini, "--summary-json", js, "--live", "off"] +
+                   (["--timeseries", ts] if weights else []), stdout=log, stderr=subprocess.STDOUT, timeout=secs + 120)
 rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
 completed, gp, jain = 0, 0.0, 0.0
 try:
@@ -122,12 +124,22 @@ try:
 except (OSError, ValueError, KeyError) as e:
     print(f"exit {p.returncode}; no summary JSON ({e}); see {tmp}/engine.log")
 if weights and completed:
-    # each receiver's goodput against its weighted share of the receivers' total
-    tot = sum(x["goodput_mbps"] for x in recv)
-    wsum = sum(x.get("weight", 1) for x in recv)
+    # each receiver's goodput in the steady state (the 1 s bins from 2 s to SECONDS - 1 s
+    # of the run, every flow backlogged) against its weighted share of their total: the
+    # whole-transfer goodput would count the end, where each flow's last blocks drain at
+    # whatever the flows still sending leave (the same backlog in packets, a larger part
+    # of a light flow's transfer)
+    wt = {x["name"]: x.get("weight", 1) for x in recv}
+    gsum = {name: 0.0 for name in wt}
+    with open(ts) as f:
+        for row in f.read().splitlines()[1:]:
+            c = row.split(",")
+            if c[1] in gsum and 2.0 < float(c[0]) <= secs - 1.0 and c[2]:
+                gsum[c[1]] += float(c[2])
+    tot, wsum = sum(gsum.values()), sum(wt.values())
     for w in sorted(set(weights)):
-        errs = [abs(x["goodput_mbps"] / (tot * w / wsum) - 1) * 100 for x in recv
-                if x.get("weight", 1) == w]
+        errs = [abs(g / (tot * wt[k] / wsum) - 1) * 100 for k, g in gsum.items()
+                if wt[k] == w] if tot else []
         if errs:
             print(f"weight {w} flows {len(errs)} share_err_max_pct {max(errs):.2f} "
                   f"mean_pct {sum(errs) / len(errs):.2f} "
