@@ -508,27 +508,30 @@ cap_update(struct dfcp_conn *c, uint64_t now)
 			c->lm.loss_q16 = c->loss_q16 = Q16 / 9;
 	}
 	c->cap_pps = cap;
+	/* credit (cap_refill): what the cap lets out over CAP_CATCHUP_NS, CAP_BURST at least */
+	c->cap_max = cap * CAP_CATCHUP_NS / NS;
+	if (c->cap_max < CAP_BURST)
+		c->cap_max = CAP_BURST;
+	c->cap_max *= Q16;
 }
 
 /*
- * Credit: what the cap lets out over CAP_CATCHUP_NS (32 packets at least),
- * so that a sender descheduled that long makes it up afterwards as its
- * pacer does, instead of the hint then following the dip down.
+ * Credit: at most what the cap lets out over CAP_CATCHUP_NS (32 packets at
+ * least; cap_max, set with the cap), so that a sender descheduled that long
+ * makes it up afterwards as its pacer does, instead of the hint then
+ * following the dip down.
  */
 static void
 cap_refill(struct dfcp_conn *c, uint64_t now)
 {
 	uint64_t dt = now > c->cap_last ? now - c->cap_last : 0;
-	uint64_t max = c->cap_pps * CAP_CATCHUP_NS / NS;
 
-	if (max < CAP_BURST)
-		max = CAP_BURST;
 	if (dt > NS)
 		dt = NS;
 	c->cap_last = now;
 	c->cap_tokens += (uint64_t)(((unsigned __int128)dt * c->cap_pps * Q16) / NS);
-	if (c->cap_tokens > max * Q16)
-		c->cap_tokens = max * Q16;
+	if (c->cap_tokens > c->cap_max)
+		c->cap_tokens = c->cap_max;
 }
 
 unsigned int

@@ -259,6 +259,7 @@ struct dfcp_conn {
 	/* rate cap from the receiver's hints (rate_hint) */
 	uint64_t cap_pps;		/* 0: no cap */
 	uint64_t cap_tokens;		/* Q16 packets */
+	uint64_t cap_max;		/* Q16 packets of credit at most (cap_update) */
 	uint64_t cap_last;
 	uint64_t cap_low;		/* the loss fell under 1/64 then (0: not) */
 	uint64_t hint_pps;		/* last hint received */
