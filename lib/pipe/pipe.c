@@ -22,6 +22,7 @@ struct pipe {
 	uint64_t link_ns;
 	uint32_t overhead;
 	uint64_t delay_ns;
+	uint64_t drop_run;	/* drop-tail drops in a row, now */
 	uint64_t last_now;
 	/* catch-up bound (bw > 0): nothing leaves more than catchup_ns late;
 	 * the delay line holds t_depart - line_shift */
@@ -445,6 +446,12 @@ pipe_enqueue_q(struct pipe *p, uint32_t q, uint64_t pkt, uint32_t len,
 	if (rc < 0) {
 		p->st.drop_pkts++;
 		p->st.drop_bytes += len;
+		if (++p->drop_run > p->st.drop_run_max)
+			p->st.drop_run_max = p->drop_run;
+		if (p->drop_run >= PIPE_DROP_BURST)
+			p->st.drop_burst_pkts++;
+	} else {
+		p->drop_run = 0;
 	}
 	return rc;
 }

@@ -91,11 +91,15 @@ struct pipe_pkt {
 	uint32_t queue;
 };
 
+#define PIPE_DROP_BURST	16	/* a drop this far into a run of drops is a burst's */
+
 struct pipe_stats {
 	uint64_t in_pkts, in_bytes;	/* offered to the pipe (matched) */
 	uint64_t out_pkts, out_bytes;	/* left the delay line */
 	uint64_t loss_pkts, loss_bytes;	/* emulated loss */
 	uint64_t drop_pkts, drop_bytes;	/* drop-tail */
+	uint64_t drop_run_max;		/* most drop-tail drops in a row (burstiness) */
+	uint64_t drop_burst_pkts;	/* drop-tail drops PIPE_DROP_BURST-th or later in a row */
 	uint64_t pass_pkts, pass_bytes;	/* unmatched, passed untouched */
 	uint32_t sched_pkts;		/* occupancy: in queues now */
 	uint32_t line_pkts;		/* occupancy: on the wire / delay line */

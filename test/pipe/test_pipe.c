@@ -207,19 +207,24 @@ test_overflow(void)
 	static uint8_t seen[N];
 	struct pipe_pkt out[64];
 	struct pipe_stats st;
-	uint64_t t = 0, out_n = 0, drop = 0, lost = 0, i;
+	uint64_t t = 0, out_n = 0, drop = 0, lost = 0, run = 0, run_max = 0, burst = 0, i;
 	unsigned int n, j;
 
 	memset(seen, 0, sizeof(seen));
 	for (i = 0; i < N; i++) {
 		int rc;
 
-		t += 500;	/* 1000-byte packets every 0.5 us: 16x the link */
+		t += 500;	/* 1000-byte packets every 0.5 us: 1600x the link */
 		rc = pipe_enqueue(p, i, 1000, NULL, t);
 		if (rc == -ENOBUFS)
-			drop++, seen[i]++;
+			drop++, seen[i]++, run++;
 		else if (rc == -EIO)
-			lost++, seen[i]++;
+			lost++, seen[i]++;	/* emulated loss: not a drop, the run goes on */
+		else
+			run = 0;
+		if (run > run_max)
+			run_max = run;
+		burst += rc == -ENOBUFS && run >= PIPE_DROP_BURST;
 		n = pipe_dequeue_burst(p, t, out, 64);
 		for (j = 0; j < n; j++)
 			seen[out[j].pkt]++;
@@ -229,6 +234,11 @@ test_overflow(void)
 	CHECKF(st.in_pkts == N && st.drop_pkts == drop && st.loss_pkts == lost,
 	      "stats in %" PRIu64 " drop %" PRIu64, st.in_pkts, st.drop_pkts);
 	CHECKF(st.sched_pkts <= 50, "occupancy %u", st.sched_pkts);
+	/* 800 us of link time per packet, one arrival every 0.5 us: ~1600 drops in a row */
+	CHECKF(st.drop_run_max == run_max && run_max >= 1000 && run_max <= 1700,
+	      "drop_run_max %" PRIu64 ", the drops in a row %" PRIu64, st.drop_run_max, run_max);
+	CHECKF(st.drop_burst_pkts == burst && burst > drop / 2,
+	      "drop_burst_pkts %" PRIu64 ", want %" PRIu64, st.drop_burst_pkts, burst);
 	while ((n = pipe_flush(p, out, 64)) > 0) {
 		for (j = 0; j < n; j++)
 			seen[out[j].pkt]++;
@@ -238,7 +248,8 @@ test_overflow(void)
 	      N, out_n, drop, lost);
 	for (i = 0; i < N; i++)
 		CHECKF(seen[i] == 1, "packet %" PRIu64 " seen %u", i, seen[i]);
-	printf("overflow: out %" PRIu64 " drop %" PRIu64 " lost %" PRIu64 "\n", out_n, drop, lost);
+	printf("overflow: out %" PRIu64 " drop %" PRIu64 " lost %" PRIu64 " drop run max %" PRIu64
+	       "\n", out_n, drop, lost, run_max);
 	pipe_free(p);
 }
 

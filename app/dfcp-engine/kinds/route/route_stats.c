@@ -52,6 +52,11 @@ static const struct eng_ctr pipe_ctrs[] = {
 	{"lost_bytes", "B", PS(loss_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
 	{"dropped_packets", "pkts", PS(drop_pkts), ENG_CT_U64, 0, 0, "drop-tail: a queue was full"},
 	{"dropped_bytes", "B", PS(drop_bytes), ENG_CT_U64, 0, ENG_V_JSON, "their bytes"},
+	{"drop_run_max", "pkts", PS(drop_run_max), ENG_CT_U64, 0, ENG_V_JSON,
+		"most drop-tail drops in a row: how bursty its loss was (a drop-tail queue "
+		"offered twice its rate drops about every other packet)"},
+	{"drop_burst_packets", "pkts", PS(drop_burst_pkts), ENG_CT_U64, 0, ENG_V_JSON,
+		"drop-tail drops 16th or later in a row: the share of its loss that came in bursts"},
 	{"drop_pct", "%", PV(drop_pct), ENG_CT_DBL, 2, 0,
 		"the bottleneck's drops: (lost_packets + dropped_packets) / in_packets (the live "
 		"view: this period), not a flow's loss_est"},

@@ -26,12 +26,14 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "core/wire_ts.h"
 #include "kinds/route/route.h"
 #include "obs/capture_tx.h"
 #include "obs/obs.h"
 
 #define RT_TXBUF 256
 #define RT_DEQ 64
+#define RT_RX_MAX 512		/* frames of a backlog fed to the pipes at once */
 #define RT_DEQ_ROUNDS 16 /* at most RT_DEQ * RT_DEQ_ROUNDS packets per pipe per poll */
 
 struct router_dir {
@@ -46,6 +48,7 @@ struct router_dir {
 	int ts_off;			/* mbuf dynfield of the enqueue time */
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped, l2_pass;
 	uint64_t pipe_dropped;
+	uint64_t t_adv;			/* departures run up to this time (ns) */
 	uint16_t tx_n;
 	struct rte_mbuf *txbuf[RT_TXBUF];
 } __rte_cache_aligned;
@@ -131,6 +134,10 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	t->priv = p;
 	p->clk = rt->clock;
 	p->ts_off = eng_lat_ts_register();
+	if (eng_wire_ts_register() < 0) {
+		ENG_LOG(ERR, task, "router %s: cannot register the wire time mbuf field", t->name);
+		return -ENOSPC;
+	}
 	for (d = 0; d < 2; d++) {
 		struct router_dir *rd = &p->dir[d];
 		const struct eng_task_port *in = &t->ports[d], *out = &t->ports[1 - d];
@@ -262,22 +269,20 @@ router_offer(struct router_dir *rd, unsigned int s, struct rte_mbuf *m, uint64_t
 		}
 		/* PIPE_PASS: unmatched here, on to the next pipe */
 	}
+	eng_wire_ts_set(m, t);
 	router_tx(rd, m);
 }
 
-static uint16_t
-router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
+/* Departures up to t, stage by stage, so that each pipe sees times in order. */
+static void
+router_depart(struct router_dir *rd, uint64_t t)
 {
-	struct rte_mbuf *pkts[512];
 	struct pipe_pkt out[RT_DEQ];
-	uint64_t now = eng_clock_ns(&p->clk, rte_rdtsc()), bytes = 0;
 	unsigned int s, k, i, r;
-	uint16_t n;
 
-	/* departures first, stage by stage, so each pipe sees times in order */
 	for (s = 0; s < rd->nb_stages; s++) {
 		for (r = 0; r < RT_DEQ_ROUNDS; r++) {
-			k = pipe_dequeue_burst(rd->stage[s], now, out, RT_DEQ);
+			k = pipe_dequeue_burst(rd->stage[s], t, out, RT_DEQ);
 			for (i = 0; i < k; i++) {
 				struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)out[i].pkt;
 
@@ -289,34 +294,105 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 
 					hist_record(rd->qd[s], w > 0 ? (uint64_t)w : 0);
 				}
-				if (s + 1 < rd->nb_stages)
+				if (s + 1 < rd->nb_stages) {
 					router_offer(rd, s + 1, m, out[i].t_depart);
-				else
+				} else {
+					eng_wire_ts_set(m, out[i].t_depart);
 					router_tx(rd, m);
+				}
 			}
 			if (k < RT_DEQ)
 				break;
 		}
 	}
-	n = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, burst);
-	/*
-	 * Arrivals are stamped after the receive burst: a packet that came in
-	 * while this thread was descheduled gets the time it was seen, never
-	 * an earlier one, so the emulated delay stays a lower bound.
-	 */
-	if (n != 0 && rd->nb_stages != 0)
-		now = eng_clock_ns(&p->clk, rte_rdtsc());
-	for (i = 0; i < n; i++) {
-		bytes += pkts[i]->pkt_len;
-		if (rd->nb_stages == 0)
+	rd->t_adv = t;
+}
+
+/*
+ * A frame's arrival: its wire time (core/wire_ts.h: set by a sender or
+ * router of this engine on an in-process wire), else now, the time after
+ * the receive burst (a frame that came in while this thread was descheduled
+ * gets the time it was seen, never an earlier one, so the emulated delay
+ * stays a lower bound). Never before the departures already run (t_adv):
+ * each pipe sees its times in order.
+ */
+static inline uint64_t
+router_arrival(struct router_dir *rd, const struct rte_mbuf *m, uint64_t now)
+{
+	uint64_t a;
+
+	if (!eng_wire_ts_get(m, &a) || a > now)
+		return now;
+	return a > rd->t_adv ? a : rd->t_adv;
+}
+
+/*
+ * Frames by arrival, stably (insertion sort): the senders that share a wire
+ * hand it bursts one after the other, each burst's frames spread over the
+ * time its schedule covered, so a backlog is a few sorted runs interleaved.
+ */
+static void
+router_sort(struct rte_mbuf **pkts, uint64_t *at, unsigned int n)
+{
+	for (unsigned int i = 1; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t a = at[i];
+		unsigned int j = i;
+
+		for (; j > 0 && at[j - 1] > a; j--) {
+			at[j] = at[j - 1];
+			pkts[j] = pkts[j - 1];
+		}
+		at[j] = a;
+		pkts[j] = m;
+	}
+}
+
+/*
+ * One pass: the frames received (a backlog: up to RT_RX_MAX at once), in
+ * order of arrival, each after the departures due by its arrival, so that
+ * the backlog a descheduled thread finds is fed to the pipes as it arrived,
+ * interleaved with what left meanwhile (drop-tail then drops what a
+ * bottleneck that never paused would have dropped, not the stall's second
+ * half whole); then, once the receive queue is empty, the departures due
+ * by now.
+ */
+static uint16_t
+router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
+{
+	struct rte_mbuf *pkts[RT_RX_MAX];
+	uint64_t at[RT_RX_MAX];
+	uint64_t now, bytes = 0;
+	unsigned int i, n, k;
+
+	n = k = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, burst);
+	while (k == burst && n + burst <= RT_RX_MAX && rd->nb_stages != 0) {
+		k = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts + n, burst);
+		n += k;
+	}
+	now = eng_clock_ns(&p->clk, rte_rdtsc());
+	if (rd->nb_stages == 0) {
+		for (i = 0; i < n; i++) {
+			bytes += pkts[i]->pkt_len;
 			router_tx(rd, pkts[i]);
-		else
-			router_offer(rd, 0, pkts[i], now);
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			at[i] = router_arrival(rd, pkts[i], now);
+		router_sort(pkts, at, n);
+		for (i = 0; i < n; i++) {
+			bytes += pkts[i]->pkt_len;
+			if (at[i] > rd->t_adv)
+				router_depart(rd, at[i]);
+			router_offer(rd, 0, pkts[i], at[i]);
+		}
+		if (k < burst)
+			router_depart(rd, now);
 	}
 	rd->rx_packets += n;
 	rd->rx_bytes += bytes;
 	router_flush(rd);
-	return n;
+	return (uint16_t)n;
 }
 
 static uint16_t

@@ -18,6 +18,7 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/tx.h"
+#include "core/wire_ts.h"
 #include "kinds/sched/sched.h"
 #include "kinds/xport/xport.h"
 #include "kinds/xport/xport_demux.h"
@@ -154,6 +155,11 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 	struct eng_xtask *x;
 	int rc;
 
+	rc = eng_wire_ts_register();
+	if (rc < 0) {
+		rte_free(priv);
+		return rc;
+	}
 	x = rte_zmalloc_socket("xport", sizeof(*x) + fl + ep + run, RTE_CACHE_LINE_SIZE, socket);
 	if (x == NULL) {
 		rte_free(priv);
@@ -448,6 +454,31 @@ ep_refused(struct eng_xtask *x, struct eng_xep *e, unsigned int left, uint64_t n
 	return 1;
 }
 
+/*
+ * Wire times of a burst of k frames (core/wire_ts.h): a paced flow's frames
+ * their slots in its schedule, from slot (the schedule before the burst) to
+ * where the burst moved it, evenly (its frames are of one size but the
+ * last), never later than now; an unpaced one's, now.
+ */
+static void
+ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot, uint64_t now)
+{
+	uint64_t end = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0, span;
+	unsigned int i;
+
+	if (slot == 0 || slot > now || end < slot) {
+		for (i = 0; i < k; i++)
+			eng_wire_ts_set(e->pend[i], now);
+		return;
+	}
+	span = end - slot;
+	for (i = 0; i < k; i++) {
+		uint64_t t = slot + span * i / k;
+
+		eng_wire_ts_set(e->pend[i], t < now ? t : now);
+	}
+}
+
 /* The endpoint's turn: flush, then build and send what is due. Returns when
  * it wants to run again (EP_NEXT_POLL or a time). */
 static uint64_t
@@ -456,7 +487,7 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	void *bufs[ENG_XPORT_MAX_BURST];
 	uint16_t lens[ENG_XPORT_MAX_BURST];
 	unsigned int n, k, i, left = e->npend;	/* pending: pend[pend_off .. pend_off + npend) */
-	uint64_t due;
+	uint64_t due, slot;
 
 	if (left != 0) {
 		int all = ep_flush(x, e);
@@ -490,6 +521,7 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 				RTE_MAX(n, (unsigned int)x->burst)), n, bufs, &x->cnt.no_mbuf);
 	if (n == 0)
 		return EP_NEXT_POLL;
+	slot = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0;
 	k = x->ops->tx_burst(e, now, bufs, lens, x->cap, n);
 	if (k < n && x->ops->pace_idle != NULL)
 		x->ops->pace_idle(e, now);	/* it sent all it had */
@@ -508,6 +540,7 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 				m->l3_len = x->l3_len;
 			}
 		}
+	ep_wire_ts(x, e, k, slot, now);
 	e->npend = (uint16_t)k;
 	e->pend_off = 0;
 	if (ep_flush(x, e) || e->npend != k)
