@@ -33,7 +33,7 @@
 
 #define RT_TXBUF 256
 #define RT_DEQ 64
-#define RT_RX_MAX 512		/* frames of a backlog fed to the pipes at once */
+#define RT_RX_MAX 512		/* frames received at once at most */
 #define RT_DEQ_ROUNDS 16 /* at most RT_DEQ * RT_DEQ_ROUNDS packets per pipe per poll */
 
 struct router_dir {
@@ -349,13 +349,12 @@ router_sort(struct rte_mbuf **pkts, uint64_t *at, unsigned int n)
 }
 
 /*
- * One pass: the frames received (a backlog: up to RT_RX_MAX at once), in
- * order of arrival, each after the departures due by its arrival, so that
- * the backlog a descheduled thread finds is fed to the pipes as it arrived,
- * interleaved with what left meanwhile (drop-tail then drops what a
- * bottleneck that never paused would have dropped, not the stall's second
- * half whole); then, once the receive queue is empty, the departures due
- * by now.
+ * One pass: one burst of frames, in order of arrival, each after the
+ * departures due by its arrival, so that the backlog a descheduled thread
+ * finds is fed to the pipes as it arrived, interleaved with what left
+ * meanwhile (drop-tail then drops what a bottleneck that never paused would
+ * have dropped, not the stall's second half whole); then, if the burst was
+ * not full (nothing left behind it), the departures due by now.
  */
 static uint16_t
 router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
@@ -365,11 +364,7 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 	uint64_t now, bytes = 0;
 	unsigned int i, n, k;
 
-	n = k = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, burst);
-	while (k == burst && n + burst <= RT_RX_MAX && rd->nb_stages != 0) {
-		k = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts + n, burst);
-		n += k;
-	}
+	n = k = rte_eth_rx_burst(rd->rx_port, rd->rxq, pkts, RTE_MIN(burst, RT_RX_MAX));
 	now = eng_clock_ns(&p->clk, rte_rdtsc());
 	if (rd->nb_stages == 0) {
 		for (i = 0; i < n; i++) {
