@@ -23,7 +23,8 @@ struct pipe {
 	uint32_t overhead;
 	uint64_t delay_ns;
 	uint64_t drop_run;	/* drop-tail drops in a row, now */
-	uint64_t last_now;
+	uint64_t last_now;	/* latest time seen (enqueue or dequeue) */
+	uint64_t last_enq;	/* latest enqueue time */
 	/* catch-up bound (bw > 0): nothing leaves more than catchup_ns late;
 	 * the delay line holds t_depart - line_shift */
 	uint64_t catchup_ns;
@@ -420,9 +421,18 @@ pipe_enqueue_q(struct pipe *p, uint32_t q, uint64_t pkt, uint32_t len,
 
 	if (q >= p->nb_queues)
 		return -EINVAL;
-	if (now < p->last_now)
-		now = p->last_now;
-	p->last_now = now;
+	/*
+	 * A delay line without a serializer takes arrivals earlier than its
+	 * latest dequeue (in order among themselves): each packet's departure
+	 * is its own arrival + delay, so one that is already due leaves at the
+	 * next dequeue, late, never reordered. Any other pipe takes its times
+	 * in order.
+	 */
+	if (now < (p->link == NULL ? p->last_enq : p->last_now))
+		now = p->link == NULL ? p->last_enq : p->last_now;
+	p->last_enq = now;
+	if (now > p->last_now)
+		p->last_now = now;
 	catch_up(p, now);
 	advance(p, now);
 	p->st.in_pkts++;

@@ -139,7 +139,10 @@ uint32_t pipe_classify(const struct pipe *p, const struct pipe_flow *f);
 /*
  * Offer a packet at time now. 0: queued; PIPE_PASS: unmatched, the caller
  * forwards it untouched; -EIO: lost (emulated loss); -ENOBUFS: drop-tail.
- * flow may be NULL: queue 0 / the unmatched queue.
+ * flow may be NULL: queue 0 / the unmatched queue. Times earlier than the
+ * pipe's latest are taken as that time, except by a pipe without bandwidth
+ * (a pure delay line), which takes any time not before its latest enqueue
+ * (a packet already due then leaves at the next dequeue).
  */
 int pipe_enqueue(struct pipe *p, uint64_t pkt, uint32_t len,
 		const struct pipe_flow *flow, uint64_t now);

@@ -425,6 +425,44 @@ test_determinism(void)
 	CHECKF(sig[0] == sig[1] && sig[0] != sig[2], "determinism");
 }
 
+/*
+ * Arrivals earlier than the pipe's latest dequeue (a router whose first pipe
+ * runs behind now, lookahead): a pure delay line keeps each one's own time
+ * (departure = arrival + delay, in order, one already due leaves at the next
+ * dequeue), a pipe with bandwidth takes them at its latest time.
+ */
+static void
+test_late_enqueue(void)
+{
+	struct pipe_conf dc = { .delay_ns = 10000000 };
+	struct pipe_conf bc = { .bw_bps = 1000000000, .delay_ns = 10000000 };
+	struct pipe *d = mk(&dc), *b = mk(&bc);
+	struct pipe_pkt out[4];
+	unsigned int n;
+
+	CHECK(pipe_dequeue_burst(d, 100000000, out, 4) == 0);
+	CHECK(pipe_enqueue(d, 1, 1000, NULL, 95000000) == 0);
+	CHECK(pipe_enqueue(d, 2, 1000, NULL, 90000000) == 0);	/* before the last: taken at 95 ms */
+	CHECK(pipe_dequeue_burst(d, 104999999, out, 4) == 0);
+	n = pipe_dequeue_burst(d, 105000000, out, 4);
+	CHECKF(n == 2 && out[0].pkt == 1 && out[1].pkt == 2 && out[0].t_depart == 105000000 &&
+	       out[1].t_depart == 105000000, "delay line: %u out, first at %" PRIu64, n,
+	       n ? out[0].t_depart : 0);
+	/* one already due at the next dequeue: out then, in order, never before its time */
+	CHECK(pipe_dequeue_burst(d, 200000000, out, 4) == 0);
+	CHECK(pipe_enqueue(d, 3, 1000, NULL, 185000000) == 0);
+	n = pipe_dequeue_burst(d, 200000001, out, 4);
+	CHECKF(n == 1 && out[0].pkt == 3 && out[0].t_depart == 195000000, "due: %u", n);
+	/* with bandwidth: at the latest time (100 ms) + 8 us + 10 ms */
+	CHECK(pipe_dequeue_burst(b, 100000000, out, 4) == 0);
+	CHECK(pipe_enqueue(b, 4, 1000, NULL, 95000000) == 0);
+	n = pipe_dequeue_burst(b, 200000000, out, 4);
+	CHECKF(n == 1 && out[0].t_depart >= 110000000, "bw pipe: departure %" PRIu64,
+	       n ? out[0].t_depart : 0);
+	pipe_free(d);
+	pipe_free(b);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -432,7 +470,7 @@ static const struct {
 	{ "timing", test_timing }, { "rate", test_rate }, { "loss", test_loss },
 	{ "ge", test_ge }, { "overflow", test_overflow }, { "classify", test_classify },
 	{ "dumbbell", test_dumbbell }, { "parking", test_parking },
-	{ "determinism", test_determinism },
+	{ "determinism", test_determinism }, { "late_enqueue", test_late_enqueue },
 };
 
 int

@@ -161,5 +161,8 @@ eng_route_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 		for (idx = c->pipe_idx[d], k = 0; idx >= 0 && k < ENG_PIPE_CHAIN_MAX;
 				idx = r->pipes[idx].next_idx, k++)
 			n += route_pipe_mbufs(r, (unsigned int)idx);
+	for (d = 0; d < 2 && c->lookahead_ns != 0; d++)
+		if (c->pipe_idx[d] >= 0)
+			n += ENG_ROUTE_HOLD_CAP;
 	return n;
 }

@@ -104,7 +104,10 @@ int eng_route_pipe_index(const struct eng_config *cfg, const char *name);
 struct eng_router_conf {
 	char pipe_name[2][ENG_NAME_LEN];  /* a_to_b, b_to_a; "pass" */
 	int pipe_idx[2];                  /* ENG_ROUTE_PASS or chain head */
+	uint64_t lookahead_ns;            /* the first pipes run this far behind (ns) */
 };
+
+#define ENG_ROUTE_HOLD_CAP 4096           /* frames a lookahead holds per direction */
 
 /* Pipe runtime (route.c): one struct pipe per configured pipe, created by
  * the router task that owns its chain, on that task's socket. */

@@ -15,6 +15,7 @@
  * histogram.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include <rte_mbuf.h>
 
 #include "core/wire_ts.h"
+#include "kinds/route/hold.h"
 #include "kinds/route/route.h"
 #include "obs/capture_tx.h"
 #include "obs/obs.h"
@@ -34,6 +36,7 @@
 #define RT_TXBUF 256
 #define RT_DEQ 64
 #define RT_RX_MAX 512		/* frames received at once at most */
+#define RT_LOOKAHEAD_MAX_NS 1000000000ull	/* lookahead: 1 s at most */
 #define RT_DEQ_ROUNDS 16 /* at most RT_DEQ * RT_DEQ_ROUNDS packets per pipe per poll */
 
 struct router_dir {
@@ -48,7 +51,10 @@ struct router_dir {
 	int ts_off;			/* mbuf dynfield of the enqueue time */
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes, tx_dropped, l2_pass;
 	uint64_t pipe_dropped;
-	uint64_t t_adv;			/* departures run up to this time (ns) */
+	uint64_t t_adv;			/* the first pipe's departures run up to this time (ns) */
+	uint64_t lookahead;		/* ... at most now - lookahead (ns) */
+	struct route_hold *hold;	/* frames waiting for that clock (lookahead only) */
+	uint64_t held_max, hold_full;	/* most frames held; frames let in early: hold full */
 	uint16_t tx_n;
 	struct rte_mbuf *txbuf[RT_TXBUF];
 } __rte_cache_aligned;
@@ -80,6 +86,8 @@ router_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_name(sec, "a_to_b", c->pipe_name[0], sizeof(c->pipe_name[0]));
 	if (rc == 0)
 		rc = eng_sec_name(sec, "b_to_a", c->pipe_name[1], sizeof(c->pipe_name[1]));
+	if (rc == 0)
+		rc = eng_sec_time(sec, "lookahead", 0, 0, RT_LOOKAHEAD_MAX_NS, &c->lookahead_ns);
 	/* pipe names are resolved by [pipe]'s check, after all sections */
 	return rc;
 }
@@ -108,6 +116,21 @@ router_free_pipes(struct eng_task *t)
 				pr->last_deq_bytes = NULL;
 			}
 		}
+		if (rd->hold != NULL && rd->hold_full != 0)
+			ENG_LOG(WARNING, task, "router %s: lookahead hold full: %" PRIu64 " frames let "
+					"in early (at most %u held)", t->name, rd->hold_full,
+					ENG_ROUTE_HOLD_CAP);
+		else if (rd->hold != NULL)
+			ENG_LOG(INFO, task, "router %s: lookahead hold: at most %" PRIu64 " of %u frames "
+					"held", t->name, rd->held_max, ENG_ROUTE_HOLD_CAP);
+		while (rd->hold != NULL && rd->hold->n != 0) {
+			uint64_t tt, h;
+
+			route_hold_take(rd->hold, &tt, &h);
+			rte_pktmbuf_free((struct rte_mbuf *)(uintptr_t)h);
+		}
+		rte_free(rd->hold);
+		rd->hold = NULL;
 		rd->nb_stages = 0;
 		if (rd->tx_n)
 			rte_pktmbuf_free_bulk(rd->txbuf, rd->tx_n);
@@ -119,6 +142,44 @@ router_free_pipes(struct eng_task *t)
 		left += rr->pipes[i].p != NULL;
 	if (left == 0)
 		eng_route_free(t->rt);
+}
+
+/*
+ * lookahead: the first pipe of the chain runs that far behind now, and
+ * frames wait in the hold until its clock reaches their wire time, so that
+ * frames a sender's stall made late (wire times up to that old) still meet
+ * it in the order and at the times they were sent. Exact for frames that
+ * then wait at least that long in a pure delay line (a pipe without bw);
+ * the others leave up to lookahead late.
+ */
+static int
+router_lookahead(const struct eng_task *t, const struct eng_runtime *rt, struct router_dir *rd,
+		uint64_t ns, int socket)
+{
+	const struct eng_route_conf *rc = eng_route_conf(rt->cfg);
+	uint64_t dmin = UINT64_MAX;
+	unsigned int s;
+
+	rd->lookahead = rd->nb_stages != 0 ? ns : 0;
+	if (rd->lookahead == 0)
+		return 0;
+	rd->hold = rte_zmalloc_socket("router_hold", route_hold_size(ENG_ROUTE_HOLD_CAP),
+			RTE_CACHE_LINE_SIZE, socket);
+	if (rd->hold == NULL)
+		return -ENOMEM;
+	route_hold_init(rd->hold, ENG_ROUTE_HOLD_CAP);
+	for (s = 1; s < rd->nb_stages; s++) {
+		const struct eng_pipe_conf *pc = &rc->pipes[rd->stage_idx[s]];
+
+		if (pc->bw_bps == 0 && pc->delay_ns != 0 && pc->delay_ns < dmin)
+			dmin = pc->delay_ns;
+	}
+	if (dmin < ns || dmin == UINT64_MAX)
+		ENG_LOG(WARNING, task, "router %s: lookahead %.3f ms behind pipe %s: frames that do "
+				"not then wait as long in a delay pipe (%s) leave up to that much late",
+				t->name, (double)ns / 1e6, pipe_name(rd->stage[0]),
+				dmin == UINT64_MAX ? "there is none after it" : "the shortest is shorter");
+	return 0;
 }
 
 static int
@@ -166,6 +227,8 @@ router_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			rd->stage[rd->nb_stages++] = pp;
 			idx = eng_route_conf(rt->cfg)->pipes[idx].next_idx;
 		}
+		if (router_lookahead(t, rt, rd, c->lookahead_ns, socket) < 0)
+			return -ENOMEM;
 		ENG_LOG(INFO, task, "router %s: %s -> %s through %u pipe(s)%s%s", t->name,
 				rt->cfg->ports[in->port_idx].name, rt->cfg->ports[out->port_idx].name,
 				rd->nb_stages, rd->nb_stages ? ", first " : "",
@@ -273,16 +336,19 @@ router_offer(struct router_dir *rd, unsigned int s, struct rte_mbuf *m, uint64_t
 	router_tx(rd, m);
 }
 
-/* Departures up to t, stage by stage, so that each pipe sees times in order. */
+/*
+ * Departures, stage by stage, so that each pipe sees times in order: the
+ * first pipe's up to t0, the others' up to t1 (t0 = t1 without lookahead).
+ */
 static void
-router_depart(struct router_dir *rd, uint64_t t)
+router_depart(struct router_dir *rd, uint64_t t0, uint64_t t1)
 {
 	struct pipe_pkt out[RT_DEQ];
 	unsigned int s, k, i, r;
 
 	for (s = 0; s < rd->nb_stages; s++) {
 		for (r = 0; r < RT_DEQ_ROUNDS; r++) {
-			k = pipe_dequeue_burst(rd->stage[s], t, out, RT_DEQ);
+			k = pipe_dequeue_burst(rd->stage[s], s == 0 ? t0 : t1, out, RT_DEQ);
 			for (i = 0; i < k; i++) {
 				struct rte_mbuf *m = (struct rte_mbuf *)(uintptr_t)out[i].pkt;
 
@@ -305,7 +371,8 @@ router_depart(struct router_dir *rd, uint64_t t)
 				break;
 		}
 	}
-	rd->t_adv = t;
+	if (t0 > rd->t_adv)
+		rd->t_adv = t0;
 }
 
 /*
@@ -348,6 +415,53 @@ router_sort(struct rte_mbuf **pkts, uint64_t *at, unsigned int n)
 	}
 }
 
+/* A frame to the first pipe at a (its time, never before t_adv), after the departures due. */
+static inline void
+router_feed(struct router_dir *rd, struct rte_mbuf *m, uint64_t a, uint64_t now)
+{
+	if (a < rd->t_adv)
+		a = rd->t_adv;
+	if (a > rd->t_adv)
+		router_depart(rd, a, now);
+	router_offer(rd, 0, m, a);
+}
+
+/*
+ * With lookahead: the burst into the hold (when it is full, its earliest
+ * frame goes first, counted), then every held frame whose time the first
+ * pipe's clock (now - lookahead; while a backlog is being read, the
+ * burst's earliest time) has reached, in order, and the departures due by that
+ * clock. A frame without a wire time waits the whole lookahead.
+ */
+static void
+router_hold_feed(struct router_dir *rd, struct rte_mbuf **pkts, const uint64_t *at,
+		unsigned int n, int more, uint64_t now)
+{
+	uint64_t t0 = now > rd->lookahead ? now - rd->lookahead : 0, t, h;
+	unsigned int i;
+
+	/* more in the receive queue (a backlog): its frames are later than
+	 * this burst's earliest (at[] is sorted), not than now - lookahead */
+	if (more && n != 0 && at[0] < t0)
+		t0 = at[0];
+
+	for (i = 0; i < n; i++) {
+		if (route_hold_put(rd->hold, at[i], (uintptr_t)pkts[i]) < 0) {
+			route_hold_take(rd->hold, &t, &h);
+			rd->hold_full++;
+			router_feed(rd, (struct rte_mbuf *)(uintptr_t)h, t, now);
+			route_hold_put(rd->hold, at[i], (uintptr_t)pkts[i]);
+		}
+	}
+	if (rd->hold->n > rd->held_max)
+		rd->held_max = rd->hold->n;
+	while (route_hold_next(rd->hold) <= t0) {
+		route_hold_take(rd->hold, &t, &h);
+		router_feed(rd, (struct rte_mbuf *)(uintptr_t)h, t, now);
+	}
+	router_depart(rd, t0, now);
+}
+
 /*
  * One pass: one burst of frames, in order of arrival, each after the
  * departures due by its arrival, so that the backlog a descheduled thread
@@ -375,14 +489,19 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 		for (i = 0; i < n; i++)
 			at[i] = router_arrival(rd, pkts[i], now);
 		router_sort(pkts, at, n);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n; i++)
 			bytes += pkts[i]->pkt_len;
-			if (at[i] > rd->t_adv)
-				router_depart(rd, at[i]);
-			router_offer(rd, 0, pkts[i], at[i]);
+		if (rd->hold != NULL) {
+			router_hold_feed(rd, pkts, at, n, k == burst, now);
+		} else {
+			for (i = 0; i < n; i++) {
+				if (at[i] > rd->t_adv)
+					router_depart(rd, at[i], at[i]);
+				router_offer(rd, 0, pkts[i], at[i]);
+			}
+			if (k < burst)
+				router_depart(rd, now, now);
 		}
-		if (k < burst)
-			router_depart(rd, now);
 	}
 	rd->rx_packets += n;
 	rd->rx_bytes += bytes;
