@@ -240,6 +240,16 @@ def case_delay_hog(eng, src, tmp):
     delay_case(eng, tmp, True)
 
 
+def ring_ports(wire_a, wire_b, desc):
+    """Four net_ring ports: two on wire a, two on wire b, each with desc descriptors."""
+    out = ""
+    for wire, names in (("a", wire_a), ("b", wire_b)):
+        for n in names:
+            out += (f"[port {n}]\ndevice = ring:{wire}\npreset = net_ring\n"
+                    f"rx_desc = {desc}\ntx_desc = {desc}\n")
+    return out
+
+
 def backlog_config(lookahead=None):
     la = f"lookahead = {lookahead}\n" if lookahead else ""
     nxt = "next = dly\n[pipe dly]\ndelay = 10ms\nline_pkts = 8192\n" if lookahead else ""
@@ -249,25 +259,7 @@ args = {EAL}
 duration = 10s
 stats_period = 0
 drain = 200ms
-[port hosts]
-device = ring:a
-preset = net_ring
-[port ra]
-device = ring:a
-preset = net_ring
-rx_desc = 4096
-tx_desc = 4096
-[port rb]
-device = ring:b
-preset = net_ring
-rx_desc = 4096
-tx_desc = 4096
-[port sinks]
-device = ring:b
-preset = net_ring
-rx_desc = 4096
-tx_desc = 4096
-[pipe link]
+{ring_ports(("hosts", "ra"), ("rb", "sinks"), 4096)}[pipe link]
 bw = 500Mbit
 queue = 1000
 {nxt}[task r0]
