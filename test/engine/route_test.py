@@ -278,6 +278,8 @@ BAD = [
     ("bw = 100Mbit", "bw = 100Mbt", "[pipe link] bw:"),
     ("delay = 20ms", "delay = 20", "[pipe link] delay:"),
     ("a_to_b = link", "a_to_b = lnk", "[task r0] a_to_b: unknown pipe \"lnk\""),
+    ("a_to_b = link", "a_to_b = link\nlookahead = 8", "[task r0] lookahead:"),
+    ("a_to_b = link", "a_to_b = link\nlookahead = 2s", "[task r0] lookahead:"),
     ("[pipe link]", "[pipe back]\ndelay = 1ms\nnext = link\n[pipe link]\nnext = back",
      "next: cycle"),
     ("[pipe link]", "[queue q]\npipe = nolink\nmatch = ip from any to any\n[pipe link]",
