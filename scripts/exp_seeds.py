@@ -71,14 +71,16 @@ KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
 # --ci (the CI suite): both modules at 5 % loss, where the two stacks differ most and vary
 # most, and one module at 50 ms delay; loss 1 % and delay 10 ms, where every run of both
 # modules gave x1.00-1.03 (doc/results-tcp.md, "Kernel vs ours"), run in the full
-# scenario only: 14 runs instead of 24 (make test's time)
+# scenario only: 18 runs instead of 28 (make test's time)
 KVO_CI = {("loss", 1): (), ("delay", 10): (), ("delay", 50): ("reno",)}
 # kernel vs ours: runs per point. At 5 % loss the kernel's goodput is bimodal between
 # identical runs (reno 14-33, cubic 14-21 Mbit/s here: at a sub-millisecond RTT its window
 # of 2-5 segments depends on the host's scheduling latency, which drifts between ~0.5 and
 # ~1.7 ms), and ours (CUBIC: 14.5-18.6) varies with the timing of its busy-polling lcore:
-# the point compares the median of 3 runs of each (doc/results-tcp.md, "Kernel vs ours")
-KVO_RUNS = {("loss", 5): 3}
+# the point compares the median of 3 runs of each (doc/results-tcp.md, "Kernel vs ours"),
+# of 5 for CUBIC, whose ratio spread widest (x0.84-1.27 over single runs; a CI run of
+# 2026-12-02 failed at x1.26 on a kernel median of 14.01 from 18.74 / 13.67 / 14.01)
+KVO_RUNS = {("loss", 5): 3, ("loss", 5, "cubic"): 5}
 KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
 KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
@@ -435,7 +437,7 @@ class Seeds:
                 ini.add("task rx", {"kind": "tcp", "port": "sinks", "role": "receiver",
                                     "local": "10.0.1.1:5201"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
-                nrun = KVO_RUNS.get((scen, x), 1)
+                nrun = KVO_RUNS.get((scen, x, cc), KVO_RUNS.get((scen, x), 1))
                 oruns, snd = [], None
                 for i in range(nrun):
                     tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
