@@ -36,17 +36,11 @@ eng_wire_ts_set(struct rte_mbuf *m, uint64_t ns)
 	m->ol_flags |= eng_wire_ts_flag;
 }
 
-static inline void
-eng_wire_ts_clear(struct rte_mbuf *m)
-{
-	m->ol_flags &= ~eng_wire_ts_flag;
-}
-
 /* 1 and *ns if m carries a wire time, else 0. */
 static inline int
 eng_wire_ts_get(const struct rte_mbuf *m, uint64_t *ns)
 {
-	if (!(m->ol_flags & eng_wire_ts_flag) || eng_wire_ts_flag == 0)
+	if (!(m->ol_flags & eng_wire_ts_flag))	/* also when not registered (0) */
 		return 0;
 	*ns = *(const uint64_t *)((const char *)m + eng_wire_ts_off);
 	return 1;

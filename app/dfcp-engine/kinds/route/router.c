@@ -380,17 +380,15 @@ router_depart(struct router_dir *rd, uint64_t t0, uint64_t t1)
  * router of this engine on an in-process wire), else now, the time after
  * the receive burst (a frame that came in while this thread was descheduled
  * gets the time it was seen, never an earlier one, so the emulated delay
- * stays a lower bound). Never before the departures already run (t_adv):
- * each pipe sees its times in order.
+ * stays a lower bound). router_feed keeps it from going back before the
+ * departures already run.
  */
 static inline uint64_t
-router_arrival(struct router_dir *rd, const struct rte_mbuf *m, uint64_t now)
+router_arrival(const struct rte_mbuf *m, uint64_t now)
 {
 	uint64_t a;
 
-	if (!eng_wire_ts_get(m, &a) || a > now)
-		return now;
-	return a > rd->t_adv ? a : rd->t_adv;
+	return eng_wire_ts_get(m, &a) && a <= now ? a : now;
 }
 
 /*
@@ -415,14 +413,18 @@ router_sort(struct rte_mbuf **pkts, uint64_t *at, unsigned int n)
 	}
 }
 
-/* A frame to the first pipe at a (its time, never before t_adv), after the departures due. */
+/*
+ * A frame to the first pipe at a (never before t_adv: each pipe sees its
+ * times in order), after the departures due by then; the later pipes'
+ * departures run up to t1 (a, or now with lookahead).
+ */
 static inline void
-router_feed(struct router_dir *rd, struct rte_mbuf *m, uint64_t a, uint64_t now)
+router_feed(struct router_dir *rd, struct rte_mbuf *m, uint64_t a, uint64_t t1)
 {
 	if (a < rd->t_adv)
 		a = rd->t_adv;
 	if (a > rd->t_adv)
-		router_depart(rd, a, now);
+		router_depart(rd, a, t1 > a ? t1 : a);
 	router_offer(rd, 0, m, a);
 }
 
@@ -486,19 +488,16 @@ router_dir_poll(struct router_priv *p, struct router_dir *rd, uint16_t burst)
 			router_tx(rd, pkts[i]);
 		}
 	} else {
-		for (i = 0; i < n; i++)
-			at[i] = router_arrival(rd, pkts[i], now);
-		router_sort(pkts, at, n);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			bytes += pkts[i]->pkt_len;
+			at[i] = router_arrival(pkts[i], now);
+		}
+		router_sort(pkts, at, n);
 		if (rd->hold != NULL) {
 			router_hold_feed(rd, pkts, at, n, k == burst, now);
 		} else {
-			for (i = 0; i < n; i++) {
-				if (at[i] > rd->t_adv)
-					router_depart(rd, at[i], at[i]);
-				router_offer(rd, 0, pkts[i], at[i]);
-			}
+			for (i = 0; i < n; i++)
+				router_feed(rd, pkts[i], at[i], at[i]);
 			if (k < burst)
 				router_depart(rd, now, now);
 		}

@@ -463,7 +463,7 @@ ep_refused(struct eng_xtask *x, struct eng_xep *e, unsigned int left, uint64_t n
 static void
 ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot, uint64_t now)
 {
-	uint64_t end = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0, span;
+	uint64_t end = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0, step;
 	unsigned int i;
 
 	if (slot == 0 || slot > now || end < slot) {
@@ -471,9 +471,9 @@ ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot
 			eng_wire_ts_set(e->pend[i], now);
 		return;
 	}
-	span = end - slot;
+	step = (end - slot) / k;	/* one division a burst */
 	for (i = 0; i < k; i++) {
-		uint64_t t = slot + span * i / k;
+		uint64_t t = slot + step * i;
 
 		eng_wire_ts_set(e->pend[i], t < now ? t : now);
 	}
