@@ -330,13 +330,53 @@ dfcp_sender_probe(struct dfcp_conn *c, struct tx_slot *s)
 	repair_schedule(c, s, need);
 }
 
+/* Up to cap bytes from the source at p: fewer only at its end. */
+static uint32_t
+fill_from_source(struct dfcp_conn *c, uint64_t now, uint8_t *p, uint32_t cap)
+{
+	uint32_t len = 0;
+
+	while (len < cap) {
+		size_t r = c->conf.source(c->conf.source_ctx, now, p + len, cap - len);
+
+		if (r == 0)
+			break;
+		len += (uint32_t)r;
+	}
+	return len;
+}
+
+/*
+ * The block read straight into its encoder's source symbols (no staging
+ * copy), its CRC-32C taken symbol by symbol: the bytes read; the encoder
+ * loaded unless 0.
+ */
+static uint32_t
+fill_enc(struct dfcp_conn *c, struct tx_slot *s, uint64_t now)
+{
+	uint32_t T = c->p.T, len = 0, got = T, crc = 0;
+
+	for (uint32_t i = 0; i < c->p.K && got == T; i++) {
+		uint8_t *p = rq_enc_src(s->enc, i);
+
+		got = fill_from_source(c, now, p, T);
+		if (c->p.flags & DFCP_F_CRC)
+			crc = net_crc32c(p, got, crc);
+		len += got;
+	}
+	/* what the receiver checks its decode against */
+	s->crc = (c->p.flags & DFCP_F_CRC) ? crc : 0;
+	if (len == 0 || rq_enc_load(s->enc, len) < 0)
+		return 0;
+	return len;
+}
+
 /* Fill the next block from the source. 1 if a block was filled. */
 static int
 sender_fill(struct dfcp_conn *c, uint64_t now)
 {
-	uint32_t bs = c->p.block_size, len = 0;
+	uint32_t bs = c->p.block_size, len;
 	struct tx_slot *s;
-	struct rq_enc *enc;
 
 	if (c->src_eof || c->snd_next - c->snd_base >= c->W || c->conf.source == NULL) {
 		if (c->conf.source == NULL)
@@ -361,24 +401,15 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 		s->g_enc = (uint8_t)g;
 		c->g_tx_held += (uint32_t)g;
 	}
-	while (len < bs) {
-		size_t r = c->conf.source(c->conf.source_ctx, now, c->stage + len, bs - len);
-
-		if (r == 0)
-			break;
-		len += (uint32_t)r;
-	}
+	if (c->p.flags & DFCP_F_ENC)
+		len = fill_enc(c, s, now);
+	else
+		len = fill_from_source(c, now, c->stage, bs);
 	if (len < bs)
 		c->src_eof = 1;
 	if (len == 0)
 		return 0;
-	if (c->p.flags & DFCP_F_ENC) {
-		enc = s->enc;
-		if (rq_enc_block(enc, c->stage, len) < 0)
-			return 0;
-		/* what the receiver checks its decode against */
-		s->crc = (c->p.flags & DFCP_F_CRC) ? net_crc32c(c->stage, len, 0) : 0;
-	} else if (!c->enc0_loaded) {
+	if (!(c->p.flags & DFCP_F_ENC) && !c->enc0_loaded) {
 		if (rq_enc_block(c->enc0, c->stage, len) < 0)
 			return 0;
 		c->enc0_loaded = 1;

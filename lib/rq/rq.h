@@ -86,6 +86,15 @@ int rq_enc_block(struct rq_enc *enc, const void *src, size_t len);
  * rq_enc_block.
  */
 int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
+/*
+ * The same without a staging buffer: write source symbol i (T bytes) of the
+ * next block at rq_enc_src(enc, i) for each i, then rq_enc_load(enc, len)
+ * zero-pads past len bytes and loads the block. rq_enc_src unloads the
+ * encoder (NULL for i >= K or no encoder); rq_enc_load is -EINVAL after no
+ * rq_enc_src, -EMSGSIZE for len > K*T.
+ */
+void *rq_enc_src(struct rq_enc *enc, uint32_t i);
+int rq_enc_load(struct rq_enc *enc, size_t len);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */
 int rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out);
 /* Burst form: out[i] receives the symbol of esi[i]; returns n or -errno. */

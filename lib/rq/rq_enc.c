@@ -20,6 +20,7 @@ struct rq_enc {
 	uint16_t T;
 	size_t stride;		/* between two symbols of mem (rq_sym_stride) */
 	int loaded;
+	int filling;		/* rq_enc_src handed out a symbol since the last load */
 	int ref;		/* tab[0..K) point at the caller's block */
 	int gen;		/* generator-matrix path */
 	int cvalid;		/* C computed for the loaded block */
@@ -147,6 +148,7 @@ static int
 enc_load(struct rq_enc *enc)
 {
 	enc->cvalid = 0;
+	enc->filling = 0;
 	if (!enc->gen) {
 		rq_plan_run(enc->plan, enc->T, enc->tab);
 		enc->cvalid = 1;
@@ -180,6 +182,38 @@ rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
 			memcpy(enc->tab[i], s + i * T, n);
 		if (n < T)
 			memset(enc->tab[i] + n, 0, T - n);
+	}
+	return enc_load(enc);
+}
+
+void *
+rq_enc_src(struct rq_enc *enc, uint32_t i)
+{
+	if (enc == NULL || i >= enc->K)
+		return NULL;
+	if (enc->ref) {
+		for (uint32_t k = 0; k < enc->K; k++)
+			enc->tab[k] = enc->mem + k * enc->stride;
+		enc->ref = 0;
+	}
+	enc->loaded = 0;
+	enc->filling = 1;
+	return enc->tab[i];
+}
+
+int
+rq_enc_load(struct rq_enc *enc, size_t len)
+{
+	size_t T, i, n;
+
+	if (enc == NULL || !enc->filling)
+		return -EINVAL;
+	T = enc->T;
+	if (len > (size_t)enc->K * T)
+		return -EMSGSIZE;
+	for (i = len / T; i < enc->K; i++) {
+		n = len > i * T ? len - i * T : 0;
+		memset(enc->tab[i] + n, 0, T - n);
 	}
 	return enc_load(enc);
 }

@@ -370,6 +370,54 @@ check_ref_api(uint32_t K, uint16_t T)
 }
 
 /*
+ * The in-place loader (rq_enc_src + rq_enc_load) against rq_enc_block: equal
+ * symbols for a full and a short block (a partial last symbol, whole
+ * symbols left unwritten after garbage in them), after a zero-copy block,
+ * and its errors.
+ */
+static void
+check_src_api(uint32_t K, uint16_t T)
+{
+	struct rq_enc *a = rq_enc_create(K, T), *b = rq_enc_create(K, T);
+	size_t blk = (size_t)K * T, lens[3] = { blk, blk - T - T / 2, T / 3 + 1 };
+	uint8_t *buf = aligned_alloc(64, (blk + 63) / 64 * 64), *sa = malloc(T), *sb = malloc(T);
+	uint32_t esi, i, l;
+
+	REQUIRE(a && b && buf && sa && sb);
+	CHECK(rq_enc_load(b, blk) == -EINVAL);		/* nothing written yet */
+	CHECK(rq_enc_src(b, K) == NULL && rq_enc_src(NULL, 0) == NULL);
+	for (l = 0; l < 3; l++) {
+		rqt_fill(buf, blk, &rng);
+		if (l == 2)	/* the encoder held a zero-copy block before */
+			CHECK(rq_enc_block_ref(b, buf, blk) == 0);
+		CHECKF(rq_enc_block(a, buf, lens[l]) == 0, "enc copy");
+		for (i = 0; i < K; i++) {
+			uint8_t *d = rq_enc_src(b, i);
+
+			REQUIRE(d != NULL);
+			memset(d, 0xa5, T);	/* what is past len must not matter */
+			if ((size_t)i * T < lens[l])
+				memcpy(d, buf + (size_t)i * T, lens[l] - (size_t)i * T < T ?
+					lens[l] - (size_t)i * T : T);
+		}
+		CHECK(rq_enc_load(b, blk + 1) == -EMSGSIZE);
+		CHECKF(rq_enc_load(b, lens[l]) == 0, "enc load");
+		CHECK(rq_enc_load(b, lens[l]) == -EINVAL);	/* once per fill */
+		for (i = 0; i < K + 40; i++) {
+			esi = i < K + 30 ? i : K + (uint32_t)test_rng_below(&rng, RQ_MAX_ESI - K);
+			CHECK(rq_enc_symbol(a, esi, sa) == 0 && rq_enc_symbol(b, esi, sb) == 0);
+			CHECKF(memcmp(sa, sb, T) == 0, "K=%u T=%u len %zu: ESI %u differs, "
+				"in place vs copy", K, T, lens[l], esi);
+		}
+	}
+	free(buf);
+	free(sa);
+	free(sb);
+	rq_enc_free(a);
+	rq_enc_free(b);
+}
+
+/*
  * The sampled K' rows, every symbol size on a DFCP-sized block, and the
  * residual decoder. quick: fewer rows and trials (the other kernel tiers).
  */
@@ -426,6 +474,8 @@ run_suite(int quick)
 	check_res(3001, 4, 256, quick ? 4 : RQT_SCALE(16));
 	check_res(1000, 1420, 110, quick ? 3 : RQT_SCALE(6));	/* striped, T = 1420 */
 	check_ref_api(500, 1420);
+	check_src_api(47, 1420);	/* generator path */
+	check_src_api(500, 64);		/* plan path */
 	printf("%s: residual decoder: %u decodes compared with the plan decoder (%u -EDOM in both)\n",
 		rq_isa_name(), res_decodes, res_edom);
 	printf("%s: generator path: %u K' rows vs the plan path, %u decodes compared "
