@@ -427,15 +427,21 @@ test_pattern(void)
 	CHECK(dfcp_pattern_check(8, 12345, a, sizeof(a)) < 8);
 }
 
-/* Reference: byte o of the stream is byte (o & 7) of the little-endian word o >> 3. */
+/*
+ * Reference: byte o of the stream is byte (o & 7) of the little-endian word
+ * o >> 3; word w is splitmix64 of its line w >> 3 (and the seed) XOR lane
+ * (w & 7) times the golden-ratio constant.
+ */
 static uint8_t
 pat_ref(uint32_t seed, uint64_t o)
 {
-	uint64_t z = (o >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
+	uint64_t w = o >> 3;
+	uint64_t z = (w >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	z ^= z >> 31;
+	z ^= (w & 7) * 0x9e3779b97f4a7c15ull;
 	return (uint8_t)(z >> (8 * (o & 7)));
 }
 
