@@ -237,6 +237,9 @@ struct eng_xtask {
 int eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		const struct eng_xport_ops *ops, void *priv);
 uint16_t eng_xport_poll(struct eng_task *t, uint64_t now_tsc);
+/* Its receive half (xport_rx.c): one rx burst and the inbox, dispatched;
+ * the frames received. */
+uint16_t eng_xport_rx(struct eng_xtask *x, uint64_t now);
 /* The mbufs a transport task may hold at once (its task ops' pool_need). */
 uint64_t eng_xport_pool_need(const struct eng_task *t, const struct eng_config *cfg);
 enum eng_goal eng_xport_done(const struct eng_task *t);
