@@ -75,6 +75,7 @@ struct eng_config {
 	uint32_t mbufs;             /* per pool; 0: computed */
 	uint32_t mbuf_cache;
 	uint32_t mbuf_data_size;
+	char mbuf_pool_ops[32];     /* mempool driver; "auto": stack, else DPDK's default */
 	/* observability (obs/obs.h, doc/observability.md) */
 	uint32_t stats_top;         /* flows listed in the periodic view (top N by goodput) */
 	int live;                   /* enum eng_live_mode: how the periodic view is shown */

@@ -462,6 +462,7 @@ config_defaults(struct eng_config *cfg)
 	cfg->pace_catchup_ns = PACE_CATCHUP_DEFAULT_NS;
 	cfg->mbuf_cache = 256;
 	cfg->mbuf_data_size = 2048 + 128; /* RTE_MBUF_DEFAULT_BUF_SIZE */
+	snprintf(cfg->mbuf_pool_ops, sizeof(cfg->mbuf_pool_ops), "auto");
 	eng_drivers_dir_default(cfg->drivers_dir, sizeof(cfg->drivers_dir));
 }
 

@@ -60,6 +60,9 @@ engine_parse(struct eng_config *cfg, struct eng_sec *sec)
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "mbuf_cache", 0, 512, &cfg->mbuf_cache);
 	if (rc == 0)
+		rc = eng_sec_name(sec, "mbuf_pool_ops", cfg->mbuf_pool_ops,
+				sizeof(cfg->mbuf_pool_ops));
+	if (rc == 0)
 		rc = eng_sec_u32(sec, "stats_top", 0, 100000, &cfg->stats_top);
 	if (rc == 0)
 		rc = live_parse(cfg, sec);
