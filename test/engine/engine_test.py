@@ -111,6 +111,19 @@ def case_bad_config(engine, src, tmp):
                      os.path.join(src, "configs/txonly.ini")])
     if p.returncode != 2:
         fail(f"expected exit code 2 (EAL error), got {p.returncode}")
+    # the mempool driver: an unknown one is a set-up error naming the registered
+    # drivers; a named one and auto (stack) are what the pool is made with
+    for ops, rc, want in (("nosuchops", 3, "'nosuchops' is not a mempool driver of this "
+                           "DPDK (registered: "),
+                          ("ring_mp_mc", 0, "(mempool driver ring_mp_mc)"),
+                          ("auto", 0, "(mempool driver stack)")):
+        with open(cfg, "w") as f:
+            f.write(text.replace("[engine]", f"[engine]\nmbuf_pool_ops = {ops}", 1))
+        p = run(engine, EAL.split() + ["--", "--config", cfg, "--duration", "0.3s",
+                                       "--stats-period", "0"])
+        if p.returncode != rc or want not in p.stdout + p.stderr:
+            fail(f"mbuf_pool_ops = {ops}: exit {p.returncode} (want {rc}), "
+                 f"no '{want}' in the output")
 
 
 def case_sigint(engine, src, tmp):
