@@ -473,6 +473,14 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 
 	if (cap < (size_t)off + c->p.T + tag)
 		return -EMSGSIZE;
+	/*
+	 * The frame's lines for writing, before its header and (in gen_flush)
+	 * its symbol go in: an mbuf comes back from the lcore that received
+	 * it, so each line is a cross-core ownership request; issued together
+	 * here they overlap (bench-lossy: the sender's cycles a frame -10 %).
+	 */
+	for (uint32_t o = 0; o < off + c->p.T + tag; o += 64)
+		__builtin_prefetch(buf + o, 1, 3);
 	data_fields(c, s, first, &pkt);
 	if (c->n_gen == GEN_MAX)
 		gen_flush(c);
