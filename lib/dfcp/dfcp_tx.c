@@ -474,10 +474,11 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	if (cap < (size_t)off + c->p.T + tag)
 		return -EMSGSIZE;
 	/*
-	 * The frame's lines for writing, before its header and (in gen_flush)
-	 * its symbol go in: an mbuf comes back from the lcore that received
-	 * it, so each line is a cross-core ownership request; issued together
-	 * here they overlap (bench-lossy: the sender's cycles a frame -10 %).
+	 * The frame's lines, before its header and (in gen_flush) its symbol
+	 * go in: an mbuf comes back from the lcore that received it, so each
+	 * line is a cross-core miss; issued together here they overlap
+	 * (bench-lossy: the sender's cycles a frame -10 %). A read prefetch at
+	 * the x86-64-v2 baseline; prefetchw measured no better.
 	 */
 	for (uint32_t o = 0; o < off + c->p.T + tag; o += 64)
 		__builtin_prefetch(buf + o, 1, 3);
