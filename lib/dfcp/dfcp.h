@@ -539,6 +539,7 @@ struct dfcp_stats {
 #define DFCP_STALL_PACED	0x10	/* sender: the rate cap holds it back */
 #define DFCP_STALL_RX_DROPS	0x20	/* received packets dropped meanwhile */
 #define DFCP_STALL_NO_DATA_RX	0x40	/* receiver: no DATA arrives */
+#define DFCP_STALL_POOL		0x80	/* sender: the block pool has no encoder for the next block */
 /* Text for a stall word ("window full, timers"); buf of 96 bytes is enough. */
 const char *dfcp_stall_str(uint32_t why, char *buf, size_t len);
 

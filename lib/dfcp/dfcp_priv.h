@@ -303,6 +303,8 @@ struct dfcp_conn {
 	uint64_t stall_at;		/* next stall check */
 	uint64_t gap_avg;		/* between two progresses, EWMA 1/4 (0: none yet) */
 	uint32_t rx_at_progress;	/* receiver: rx_pkts then */
+	uint64_t snd_at_progress;	/* sender: snd_seq64 then */
+	uint64_t last_data_tx;		/* sender: time of the last DATA built */
 
 	struct dfcp_stats st;
 };

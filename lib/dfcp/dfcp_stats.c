@@ -86,6 +86,7 @@ dfcp_progress(struct dfcp_conn *c, uint64_t now)
 	}
 	c->progress_at = now;
 	c->rx_at_progress = c->rx_pkts;
+	c->snd_at_progress = c->snd_seq64;
 	c->stall_at = now + stall_ns(c);
 	c->drops_at_progress = drops_sum(c);
 	c->st.stall = 0;
@@ -109,6 +110,8 @@ stall_why(const struct dfcp_conn *c, uint64_t now)
 		why |= DFCP_STALL_NO_DATA;
 	if (c->cap_pps != 0 && dfcp_cap_next(c, now) > now)
 		why |= DFCP_STALL_PACED;
+	if (c->pool_retry != 0)
+		why |= DFCP_STALL_POOL;
 	if (inflight != 0 && c->rr_count == 0 && c->snd_first == c->snd_next) {
 		uint32_t waiting = 0;
 
@@ -137,11 +140,17 @@ dfcp_stall_check(struct dfcp_conn *c, uint64_t now)
 	if (c->state != DFCP_ESTABLISHED || now < c->stall_at)
 		return;
 	c->stall_at = now + t / 8;
-	/* a receiver's first block, its DATA still coming: not stalled before
-	 * 4 blocks' worth of it arrived (no gap between blocks known yet) */
+	/*
+	 * The first block, its DATA still going out (sender) or coming in
+	 * (receiver): not stalled before 4 blocks' worth of it did (no gap
+	 * between blocks known yet; a flow with a small share of a bottleneck,
+	 * paced by the scheduler's back-pressure, takes seconds for a block)
+	 */
 	if (now - c->progress_at < t || now - c->peer_at >= t ||
 			(!c->sender && c->gap_avg == 0 && now - c->last_data < t &&
-			 (c->p.flags & DFCP_F_XR) && c->rx_pkts - c->rx_at_progress < 4 * c->p.K)) {
+			 (c->p.flags & DFCP_F_XR) && c->rx_pkts - c->rx_at_progress < 4 * c->p.K) ||
+			(c->sender && c->gap_avg == 0 && now - c->last_data_tx < t &&
+			 c->snd_seq64 - c->snd_at_progress < 4ull * c->p.K)) {
 		c->st.stall = 0;
 		return;
 	}
@@ -161,6 +170,7 @@ dfcp_stall_str(uint32_t why, char *buf, size_t len)
 		{ DFCP_STALL_PACED, "rate cap" },
 		{ DFCP_STALL_RX_DROPS, "rx drops" },
 		{ DFCP_STALL_NO_DATA_RX, "no DATA arriving" },
+		{ DFCP_STALL_POOL, "no encoder free for the next block (mem_budget)" },
 	};
 	size_t off = 0;
 

@@ -499,6 +499,7 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	s->sent++;
 	c->snd_seq++;
 	c->snd_seq64++;
+	c->last_data_tx = now;
 	if (c->dhdr_ok) {
 		d = buf + DFCP_L2L4_LEN;
 		memcpy(buf, c->dhdr, sizeof(c->dhdr));

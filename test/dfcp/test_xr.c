@@ -552,6 +552,53 @@ test_stall(void)
 	 * of ~5.5 s, then 99 short ones, leave it at the least again */
 	CHECK(ss.stall_ms == 1000);
 	CHECK(strcmp(dfcp_stall_str(0, why, sizeof(why)), "progressing") == 0);
+	CHECK(strcmp(dfcp_stall_str(DFCP_STALL_ON | DFCP_STALL_POOL | DFCP_STALL_WINDOW, why,
+			sizeof(why)), "window full, no encoder free for the next block "
+			"(mem_budget)") == 0);
+	CHECK(strcmp(dfcp_stall_str(DFCP_STALL_ON, why, sizeof(why)), "no progress") == 0);
+	close_pair(&pr);
+}
+
+/*
+ * A sender whose egress lets one DATA frame out every 150 ms (a small share
+ * of a scheduler's bottleneck: back-pressure paces it), so its first block
+ * takes ~2 s: not stalled while its DATA keeps leaving, before the first
+ * block is acked; the transfer completes, verified.
+ */
+static void
+test_stall_slow_first_block(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss;
+	struct pair pr;
+	uint64_t next = 0;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	open_pair(&pr, &ac, &bc, 2 * 640);
+	while (pr.now < 12000 * MS && dfcp_conn_state(pr.a) != DFCP_CLOSED) {
+		if (pr.now >= next) {
+			unsigned int k = dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1);
+
+			for (unsigned int i = 0; i < k; i++) {
+				struct dfcp_pkt p;
+
+				REQUIRE(dfcp_parse(fb[i], fl[i], 0, &p) == 0);
+				dfcp_conn_rx(pr.b, &p, pr.now);
+			}
+			next = pr.now + 150 * MS;
+		}
+		move(&pr, 1);
+		pr.now += 100 * US;
+		if (pr.now == 1600 * MS) {
+			dfcp_conn_stats(pr.a, &ss);
+			CHECK(ss.blocks_acked == 0);	/* still its first block */
+			CHECK(ss.stalls == 0 && ss.stall == 0);
+		}
+	}
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(ss.blocks_acked == 2 && ss.stalls == 0);
+	CHECK(pr.sink.bytes == 2 * 640 && pr.sink.bad_bytes == 0);
 	close_pair(&pr);
 }
 
@@ -564,5 +611,6 @@ main(void)
 	test_early_short();
 	test_hostile_reports();
 	test_stall();
+	test_stall_slow_first_block();
 	return test_report("dfcp-xr");
 }

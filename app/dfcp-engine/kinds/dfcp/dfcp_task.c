@@ -455,12 +455,15 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 		s.done = f->conns_closed > 0 && f->live == 0;
 	}
 	if (s.st.stalls > f->stalls_logged) {
-		char why[96];
+		char why[160];
 
 		f->stalls_logged = s.st.stalls;
-		ENG_LOG(WARNING, task, "flow %s: no progress for %u.%u s while the peer is alive: %s",
+		ENG_LOG(WARNING, task, "flow %s: no progress for %u.%u s while the peer is alive: %s%s",
 				xf->fc->name, s.st.stall_ms / 1000, s.st.stall_ms % 1000 / 100,
-				dfcp_stall_str(s.st.stall, why, sizeof(why)));
+				s.st.stall != 0 ? dfcp_stall_str(s.st.stall, why, sizeof(why)) :
+				"progressing again by now",
+				xf->ep->stuck_ns != 0 ? "; frames held back by the egress "
+				"(tx queue or scheduler full)" : "");
 	}
 	publish_generic(xf, &s);
 	flow_judge(xf, f, &s);
