@@ -451,24 +451,37 @@ arp_tick(struct eng_xtask *x, uint64_t now)
 static void
 ep_run(struct eng_xtask *x, uint64_t now)
 {
-	unsigned int n, i, j;
+	unsigned int n, i, j, again = 0, after = UINT32_MAX;
 
 	eng_due_wake_due(&x->due, now);
 	n = eng_due_take(&x->due, x->run);
 	if (n == 0)
 		return;
-	j = x->tx_rot++ % n;
+	/*
+	 * Round robin past a full egress: the endpoints to run again head the
+	 * next poll's list in this poll's order, and the next poll starts
+	 * after the last of them that got frames out, so the ones a full ring
+	 * or scheduler turned away go first. (A start moved by one a poll
+	 * left the order to chance: with 4096 senders on one scheduler ring,
+	 * a few frames taken a poll, some waited over the 3 s peer timeout.)
+	 */
+	j = x->tx_rot % n;
 	for (i = 0; i < n; i++) {
 		uint32_t id = x->run[j];
-		uint64_t next = ep_tx(x, &x->eps[id], now);
+		uint64_t tx0 = x->cnt.tx_packets, next = ep_tx(x, &x->eps[id], now);
 
-		if (next == EP_NEXT_POLL)
+		if (next == EP_NEXT_POLL) {
 			eng_due_wake(&x->due, id);
-		else if (next != UINT64_MAX)
+			again++;
+		} else if (next != UINT64_MAX) {
 			eng_due_set(&x->due, id, next);
+		}
+		if (x->cnt.tx_packets != tx0)
+			after = again;
 		if (++j == n)
 			j = 0;
 	}
+	x->tx_rot = after != UINT32_MAX ? after : x->tx_rot + 1;
 }
 
 static void

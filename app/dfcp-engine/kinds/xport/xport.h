@@ -208,7 +208,7 @@ struct eng_xtask {
 	unsigned int snap_pos, snap_chunk;	/* the next flow to publish, flows at a time */
 	struct eng_due due;		/* the endpoints' deadlines and the ready list */
 	uint32_t *run;			/* [nb_flows] this poll's endpoints (due.ready) */
-	unsigned int tx_rot;		/* rotates where a poll's transmit starts */
+	unsigned int tx_rot;		/* where the next poll's transmit starts (ep_run) */
 	uint64_t active_ns, last_poll_ns;	/* the task's running time (xport_due.h) */
 	uint64_t egress_moved_ns;	/* some endpoint's frames were last accepted (active_ns) */
 	uint16_t ep_burst;		/* frames an endpoint builds at once (xport.c) */
