@@ -157,35 +157,11 @@ enc_load(struct rq_enc *enc)
 	return 0;
 }
 
-int
-rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
-{
-	const uint8_t *s = src;
-	size_t blk, T, i, n;
-
-	if (enc == NULL || (src == NULL && len > 0))
-		return -EINVAL;
-	T = enc->T;
-	blk = (size_t)enc->K * T;
-	if (len > blk)
-		return -EMSGSIZE;
-	if (enc->ref) {
-		for (i = 0; i < enc->K; i++)
-			enc->tab[i] = enc->mem + i * enc->stride;
-		enc->ref = 0;
-	}
-	for (i = 0; i < enc->K; i++) {
-		n = len > i * T ? len - i * T : 0;
-		if (n > T)
-			n = T;
-		if (n)
-			memcpy(enc->tab[i], s + i * T, n);
-		if (n < T)
-			memset(enc->tab[i] + n, 0, T - n);
-	}
-	return enc_load(enc);
-}
-
+/*
+ * The next block goes into the encoder's own symbol memory: source symbol i
+ * is written at rq_enc_src(enc, i), then rq_enc_load zero-pads past len.
+ * rq_enc_block is the copying form of the same.
+ */
 void *
 rq_enc_src(struct rq_enc *enc, uint32_t i)
 {
@@ -216,6 +192,26 @@ rq_enc_load(struct rq_enc *enc, size_t len)
 		memset(enc->tab[i] + n, 0, T - n);
 	}
 	return enc_load(enc);
+}
+
+int
+rq_enc_block(struct rq_enc *enc, const void *src, size_t len)
+{
+	const uint8_t *s = src;
+	size_t T, i;
+
+	if (enc == NULL || (src == NULL && len > 0))
+		return -EINVAL;
+	T = enc->T;
+	if (len > (size_t)enc->K * T)
+		return -EMSGSIZE;
+	for (i = 0; i < enc->K; i++) {
+		uint8_t *d = rq_enc_src(enc, (uint32_t)i);
+
+		if (len > i * T)
+			memcpy(d, s + i * T, len - i * T < T ? len - i * T : T);
+	}
+	return rq_enc_load(enc, len);
 }
 
 int
