@@ -14,10 +14,16 @@
  * still depends on its position (the lanes are distinct, the lines hashed)
  * and on the seed, so a misplaced, stale or foreign symbol is found.
  */
-static const uint64_t pat_lane[8] = {
-	0x0000000000000000ull, 0x9e3779b97f4a7c15ull, 0x3c6ef372fe94f82aull,
-	0xdaa66d2c7ddf743full, 0x78dde6e5fd29f054ull, 0x1715609f7c746c69ull,
-	0xb54cda58fbbee87eull, 0x538454127b096493ull,
+
+/* four words: one AVX2 register, two SSE ones in the plain build */
+typedef uint64_t pat_v4 __attribute__((vector_size(32)));
+
+/* lane j of a line: j times the golden-ratio constant */
+static const pat_v4 pat_lane_v[2] = {
+	{ 0x0000000000000000ull, 0x9e3779b97f4a7c15ull, 0x3c6ef372fe94f82aull,
+		0xdaa66d2c7ddf743full },
+	{ 0x78dde6e5fd29f054ull, 0x1715609f7c746c69ull, 0xb54cda58fbbee87eull,
+		0x538454127b096493ull },
 };
 
 static inline uint64_t
@@ -33,7 +39,7 @@ pat_line(uint32_t seed, uint64_t line)
 static inline uint64_t
 pat_word(uint32_t seed, uint64_t idx)
 {
-	return pat_line(seed, idx >> 3) ^ pat_lane[idx & 7];
+	return pat_line(seed, idx >> 3) ^ pat_lane_v[(idx >> 2) & 1][idx & 3];
 }
 
 /*
@@ -46,15 +52,6 @@ pat_word(uint32_t seed, uint64_t idx)
 #define PAT_CHUNK	64u	/* words per compare chunk */
 
 typedef uint64_t u64_una __attribute__((aligned(1), may_alias));
-/* four words: one AVX2 register, two SSE ones in the plain build */
-typedef uint64_t pat_v4 __attribute__((vector_size(32)));
-
-static const pat_v4 pat_lane_v[2] = {
-	{ 0x0000000000000000ull, 0x9e3779b97f4a7c15ull, 0x3c6ef372fe94f82aull,
-		0xdaa66d2c7ddf743full },
-	{ 0x78dde6e5fd29f054ull, 0x1715609f7c746c69ull, 0xb54cda58fbbee87eull,
-		0x538454127b096493ull },
-};
 
 static inline __attribute__((always_inline)) void
 pat_fill_body(uint32_t seed, uint64_t idx, uint8_t *p, size_t n)
