@@ -287,6 +287,7 @@ struct dfcp_conn {
 	uint64_t gap_ewma;		/* within-round inter-arrival time, ns (Q4) */
 	uint64_t idle_at;		/* the open round ends then (0: none) */
 	uint64_t idle_len;		/* ... its idle time (again from a late check) */
+	int idle_late;			/* ... started again once: the next end is trusted */
 	uint64_t rate_t0;		/* rate hint: measurement interval start */
 	uint32_t rate_n0;
 	uint64_t rate_pps;		/* the hint: arrivals/s over two windows */

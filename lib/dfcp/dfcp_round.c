@@ -20,8 +20,9 @@
 #include "dfcp_priv.h"
 
 #define GAP_SHIFT	4		/* inter-arrival EWMA, gain 1/16 (and Q4) */
-#define GAP_MAX_NS	10000000ull	/* a longer gap is a pause, not the pace */
-#define IDLE_MAX_NS	50000000ull	/* the round idle time at most */
+#define GAP_MAX_NS	250000000ull	/* a longer gap is a pause, not the pace */
+#define IDLE_MAX_NS	50000000ull	/* the round idle time at most ... */
+#define IDLE_GAPS	4u		/* ... unless the pace is slower: this many gaps */
 #define RATE_WIN_NS	25000000ull	/* rate hint: one sample per 25 ms of arrivals */
 #define NS		1000000000ull
 #define LATE_NS		200000ull	/* an idle end noticed later than this: a stall */
@@ -92,13 +93,20 @@ round_end(struct dfcp_conn *c, struct rx_round *r, uint8_t how)
 	}
 }
 
-/* Idle time that ends the open round: its expected rest, plus the floor. */
+/*
+ * Idle time that ends the open round: its expected rest, plus the floor; at
+ * most 50 ms, or IDLE_GAPS of the flow's gaps where its pace is slower (a
+ * flow with 1/4096 of a 1 Gbit/s link gets a packet every 48 ms: with 50 ms
+ * most of its rounds ended idle after every packet, a report each).
+ */
 static uint64_t
 idle_time(const struct dfcp_conn *c, uint32_t left)
 {
-	uint64_t t = c->conf.round_idle_ns + ((uint64_t)(left + 2) * c->gap_ewma >> GAP_SHIFT);
+	uint64_t gap = c->gap_ewma >> GAP_SHIFT;
+	uint64_t t = c->conf.round_idle_ns + (uint64_t)(left + 2) * gap;
+	uint64_t max = IDLE_GAPS * gap > IDLE_MAX_NS ? IDLE_GAPS * gap : IDLE_MAX_NS;
 
-	return t > IDLE_MAX_NS ? IDLE_MAX_NS : t;
+	return t > max ? max : t;
 }
 
 /*
@@ -187,8 +195,14 @@ dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		rate_sample(c, now);
 	if (r->valid && start == r->start && end == r->end && pkt->u.data.block == r->block) {
 		/* the round being received (or one that ended idle: it goes on) */
-		if (now > c->last_data && now - c->last_data < GAP_MAX_NS)
-			c->gap_ewma += (now - c->last_data) - (c->gap_ewma >> GAP_SHIFT);
+		if (now > c->last_data && now - c->last_data < GAP_MAX_NS) {
+			uint64_t gap = now - c->last_data;
+
+			if (c->gap_ewma == 0)
+				c->gap_ewma = gap << GAP_SHIFT;	/* the first sample */
+			else
+				c->gap_ewma += gap - (c->gap_ewma >> GAP_SHIFT);
+		}
 		r->rcvd++;
 		r->open = 1;
 	} else if (!r->valid || (int32_t)(start - r->start) > 0) {
@@ -203,6 +217,7 @@ dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	if (r->open) {
 		c->idle_len = idle_time(c, (uint32_t)(r->end - 1 - s));
 		c->idle_at = now + c->idle_len;
+		c->idle_late = 0;
 	}
 	return 0;
 }
@@ -223,15 +238,19 @@ dfcp_round_after(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
  * every few microseconds) notices that at once; noticed more than LATE_NS
  * late, its lcore was not running (descheduled, or a router on the same
  * lcore took the time): the round's packets may be waiting in the receive
- * queue, so the idle time starts again now (doc/protocol.md, "Round ends").
+ * queue, so the idle time starts again now, once: a second late end is
+ * trusted (an lcore slower than LATE_NS a poll, e.g. 4096 receivers, started
+ * every round's idle time again and again, each time a visit to the
+ * connection, and fell further behind; doc/protocol.md, "Round ends").
  */
 void
 dfcp_round_timer(struct dfcp_conn *c, uint64_t now)
 {
 	if (c->idle_at == 0 || now < c->idle_at)
 		return;
-	if (now - c->idle_at > LATE_NS) {
+	if (now - c->idle_at > LATE_NS && !c->idle_late) {
 		c->idle_at = now + c->idle_len;
+		c->idle_late = 1;
 		c->st.rounds_late++;
 		return;
 	}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * dfcp extended reports (DFCP_F_XR), round ends without LAST: a later
+ * packet, the idle time, the idle time across stalls of the receiver (a
+ * late check, trusted the second time), and a slow flow's pace.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dfcp.h"
+#include "dfcp_priv.h"
+#include "xrpair.h"
+
+/* Drop the last `tail` packets of block 0's first round; count reports. */
+struct tail_ctx {
+	uint32_t tail;
+	uint32_t shorts, decoded;
+	uint16_t missing;
+};
+
+static int
+drop_tail(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
+{
+	struct tail_ctx *t = ctx;
+
+	(void)f;
+	(void)len;
+	if (dir == 0 && p->type == DFCP_T_DATA && p->u.data.block == 0 &&
+			p->u.data.esi < p->u.data.rlen && p->u.data.rpos + t->tail >= p->u.data.rlen)
+		return 1;
+	if (dir == 1 && p->type == DFCP_T_BLOCK_ACK && p->u.back.block == 0) {
+		if (p->u.back.status == DFCP_BA_SHORT) {
+			t->shorts++;
+			t->missing = p->u.back.missing;
+		} else {
+			t->decoded++;
+		}
+	}
+	return 0;
+}
+
+static void
+test_round_ends(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss, rs;
+	struct tail_ctx t = { 3, 0, 0, 0 };
+	struct pair pr;
+	uint32_t n;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	/* a later block's packet ends block 0's round at once: its LAST is lost */
+	open_pair(&pr, &ac, &bc, 4 * 640);
+	pr.filter = drop_tail;
+	pr.ctx = &t;
+	n = dfcp_first_round_syms(pr.a);
+	CHECK(n == 10);		/* no loss known yet: K */
+	/* the ACK, block 0's round and the first packet of block 1 in one burst */
+	CHECK(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, n + 2) == n + 2);
+	for (unsigned int i = 0; i < n + 2; i++) {
+		struct dfcp_pkt p;
+
+		REQUIRE(dfcp_parse(fb[i], fl[i], 0, &p) == 0);
+		if (!drop_tail(&t, 0, fb[i], fl[i], &p))
+			dfcp_conn_rx(pr.b, &p, pr.now);
+	}
+	move(&pr, 1);
+	CHECK(t.shorts == 1 && t.missing == 3);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(rs.rounds_next == 1 && rs.rounds_idle == 0);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 4 * 640 && ss.timeouts == 0);
+	close_pair(&pr);
+
+	/* the idle time ends a round that nothing follows: one block only */
+	memset(&t, 0, sizeof(t));
+	t.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = drop_tail;
+	pr.ctx = &t;
+	move(&pr, 0);
+	pr.now += 100 * US;
+	move(&pr, 1);
+	CHECK(t.shorts == 0);
+	pr.now = dfcp_conn_next_deadline(pr.b, pr.now);
+	CHECK(pr.now <= 20 * US + 100 * US + bc.round_idle_ns + 20 * US);
+	move(&pr, 1);
+	CHECK(t.shorts == 1 && t.missing == 2);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(rs.rounds_idle == 1);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 640 && ss.timeouts == 0 && ss.blocks_acked == 1);
+	close_pair(&pr);
+}
+
+/* Hold back the last `tail` packets of block 0's first round (the test releases them). */
+struct hold_ctx {
+	uint32_t tail;
+	unsigned int n;
+	uint8_t f[4][VN_FRAME];
+	uint16_t len[4];
+	uint32_t shorts, decoded;
+};
+
+static int
+hold_tail(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
+{
+	struct hold_ctx *h = ctx;
+
+	if (dir == 0 && p->type == DFCP_T_DATA && p->u.data.block == 0 &&
+			p->u.data.esi < p->u.data.rlen &&
+			p->u.data.rpos + h->tail >= p->u.data.rlen && h->n < 4) {
+		memcpy(h->f[h->n], f, len);
+		h->len[h->n++] = len;
+		return 1;
+	}
+	if (dir == 1 && p->type == DFCP_T_BLOCK_ACK && p->u.back.block == 0) {
+		if (p->u.back.status == DFCP_BA_SHORT)
+			h->shorts++;
+		else
+			h->decoded++;
+	}
+	return 0;
+}
+
+/* The held packets reach the receiver now. */
+static void
+release(struct pair *pr, struct hold_ctx *h)
+{
+	for (unsigned int i = 0; i < h->n; i++) {
+		struct dfcp_pkt p;
+
+		REQUIRE(dfcp_parse(h->f[i], h->len[i], 0, &p) == 0);
+		dfcp_conn_rx(pr->b, &p, pr->now);
+	}
+	h->n = 0;
+}
+
+/*
+ * The receiver's lcore stalls while the tail of a round waits in its queue:
+ * its idle time, noticed late, starts again instead of ending the round
+ * (no SHORT, no top-up); a tail really lost still ends it, one idle time on.
+ */
+static void
+test_late_idle(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss, rs;
+	struct hold_ctx h;
+	struct pair pr;
+	uint64_t t;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	memset(&h, 0, sizeof(h));
+	h.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = hold_tail;
+	pr.ctx = &h;
+	move(&pr, 0);		/* the ACK and the round: 8 arrive, 2 wait in the queue */
+	REQUIRE(h.n == 2);
+	pr.now += 5 * MS;	/* the receiver polls again only now */
+	move(&pr, 1);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(h.shorts == 0 && rs.rounds_late == 1 && rs.rounds_idle == 0);
+	release(&pr, &h);
+	move(&pr, 1);
+	CHECK(h.shorts == 0 && h.decoded >= 1);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 640 && ss.topups == 0 && ss.timeouts == 0);
+	close_pair(&pr);
+
+	/* the same stall, the tail lost: the round ends an idle time after the late check */
+	memset(&h, 0, sizeof(h));
+	h.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = hold_tail;
+	pr.ctx = &h;
+	move(&pr, 0);
+	pr.now += 5 * MS;
+	t = pr.now;
+	move(&pr, 1);
+	h.n = 0;
+	CHECK(h.shorts == 0);
+	pr.now = dfcp_conn_next_deadline(pr.b, pr.now);
+	CHECK(pr.now > t && pr.now <= t + bc.round_idle_ns + 20 * US);
+	move(&pr, 1);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECK(h.shorts == 1 && rs.rounds_idle == 1 && rs.rounds_late == 1);
+	run_until(&pr, 200 * MS);
+	dfcp_conn_stats(pr.a, &ss);
+	CHECK(pr.sink.bytes == 640 && ss.topups == 1);
+	close_pair(&pr);
+}
+
+/*
+ * The same stall twice in a row with the tail lost: the idle time starts
+ * again once, and the second late end is trusted (a receiver whose every
+ * poll is late, e.g. one lcore for 4096 receivers, started every round's
+ * idle time again and again and never reported).
+ */
+static void
+test_late_twice(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats rs;
+	struct hold_ctx h;
+	struct pair pr;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	memset(&h, 0, sizeof(h));
+	h.tail = 2;
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = hold_tail;
+	pr.ctx = &h;
+	move(&pr, 0);
+	h.n = 0;		/* the tail is lost */
+	pr.now += 5 * MS;
+	move(&pr, 1);
+	CHECK(h.shorts == 0);
+	pr.now = dfcp_conn_next_deadline(pr.b, pr.now) + 5 * MS;	/* late again */
+	move(&pr, 1);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECKF(h.shorts == 1 && rs.rounds_late == 1 && rs.rounds_idle == 1,
+			"shorts %u late %lu idle %lu", h.shorts, (unsigned long)rs.rounds_late,
+			(unsigned long)rs.rounds_idle);
+	close_pair(&pr);
+}
+
+/* Count the receiver's SHORTs, pass everything. */
+static int
+count_shorts(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
+{
+	(void)f;
+	(void)len;
+	if (dir == 1 && p->type == DFCP_T_BLOCK_ACK && p->u.back.status == DFCP_BA_SHORT)
+		(*(uint32_t *)ctx)++;
+	return 0;
+}
+
+/*
+ * A flow with a small share of a link: its round's packets arrive 48 ms
+ * apart (1/4096 of 1 Gbit/s), nothing lost. The receiver learns that pace
+ * from the first gap: its idle time is then a few gaps, and the round does
+ * not end idle between its packets (it did after every packet: the gaps
+ * were longer than the 10 ms the pace was learnt from, and 50 ms the most
+ * idle time, so a report for each packet).
+ */
+static void
+test_slow_pace(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats rs;
+	struct pair pr;
+	uint32_t shorts = 0, n, i;
+	uint64_t t0;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	open_pair(&pr, &ac, &bc, 640);
+	pr.filter = count_shorts;
+	pr.ctx = &shorts;
+	n = dfcp_first_round_syms(pr.a);
+	REQUIRE(n >= 10);
+	CHECK(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1);	/* the ACK */
+	{
+		struct dfcp_pkt p;
+
+		REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+		dfcp_conn_rx(pr.b, &p, pr.now);
+	}
+	t0 = pr.now;
+	for (i = 0; i < n; i++) {
+		uint64_t next = t0 + (i + 1) * 48 * MS, d;
+		unsigned int guard = 0;
+
+		pr.now = t0 + i * 48 * MS;
+		REQUIRE(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1);
+		{
+			struct dfcp_pkt p;
+
+			REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+			REQUIRE(p.type == DFCP_T_DATA);
+			dfcp_conn_rx(pr.b, &p, pr.now);
+		}
+		/* the receiver polled at each of its deadlines until the next packet */
+		while ((d = dfcp_conn_next_deadline(pr.b, pr.now)) < next && guard++ < 100) {
+			pr.now = d;
+			move(&pr, 1);
+		}
+	}
+	dfcp_conn_stats(pr.b, &rs);
+	CHECKF(rs.rounds_idle <= 1 && shorts <= 1 && rs.blocks_decoded == 1,
+			"rounds ended idle %lu, SHORTs %u, decoded %lu", (unsigned long)rs.rounds_idle,
+			shorts, (unsigned long)rs.blocks_decoded);
+	close_pair(&pr);
+}
+
+int
+main(void)
+{
+	test_round_ends();
+	test_late_idle();
+	test_late_twice();
+	test_slow_pace();
+	return test_report("dfcp-xr-round");
+}
