@@ -210,13 +210,23 @@ plan_of(const char *text, struct eng_dfcp_plan *pl)
 }
 
 /* mem_budget auto: every sender of a 64-flow group gets an encoder of its
- * own; a budget that holds only the minimum gives fewer (not reserved). */
+ * own, and each of 4096 (whose windows want more than the 256 MiB auto adds)
+ * two (one would make them stop-and-wait); a budget that holds only the
+ * minimum gives fewer (not reserved). */
 static void
 test_mem_guarantees(void)
 {
 	struct eng_dfcp_plan pl;
-	char *group = strdup(fedit("bytes = 1MiB\n", "bytes = 1MiB\ncount = 64\n"));
+	char *group = strdup(fedit("bytes = 1MiB\n", "bytes = 1MiB\ncount = 4096\n"));
 
+	REQUIRE(group != NULL);
+	if (plan_of(group, &pl) == 0)
+		CHECKF(pl.nshapes == 1 && pl.s[0].nsend == 4096 && pl.s[0].n_enc >= 2 * 4096 &&
+				pl.s[0].want_enc > 2 * 4096 && pl.bytes <= pl.budget,
+				"senders %lu encoders %lu (want %lu)", (unsigned long)pl.s[0].nsend,
+				(unsigned long)pl.s[0].n_enc, (unsigned long)pl.s[0].want_enc);
+	free(group);
+	group = strdup(fedit("bytes = 1MiB\n", "bytes = 1MiB\ncount = 64\n"));
 	REQUIRE(group != NULL);
 	if (plan_of(group, &pl) == 0) {
 		CHECKF(pl.nshapes == 1 && pl.s[0].nsend == 64 && pl.s[0].n_enc >= 64,
