@@ -507,13 +507,14 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 }
 
 static void
-dfcp_xtick(struct eng_xtask *x, uint64_t now)
+dfcp_xtick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int n)
 {
 	unsigned int i;
 
-	for (i = 0; i < x->nb_flows; i++)
+	for (i = first; i < first + n; i++)
 		flow_tick(x, &x->flows[i], now);
-	eng_dfcp_mem_publish(&((struct dfcp_task *)x->priv)->mem);
+	if (first == 0)
+		eng_dfcp_mem_publish(&((struct dfcp_task *)x->priv)->mem);
 }
 
 /* The live view's group, counters and line of a DFCP flow. */

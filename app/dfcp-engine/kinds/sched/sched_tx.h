@@ -87,6 +87,14 @@ eng_sched_tx_burst(struct eng_sched_tx *f, struct rte_mbuf **pkts, uint16_t n)
 	return (uint16_t)k;
 }
 
+/* 1: the producer's ring is full: it refuses every flow of the producer,
+ * not only this one. */
+static inline int
+eng_sched_ring_full(const struct eng_sched_tx *f)
+{
+	return rte_ring_free_count(f->ring) == 0;
+}
+
 /*
  * Several flows of one producer (they share one ring), packet by packet:
  * eng_sched_admit() says whether flow f may hand one more packet over (and

@@ -462,17 +462,20 @@ ep_snapshot(struct tcp_task *d)
 }
 
 static void
-tcp_xtick(struct eng_xtask *x, uint64_t now)
+tcp_xtick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int n)
 {
 	struct tcp_task *d = x->priv;
 	unsigned int i;
 
-	if (x->rt->phase != ENG_PHASE_RUN)
+	/* the task's own once a round of slices, at its first */
+	if (first == 0 && x->rt->phase != ENG_PHASE_RUN)
 		d->stop_src = 1;
-	else
+	else if (first == 0)
 		start_senders(x, d, now);
-	for (i = 0; i < x->nb_flows; i++)
+	for (i = first; i < first + n; i++)
 		flow_tick(x, &x->flows[i], &d->flows[i], now);
+	if (first != 0)
+		return;
 	for (i = 0; i < d->nb_groups; i++)
 		if (d->groups[i].senders == 0)
 			tcp_ep_reap(d->groups[i].ep);	/* senders' are kept: the cap policy holds them */

@@ -173,7 +173,9 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 	x->run = (uint32_t *)((char *)x->eps + ep);
 	x->active_ns = 1;	/* stuck_ns 0 is "none" */
 	x->nb_flows = t->nb_flows;
-	x->tick_ns = TICK_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS);
+	/* each flow ticked once a period, ENG_XPORT_TICK_FLOWS at a time */
+	slices = RTE_MAX(1u, (t->nb_flows + ENG_XPORT_TICK_FLOWS - 1) / ENG_XPORT_TICK_FLOWS);
+	x->tick_ns = TICK_PERIOD_NS * RTE_MAX(1u, t->nb_flows / HOUSEKEEP_FLOWS) / slices;
 	/* a snapshot period publishes every flow, a slice at a time (no poll
 	 * copies 4096 flows' counters at once) */
 	slices = RTE_MAX(1u, RTE_MIN(t->nb_flows, SNAP_SLICES));
@@ -331,6 +333,33 @@ ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot
 	}
 }
 
+/*
+ * Pending frames refused and kept (ep_refused). A full tx queue or sched
+ * ring refuses every endpoint of the task: the walk stops there
+ * (x->egress_full) and this one goes first in the next poll. A flow over
+ * its own flow_queue at the scheduler waits its backoff (xport_due.h):
+ * tried every poll, 4096 flows at 1/4096 of a link each made 4096 refused
+ * tries a poll, 3/4 of the lcore, and the sched task on the same lcore was
+ * polled too seldom to fill the link (issue 13).
+ */
+static uint64_t
+ep_held(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
+{
+	if (e->ring == NULL || eng_sched_ring_full(e->ring)) {
+		x->egress_full = 1;
+		return EP_NEXT_POLL;
+	}
+	return eng_xport_backoff(&e->backoff_ns, &e->retry_at, now);
+}
+
+/* Some of the endpoint's frames left. */
+static inline void
+ep_moved(struct eng_xtask *x, struct eng_xep *e)
+{
+	x->egress_moved_ns = x->active_ns;
+	eng_xport_backoff_moved(&e->backoff_ns, &e->retry_at);
+}
+
 /* The endpoint's turn: flush, then build and send what is due. Returns when
  * it wants to run again (EP_NEXT_POLL or a time). */
 static uint64_t
@@ -345,9 +374,9 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 		int all = ep_flush(x, e);
 
 		if (e->npend != left)
-			x->egress_moved_ns = x->active_ns;
+			ep_moved(x, e);
 		if (!all && !ep_refused(x, e, left, now))
-			return EP_NEXT_POLL;
+			return ep_held(x, e, now);
 	}
 	e->stuck_ns = 0;
 	/* The endpoint's next deadline only moves when it receives, sends or
@@ -396,20 +425,20 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	e->npend = (uint16_t)k;
 	e->pend_off = 0;
 	if (ep_flush(x, e) || e->npend != k)
-		x->egress_moved_ns = x->active_ns;
+		ep_moved(x, e);
 	return EP_NEXT_POLL;
 }
 
 /* Senders without their next hop's MAC: an ARP request every 200 ms, at most
  * the port's arp_tries; then the flow gives up (arp_failed). */
 static void
-arp_tick(struct eng_xtask *x, uint64_t now)
+arp_tick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int cnt)
 {
 	unsigned int i, tries = x->rt->cfg->ports[x->t->ports[0].port_idx].arp_tries;
 
 	if (x->rt->phase != ENG_PHASE_RUN)
 		return;
-	for (i = 0; i < x->nb_flows; i++) {
+	for (i = first; i < first + cnt; i++) {
 		struct eng_xflow *f = &x->flows[i];
 		struct eng_xep *e = f->ep;
 		struct rte_mbuf *m;
@@ -466,6 +495,7 @@ ep_run(struct eng_xtask *x, uint64_t now)
 	 * a few frames taken a poll, some waited over the 3 s peer timeout.)
 	 */
 	j = x->tx_rot % n;
+	x->egress_full = 0;
 	for (i = 0; i < n; i++) {
 		uint32_t id = x->run[j];
 		uint64_t tx0 = x->cnt.tx_packets, next = ep_tx(x, &x->eps[id], now);
@@ -480,6 +510,19 @@ ep_run(struct eng_xtask *x, uint64_t now)
 			after = again;
 		if (++j == n)
 			j = 0;
+		if (x->egress_full)
+			break;
+	}
+	if (x->egress_full) {
+		/* the egress refuses all: this one and those not run yet go
+		 * first next poll, in this order */
+		x->tx_rot = again - 1;
+		for (i++; i < n; i++) {
+			eng_due_wake(&x->due, x->run[j]);
+			if (++j == n)
+				j = 0;
+		}
+		return;
 	}
 	x->tx_rot = after != UINT32_MAX ? after : x->tx_rot + 1;
 }
@@ -490,9 +533,13 @@ housekeeping(struct eng_xtask *x, uint64_t now)
 	unsigned int i;
 
 	if (now >= x->tick_next_ns) {
+		unsigned int first = x->tick_pos;
+		unsigned int cnt = RTE_MIN(ENG_XPORT_TICK_FLOWS, x->nb_flows - first);
+
 		x->tick_next_ns = now + x->tick_ns;
-		arp_tick(x, now);
-		x->ops->tick(x, now);
+		x->tick_pos = first + cnt < x->nb_flows ? first + cnt : 0;
+		arp_tick(x, now, first, cnt);
+		x->ops->tick(x, now, first, cnt);
 		/* a tick may have changed any endpoint (connects, closes) */
 		for (i = 0; !x->ops->tick_wakes && i < x->nb_eps; i++)
 			eng_due_wake(&x->due, i);

@@ -125,10 +125,17 @@ struct eng_xep {
 	uint32_t sched_id;
 	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck */
 	uint64_t stuck_ns;		/* pending frames made no progress since (x->active_ns), 0: none */
+	uint64_t backoff_ns;		/* its flow's queue refused it: tried again this much later */
+	uint64_t retry_at;		/* ... at this time (0: none) */
 	int idle;			/* its latest run found nothing to send */
 	uint16_t npend, pend_off;
 	struct rte_mbuf *pend[ENG_XPORT_MAX_BURST];
 };
+
+/* Flows a tick handles at once: a tick of 4096 flows at once held the lcore
+ * for 1-2 ms, and a sched task on the same lcore lost its shaper's credit
+ * meanwhile. */
+#define ENG_XPORT_TICK_FLOWS	64u
 
 /* The protocol adapter of a transport kind. Called on the task's lcore but
  * setup, teardown and quiesce (main lcore, lcores stopped). */
@@ -153,8 +160,11 @@ struct eng_xport_ops {
 	uint64_t (*pace_next)(const struct eng_xep *e);
 	/* An ARP reply gave sender f its next hop's MAC. */
 	void (*resolved)(struct eng_xflow *f, const uint8_t mac[6]);
-	/* Every 1 ms: connections, timers, closes, goals. */
-	void (*tick)(struct eng_xtask *x, uint64_t now);
+	/* Every 1 ms (longer past 512 flows): connections, timers, closes,
+	 * goals, for the flows [first, first + n), a slice of at most
+	 * ENG_XPORT_TICK_FLOWS at a time; the task's own housekeeping when
+	 * first is 0 (once a round of slices). */
+	void (*tick)(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int n);
 	/* 1: tick wakes (eng_xport_ep_wake) the endpoints it changed; 0: the
 	 * skeleton wakes every endpoint after each tick */
 	int tick_wakes;
@@ -206,11 +216,13 @@ struct eng_xtask {
 	uint64_t tick_next_ns, snap_next_ns;
 	uint64_t tick_ns, snap_ns;	/* their periods (xport.c: longer for many flows) */
 	unsigned int snap_pos, snap_chunk;	/* the next flow to publish, flows at a time */
+	unsigned int tick_pos;		/* the next flow to tick */
 	struct eng_due due;		/* the endpoints' deadlines and the ready list */
 	uint32_t *run;			/* [nb_flows] this poll's endpoints (due.ready) */
 	unsigned int tx_rot;		/* where the next poll's transmit starts (ep_run) */
 	uint64_t active_ns, last_poll_ns;	/* the task's running time (xport_due.h) */
 	uint64_t egress_moved_ns;	/* some endpoint's frames were last accepted (active_ns) */
+	int egress_full;		/* this poll: the tx queue or sched ring refused frames */
 	uint16_t ep_burst;		/* frames an endpoint builds at once (xport.c) */
 	struct eng_task_stats cnt;	/* ops->stats */
 	uint64_t rx_segmented;		/* multi-segment frames dropped */

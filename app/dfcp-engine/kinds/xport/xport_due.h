@@ -108,4 +108,38 @@ eng_xport_stuck(uint64_t since, uint64_t moved, uint64_t now)
 	return now - moved >= ENG_XPORT_STUCK_NS || own >= ENG_XPORT_STUCK_MAX_NS;
 }
 
+/*
+ * Backoff of an endpoint whose flow is over its own queue at the scheduler
+ * (flow_queue): the next try of its pending frames. Doubled each time it is
+ * refused again once due (a try before it, the endpoint woken by a packet
+ * it received, keeps the time), halved each time frames of it leave
+ * (eng_xport_backoff_moved), so that the tries follow the rate the
+ * scheduler serves the flow at instead of every poll. Between
+ * ENG_XPORT_BACKOFF_MIN_NS and ENG_XPORT_BACKOFF_MAX_NS. The scheduler
+ * gives a flow room a quarter of its flow_queue at a time, so a try at most
+ * twice the wait for room finds the queue still 3/4 full: the flow's share
+ * is kept (test_xport_due.c checks it against a try every poll).
+ */
+#define ENG_XPORT_BACKOFF_MIN_NS	1000ull
+#define ENG_XPORT_BACKOFF_MAX_NS	16000000ull
+
+static inline uint64_t
+eng_xport_backoff(uint64_t *backoff, uint64_t *retry_at, uint64_t now)
+{
+	if (*retry_at > now)
+		return *retry_at;
+	*backoff = *backoff < ENG_XPORT_BACKOFF_MIN_NS ? ENG_XPORT_BACKOFF_MIN_NS :
+			*backoff >= ENG_XPORT_BACKOFF_MAX_NS / 2 ? ENG_XPORT_BACKOFF_MAX_NS :
+			2 * *backoff;
+	*retry_at = now + *backoff;
+	return *retry_at;
+}
+
+static inline void
+eng_xport_backoff_moved(uint64_t *backoff, uint64_t *retry_at)
+{
+	*backoff >>= 1;
+	*retry_at = 0;
+}
+
 #endif /* ENG_XPORT_DUE_H */
