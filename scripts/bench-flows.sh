@@ -5,11 +5,14 @@
 # total through one 1 Gbit/s WF2Q+ bottleneck (a sched task, equal weights)
 # to N receivers (one group, one receiver task, sink = verify). Two busy
 # lcores: lcore 1 runs the senders and the scheduler, lcore 0 the receivers.
-# Ends with one line:
+# Ends with two lines:
+#   connect senders N established E p50_s P max_s M
 #   flows N completed C goodput_total_mbps G jain J rss_mb R
 # C: receivers that reached their goal with every byte verified; G: the sum of
 # the receivers' goodputs; J: Jain's index over them (weighted); R: the
-# engine's peak RSS (getrusage maxrss). Run it under the shared lock:
+# engine's peak RSS (getrusage maxrss); E: senders whose connection was
+# established, P and M: the median and the latest time it was, since the run
+# started (the JSON's established_s). Run it under the shared lock:
 #   flock /tmp/dfcp-heavy.lock scripts/bench-flows.sh N [SECONDS]
 # KEEP=DIR keeps the config and the summaries there. WEIGHTS=1,2,3,4 gives the
 # flows those weights in turn (senders: their sched weight, one sender group per
@@ -108,13 +111,14 @@ ts = os.path.join(tmp, "flows.csv")
 p = subprocess.run([engine, "--", "--config", ini, "--summary-json", js, "--live", "off"] +
                    (["--timeseries", ts] if weights else []), stdout=log, stderr=subprocess.STDOUT, timeout=secs + 120)
 rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
-completed, gp, jain = 0, 0.0, 0.0
+completed, gp, jain, est = 0, 0.0, 0.0, []
 try:
     with open(js) as f:
         j = json.load(f)
     recv = [x for x in j["flows"] if x["role"] == "receiver"]
     completed = sum(1 for x in recv if x["completed"] and not x["failed"]
                     and x["bad_bytes"] == 0 and x["order_errors"] == 0)
+    est = sorted(x.get("established_s", 0.0) for x in j["flows"] if x["role"] == "sender")
     for st in j.get("flow_sets", []):
         if st["set"] == "r (receivers)":
             gp, jain = st["goodput_total_mbps"], st["jain"]
@@ -144,6 +148,12 @@ if weights and completed:
             print(f"weight {w} flows {len(errs)} share_err_max_pct {max(errs):.2f} "
                   f"mean_pct {sum(errs) / len(errs):.2f} "
                   f"within_5pct {sum(1 for e in errs if e <= 5)}")
+if est:
+    # connection set-up: each sender's first ESTABLISHED since the run started
+    # (the senders all connect at the start; 0: never)
+    up = [t for t in est if t > 0]
+    print(f"connect senders {len(est)} established {len(up)} "
+          f"p50_s {up[len(up) // 2] if up else 0:.3f} max_s {up[-1] if up else 0:.3f}")
 print(f"flows {n} completed {completed} goodput_total_mbps {gp:.1f} jain {jain:.4f} "
       f"rss_mb {rss_mb:.0f}")
 PY

@@ -29,7 +29,7 @@ struct flow_view {
 	const char *name, *role, *task, *state, *bottleneck, *close_reason, *fail;
 	int completed, done;
 	uint32_t weight;
-	double active_s, goodput_mbps, throughput_mbps, loss;
+	double active_s, goodput_mbps, throughput_mbps, loss, established_s;
 	double warmup_s, warm_goodput, warm_throughput;	/* after the warmup; -1: shorter */
 	uint64_t goodput_kbps, warm_bytes;
 	struct eng_flow_snap s;
@@ -56,6 +56,8 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"weight", "", FV(weight), ENG_CT_U32, 0, ENG_V_JSON, "its WF2Q+ weight"},
 	{"bottleneck", "", FV(bottleneck), ENG_CT_STR, 0, ENG_V_JSON,
 		"label of the flows Jain's index is computed over"},
+	{"established_s", "s", FV(established_s), ENG_CT_DBL, 6, ENG_V_JSON,
+		"its first connection ESTABLISHED, since the run started (0: never)"},
 	{"active_s", "s", FV(active_s), ENG_CT_DBL, 6, V_TJ,
 		"first ESTABLISHED to the last goodput progress"},
 	{"goodput_mbps", "Mbit/s", FV(goodput_mbps), ENG_CT_DBL, 3, V_TJ,
@@ -197,6 +199,8 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->done = v->s.done;
 	v->weight = fc->weight;
 	v->active_s = active_ns(&v->s) / 1e9;
+	if (v->s.start_ns > xf->x->run_start_ns && xf->x->run_start_ns != 0)
+		v->established_s = (v->s.start_ns - xf->x->run_start_ns) / 1e9;
 	v->goodput_mbps = mbps(v->s.st.goodput_bytes, active_ns(&v->s));
 	v->throughput_mbps = mbps(flow_bytes(fc, &v->s), active_ns(&v->s));
 	v->goodput_kbps = (uint64_t)(v->goodput_mbps * 1000);
