@@ -468,6 +468,10 @@ rx_established(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		}
 		return -DFCP_E_STATE;
 	case DFCP_T_ACK:
+		if (pkt->u.ack.acked == DFCP_T_DATA && c->sender) {
+			c->st.keepalives++;	/* the receiver is there (peer_at) */
+			return 0;
+		}
 		return pkt->u.ack.acked == DFCP_T_SYNACK ? 0 : -DFCP_E_STATE;
 	case DFCP_T_DATA:
 		if (c->sender)

@@ -131,6 +131,36 @@ dfcp_peer_deadline(const struct dfcp_conn *c)
 }
 
 /*
+ * A receiver's keepalive: when it hears its peer but sent nothing for a
+ * quarter of a peer timeout, an ACK of DATA. A receiver reports at the end
+ * of a round; a flow with a small share of a link takes longer than a peer
+ * timeout for a round (1/4096 of 1 Gbit/s: 48 packets in 2.3 s, 3.5 s with
+ * the lcore shared), and its sender, hearing nothing, took a live peer for
+ * dead. 0: none due.
+ */
+static uint64_t
+keepalive_at(const struct dfcp_conn *c)
+{
+	uint64_t t = c->conf.peer_timeout_ns != 0 ? c->conf.peer_timeout_ns : DFCP_PEER_TIMEOUT_MIN;
+
+	if (c->sender || c->state != DFCP_ESTABLISHED || c->peer_at <= c->tx_at)
+		return 0;
+	return c->tx_at + t / DFCP_KEEPALIVE_DIV;
+}
+
+static void
+keepalive(struct dfcp_conn *c, uint64_t now)
+{
+	uint64_t t = keepalive_at(c);
+
+	if (t == 0 || now < t || (c->pending & P_ACK))
+		return;
+	c->pending |= P_ACK;
+	c->ack_what = DFCP_T_DATA;
+	c->st.keepalives++;
+}
+
+/*
  * A dead peer: nothing accepted from it (spoofed packets do not count) for
  * the peer timeout while ESTABLISHED. The sender always waits for
  * something then (blocks in flight or its FIN), the receiver for DATA or
@@ -239,6 +269,10 @@ dfcp_conn_tx_burst(struct dfcp_conn *c, uint64_t now, void *const *bufs,
 		c->back_head = (c->back_head + 1) % BACK_RING;
 		c->back_count--;
 	}
+	if (k == 0 && !c->sender && c->state == DFCP_ESTABLISHED) {
+		keepalive(c, now);
+		k = dfcp_tx_ctrl(c, bufs, lens, cap, n);
+	}
 	if (c->sender && c->state == DFCP_ESTABLISHED) {
 		dfcp_sender_timers(c, now);
 		k += dfcp_sender_tx(c, now, bufs + k, lens + k, cap, n - k);
@@ -252,6 +286,8 @@ out:
 		c->st.tx_pkts++;
 		c->st.tx_bytes += lens[i];
 	}
+	if (k != 0)
+		c->tx_at = now;
 	return k;
 }
 
@@ -290,6 +326,9 @@ dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now)
 			d = c->tmr_min;
 	} else if (c->state == DFCP_ESTABLISHED) {
 		t = dfcp_round_deadline(c);
+		if (t && t < d)
+			d = t;
+		t = keepalive_at(c);
 		if (t && t < d)
 			d = t;
 	}

@@ -95,6 +95,9 @@ struct rq_dec;
 #define DFCP_SEQ_WIN	1024u		/* receiver: seqs checked for duplicates */
 #define DFCP_PEER_TIMEOUT_MIN	3000000000ull	/* default peer timeout at least 3 s */
 #define DFCP_PEER_TIMEOUT_RTOS	10u		/* ... and 10 block timeouts */
+/* A receiver that hears its peer but sent nothing for a quarter of the
+ * default (or its configured) peer timeout sends a keepalive (dfcp_ctrl.c) */
+#define DFCP_KEEPALIVE_DIV	4u
 
 enum { TX_FREE = 0, TX_ACTIVE };
 enum { RX_FREE = 0, RX_COLLECT, RX_DECODED };
@@ -300,6 +303,7 @@ struct dfcp_conn {
 	/* stall detection (both sides) */
 	uint64_t progress_at;		/* last block acked / delivered */
 	uint64_t peer_at;		/* last packet from the peer */
+	uint64_t tx_at;			/* last packet to the peer */
 	uint64_t drops_at_progress;	/* drop count then */
 	uint64_t stall_at;		/* next stall check */
 	uint64_t gap_avg;		/* between two progresses, EWMA 1/4 (0: none yet) */

@@ -302,6 +302,58 @@ test_slow_pace(void)
 	close_pair(&pr);
 }
 
+/*
+ * A round that takes longer than the peer timeout (a packet every 200 ms,
+ * K 20): the receiver, hearing its peer but having nothing to report,
+ * sends keepalives, and the sender does not take it for dead.
+ */
+static void
+test_keepalive(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss, rs;
+	struct pair pr;
+	uint32_t shorts = 0, n, i;
+	uint64_t t0, gap = 200 * MS;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	ac.K = bc.K = 20;
+	open_pair(&pr, &ac, &bc, 20 * 64);
+	pr.filter = count_shorts;
+	pr.ctx = &shorts;
+	n = dfcp_first_round_syms(pr.a);
+	t0 = pr.now;
+	for (i = 0; i < n + 1; i++) {
+		uint64_t next = t0 + (i + 1) * gap, d;
+		unsigned int guard = 0;
+
+		pr.now = t0 + i * gap;
+		/* the ACK, then one DATA packet a call */
+		if (dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1) {
+			struct dfcp_pkt p;
+
+			REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+			dfcp_conn_rx(pr.b, &p, pr.now);
+		}
+		while ((d = dfcp_conn_next_deadline(pr.b, pr.now)) < next && guard++ < 100) {
+			pr.now = d;
+			move(&pr, 1);
+		}
+		if (dfcp_conn_state(pr.a) != DFCP_ESTABLISHED)
+			break;
+	}
+	dfcp_conn_stats(pr.a, &ss);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECKF(ss.close_reason != DFCP_CR_PEER_TIMEOUT && rs.blocks_decoded == 1,
+			"sender closed: %u (decoded %lu)", ss.close_reason,
+			(unsigned long)rs.blocks_decoded);
+	CHECKF(rs.keepalives >= 3 && ss.keepalives == rs.keepalives,
+			"keepalives sent %lu, received %lu", (unsigned long)rs.keepalives,
+			(unsigned long)ss.keepalives);
+	close_pair(&pr);
+}
+
 int
 main(void)
 {
@@ -309,5 +361,6 @@ main(void)
 	test_late_idle();
 	test_late_twice();
 	test_slow_pace();
+	test_keepalive();
 	return test_report("dfcp-xr-round");
 }

@@ -116,6 +116,9 @@ static const struct eng_ctr flow_ctrs[] = {
 		"receiver: rounds ended by the round idle time"},
 	{"rounds_late", "", FT(rounds_late), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: idle ends noticed late (the lcore stalled): the idle time again"},
+	{"keepalives", "", FT(keepalives), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: keepalives sent (it heard its peer but sent nothing for 1/4 of a peer "
+		"timeout: a long round); sender: received"},
 	{"reports", "", FT(reports), ENG_CT_U64, 0, ENG_V_JSON, "sender: loss reports accepted"},
 	{"implicit_topups", "", FT(implicit_topups), ENG_CT_U64, 0, ENG_V_JSON,
 		"sender: top-ups for rounds a later report showed short"},
