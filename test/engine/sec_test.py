@@ -3,8 +3,9 @@
 """The engine under attack and failure (issue #15): sec_test.py CASE ENGINE SOURCE_ROOT.
 
 Cases:
-  peer-timeout  sender and receiver in two processes over net_memif; the receiver is
-                killed mid-transfer: the sender closes with PEER_TIMEOUT within its
+  peer-timeout  sender and receiver in two processes over net_memif; the receiver
+                freezes mid-transfer (SIGSTOP: a peer that stops answering; killed
+                after the sender ended): the sender closes with PEER_TIMEOUT within its
                 peer_timeout and the engine exits 5 (a flow failed), naming the flow
   auth          auth_key on both ends (net_ring, one process): the transfer completes
                 verified, every DATA frame carries the tag; a receiver with another key
@@ -132,11 +133,15 @@ def case_peer_timeout(engine, src, tmp):
         sp = subprocess.Popen(scmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
         lines = []
-        for line in sp.stdout:  # the transfer runs: kill the receiver
+        for line in sp.stdout:  # the transfer runs: the receiver stops answering
             lines.append(line)
             if "== stats" in line:
                 break
-        rp.kill()
+        # frozen, not killed: a killed memif server makes the client's PMD unmap the
+        # shared rings while its lcore may be inside rte_eth_rx_burst (DPDK 22.11
+        # net_memif does not synchronise the two): SIGSEGV in eth_memif_rx about 1 run
+        # in 30 here, a crash of the driver, not of the protocol under test
+        rp.send_signal(signal.SIGSTOP)
         killed = time.monotonic()
         rest, _ = sp.communicate(timeout=60)
         took = time.monotonic() - killed
@@ -146,7 +151,7 @@ def case_peer_timeout(engine, src, tmp):
                 p.kill()
     text = "".join(lines) + rest
     sys.stdout.write(text[-4000:])
-    print(f"the sender ended {took:.2f} s after the receiver was killed")
+    print(f"the sender ended {took:.2f} s after the receiver stopped")
     expect_code(sp, FLOW_FAILED)
     js = load(sj)
     s = flow(js, "s1")
