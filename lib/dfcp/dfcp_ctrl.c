@@ -148,16 +148,18 @@ keepalive_at(const struct dfcp_conn *c)
 	return c->tx_at + t / DFCP_KEEPALIVE_DIV;
 }
 
-static void
+/* 1: a keepalive is queued now. */
+static int
 keepalive(struct dfcp_conn *c, uint64_t now)
 {
 	uint64_t t = keepalive_at(c);
 
 	if (t == 0 || now < t || (c->pending & P_ACK))
-		return;
+		return 0;
 	c->pending |= P_ACK;
 	c->ack_what = DFCP_T_DATA;
 	c->st.keepalives++;
+	return 1;
 }
 
 /*
@@ -269,10 +271,8 @@ dfcp_conn_tx_burst(struct dfcp_conn *c, uint64_t now, void *const *bufs,
 		c->back_head = (c->back_head + 1) % BACK_RING;
 		c->back_count--;
 	}
-	if (k == 0 && !c->sender && c->state == DFCP_ESTABLISHED) {
-		keepalive(c, now);
+	if (k == 0 && !c->sender && c->state == DFCP_ESTABLISHED && keepalive(c, now))
 		k = dfcp_tx_ctrl(c, bufs, lens, cap, n);
-	}
 	if (c->sender && c->state == DFCP_ESTABLISHED) {
 		dfcp_sender_timers(c, now);
 		k += dfcp_sender_tx(c, now, bufs + k, lens + k, cap, n - k);

@@ -52,9 +52,7 @@ test_round_ends(void)
 	conf_init(&ac, &A, &B);
 	conf_init(&bc, &B, &A);
 	/* a later block's packet ends block 0's round at once: its LAST is lost */
-	open_pair(&pr, &ac, &bc, 4 * 640);
-	pr.filter = drop_tail;
-	pr.ctx = &t;
+	open_filtered(&pr, &ac, &bc, 4 * 640, drop_tail, &t);
 	n = dfcp_first_round_syms(pr.a);
 	CHECK(n == 10);		/* no loss known yet: K */
 	/* the ACK, block 0's round and the first packet of block 1 in one burst */
@@ -78,9 +76,7 @@ test_round_ends(void)
 	/* the idle time ends a round that nothing follows: one block only */
 	memset(&t, 0, sizeof(t));
 	t.tail = 2;
-	open_pair(&pr, &ac, &bc, 640);
-	pr.filter = drop_tail;
-	pr.ctx = &t;
+	open_filtered(&pr, &ac, &bc, 640, drop_tail, &t);
 	move(&pr, 0);
 	pr.now += 100 * US;
 	move(&pr, 1);
@@ -158,9 +154,7 @@ test_late_idle(void)
 	conf_init(&bc, &B, &A);
 	memset(&h, 0, sizeof(h));
 	h.tail = 2;
-	open_pair(&pr, &ac, &bc, 640);
-	pr.filter = hold_tail;
-	pr.ctx = &h;
+	open_filtered(&pr, &ac, &bc, 640, hold_tail, &h);
 	move(&pr, 0);		/* the ACK and the round: 8 arrive, 2 wait in the queue */
 	REQUIRE(h.n == 2);
 	pr.now += 5 * MS;	/* the receiver polls again only now */
@@ -178,9 +172,7 @@ test_late_idle(void)
 	/* the same stall, the tail lost: the round ends an idle time after the late check */
 	memset(&h, 0, sizeof(h));
 	h.tail = 2;
-	open_pair(&pr, &ac, &bc, 640);
-	pr.filter = hold_tail;
-	pr.ctx = &h;
+	open_filtered(&pr, &ac, &bc, 640, hold_tail, &h);
 	move(&pr, 0);
 	pr.now += 5 * MS;
 	t = pr.now;
@@ -216,9 +208,7 @@ test_late_twice(void)
 	conf_init(&bc, &B, &A);
 	memset(&h, 0, sizeof(h));
 	h.tail = 2;
-	open_pair(&pr, &ac, &bc, 640);
-	pr.filter = hold_tail;
-	pr.ctx = &h;
+	open_filtered(&pr, &ac, &bc, 640, hold_tail, &h);
 	move(&pr, 0);
 	h.n = 0;		/* the tail is lost */
 	pr.now += 5 * MS;
@@ -263,32 +253,17 @@ test_slow_pace(void)
 
 	conf_init(&ac, &A, &B);
 	conf_init(&bc, &B, &A);
-	open_pair(&pr, &ac, &bc, 640);
-	pr.filter = count_shorts;
-	pr.ctx = &shorts;
+	open_filtered(&pr, &ac, &bc, 640, count_shorts, &shorts);
 	n = dfcp_first_round_syms(pr.a);
 	REQUIRE(n >= 10);
-	CHECK(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1);	/* the ACK */
-	{
-		struct dfcp_pkt p;
-
-		REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
-		dfcp_conn_rx(pr.b, &p, pr.now);
-	}
+	CHECK(move_one(&pr) == DFCP_T_ACK);
 	t0 = pr.now;
 	for (i = 0; i < n; i++) {
 		uint64_t next = t0 + (i + 1) * 48 * MS, d;
 		unsigned int guard = 0;
 
 		pr.now = t0 + i * 48 * MS;
-		REQUIRE(dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1);
-		{
-			struct dfcp_pkt p;
-
-			REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
-			REQUIRE(p.type == DFCP_T_DATA);
-			dfcp_conn_rx(pr.b, &p, pr.now);
-		}
+		REQUIRE(move_one(&pr) == DFCP_T_DATA);
 		/* the receiver polled at each of its deadlines until the next packet */
 		while ((d = dfcp_conn_next_deadline(pr.b, pr.now)) < next && guard++ < 100) {
 			pr.now = d;
@@ -319,9 +294,7 @@ test_keepalive(void)
 	conf_init(&ac, &A, &B);
 	conf_init(&bc, &B, &A);
 	ac.K = bc.K = 20;
-	open_pair(&pr, &ac, &bc, 20 * 64);
-	pr.filter = count_shorts;
-	pr.ctx = &shorts;
+	open_filtered(&pr, &ac, &bc, 20 * 64, count_shorts, &shorts);
 	n = dfcp_first_round_syms(pr.a);
 	t0 = pr.now;
 	for (i = 0; i < n + 1; i++) {
@@ -329,13 +302,7 @@ test_keepalive(void)
 		unsigned int guard = 0;
 
 		pr.now = t0 + i * gap;
-		/* the ACK, then one DATA packet a call */
-		if (dfcp_conn_tx_burst(pr.a, pr.now, fbp, fl, VN_FRAME, 1) == 1) {
-			struct dfcp_pkt p;
-
-			REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
-			dfcp_conn_rx(pr.b, &p, pr.now);
-		}
+		move_one(&pr);	/* the ACK, then one DATA packet a call */
 		while ((d = dfcp_conn_next_deadline(pr.b, pr.now)) < next && guard++ < 100) {
 			pr.now = d;
 			move(&pr, 1);

@@ -103,6 +103,29 @@ open_pair(struct pair *pr, const struct dfcp_conn_conf *aconf,
 	pr->now += 10 * US;
 }
 
+/* open_pair, then frames pass through filter (with ctx) */
+static inline void
+open_filtered(struct pair *pr, const struct dfcp_conn_conf *aconf,
+		const struct dfcp_conn_conf *bconf, uint64_t bytes, filter_fn filter, void *ctx)
+{
+	open_pair(pr, aconf, bconf, bytes);
+	pr->filter = filter;
+	pr->ctx = ctx;
+}
+
+/* One frame a -> b at now (not filtered); its type, or -1 when a sent none. */
+static inline int
+move_one(struct pair *pr)
+{
+	struct dfcp_pkt p;
+
+	if (dfcp_conn_tx_burst(pr->a, pr->now, fbp, fl, VN_FRAME, 1) != 1)
+		return -1;
+	REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+	dfcp_conn_rx(pr->b, &p, pr->now);
+	return p.type;
+}
+
 static inline void
 close_pair(struct pair *pr)
 {
