@@ -14,6 +14,12 @@ offering more than its share), which sends on a net_ring wire to rxonly.
              1 s into a 2 s run: it gets half the link from then on (within
              10 %), the first two stay equal (1 %)
   rte        sched = rte_sched, four equal flows: shares 0.25 within 2 %
+  rte-slow   sched = rte_sched, 64 flows weighted 1,3 on the 20 Mbit/s port:
+             pipes of 19.5 / 58.6 kB/s, below a frame per 10 ms TC period
+             (they never sent before the period followed the rate); every
+             flow served, the weight-3 flows' total 3 x the weight-1 flows'
+             within 15 % (a 3 s run: the buckets fill first), the port
+             at least 90 % used
 """
 import os
 import sys
@@ -154,8 +160,28 @@ def case_rte(eng, src, tmp):
         fail("receiver did not get exactly what the sched task sent, in order")
 
 
+def case_rte_slow(eng, src, tmp):
+    js = engine(eng, tmp, BASE.format(algo="rte_sched", flows=64, weights="1,3", extra="",
+                                      tasks="gen, s0, rx0"), duration="3s")
+    s, fl = sched_flows(js)
+    sh = shares(fl)
+    idle = [f["name"] for f in fl if f["run_tx_bytes"] == 0]
+    w1 = sum(x for f, x in zip(fl, sh) if f["weight"] == 1)
+    w3 = sum(x for f, x in zip(fl, sh) if f["weight"] == 3)
+    l1 = sum(f["tx_mbps"] for f in fl) * (1000 + 24) / 1000  # 1000-byte frames + overhead
+    print(f"rte_sched 64 flows: weight-1 total {w1:.4f}, weight-3 total {w3:.4f}, "
+          f"{len(idle)} flows not served; port {l1:.3f} Mbit/s L1")
+    if idle:
+        fail(f"{len(idle)} of 64 flows were never served: {', '.join(idle[:8])}")
+    if w1 == 0 or abs(w3 / w1 / 3 - 1) > 0.15:
+        fail(f"weight-3 / weight-1 = {w3 / w1 if w1 else 0:.3f}, expected 3 within 15 %")
+    if l1 < 0.90 * 20:
+        fail(f"port at {l1:.3f} Mbit/s L1, expected at least 90 % of 20 Mbit/s")
+
+
 def main():
-    cases = {"multiflow": case_multiflow, "late": case_late, "rte": case_rte}
+    cases = {"multiflow": case_multiflow, "late": case_late, "rte": case_rte,
+             "rte-slow": case_rte_slow}
     return case_main(__doc__, cases, "dfcp-sched-test-")
 
 

@@ -12,7 +12,9 @@
  *   TC       the best-effort class (RTE_SCHED_TRAFFIC_CLASS_BE), queue 0,
  *            green; queue size flow_queue rounded up to a power of two
  *   weight   a pipe profile per distinct weight w: token bucket and BE
- *            rate = port rate x w / (sum of the weights of all flows)
+ *            rate = port rate x w / (sum of the weights of all flows), TC
+ *            period long enough for one largest frame at that rate
+ *            (be_rte_profile)
  *
  * rte_sched serves backlogged pipes round-robin; weights act through the
  * pipes' rate limits, i.e. they bind only when the port is shaped (or the
@@ -36,12 +38,14 @@
 #define BE_RTE_TB_SIZE 1000000ull		/* bytes of token bucket (about a ms at 10G) */
 #define BE_RTE_TC_PERIOD_MS 10
 #define BE_RTE_MAX_PROFILES 256u
+#define BE_RTE_TC_FRAMES 4			/* largest frames per TC period, at least */
 
 struct be_rte {
 	struct rte_sched_port *port;
 	uint64_t rate;			/* bytes per second */
 	uint32_t n_pipes, max_flows, nb_flows;
 	uint32_t overhead;		/* wire bytes beyond pkt_len */
+	uint32_t frame;			/* the largest wire frame: mtu + overhead */
 	char name[32];
 	uint32_t weights[];		/* [max_flows] */
 };
@@ -52,14 +56,30 @@ be_rte_check(const char *algo)
 	return strcmp(algo, "rte_sched") == 0 ? 0 : -ENOENT;
 }
 
+/*
+ * A pipe profile at `rate` bytes/s. rte_sched resets a pipe's TC credits to
+ * rate x tc_period every period (they do not accumulate), so a period in
+ * which rate x tc_period is below the largest frame never sends: at 4096
+ * flows of a 500 Mbit/s port a weight-1 pipe gets 6.1 kB/s, 61 bytes per 10
+ * ms, and was never served. The period is therefore at least the time of
+ * BE_RTE_TC_FRAMES largest frames at the pipe's rate (what a period's reset
+ * throws away is then at most a quarter of one such frame's share), and the
+ * token bucket, which does accumulate, paces the pipe within the period:
+ * one largest frame or 10 ms of the rate, whichever is larger (at most
+ * BE_RTE_TB_SIZE).
+ */
 static void
-be_rte_profile(struct rte_sched_pipe_params *pp, uint64_t rate)
+be_rte_profile(struct rte_sched_pipe_params *pp, uint64_t rate, uint32_t frame)
 {
+	uint64_t period_ms;
+
 	memset(pp, 0, sizeof(*pp));
 	pp->tb_rate = rate ? rate : 1;
-	pp->tb_size = BE_RTE_TB_SIZE;
+	pp->tb_size = RTE_MAX((uint64_t)frame, RTE_MIN(BE_RTE_TB_SIZE,
+			pp->tb_rate * BE_RTE_TC_PERIOD_MS / 1000));
 	pp->tc_rate[RTE_SCHED_TRAFFIC_CLASS_BE] = pp->tb_rate;
-	pp->tc_period = BE_RTE_TC_PERIOD_MS;
+	period_ms = ((uint64_t)frame * BE_RTE_TC_FRAMES * 1000 + pp->tb_rate - 1) / pp->tb_rate;
+	pp->tc_period = RTE_MAX((uint64_t)BE_RTE_TC_PERIOD_MS, period_ms);
 	pp->tc_ov_weight = 1;
 	pp->wrr_weights[0] = pp->wrr_weights[1] = pp->wrr_weights[2] = pp->wrr_weights[3] = 1;
 }
@@ -81,6 +101,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	b->max_flows = c->max_flows;
 	b->n_pipes = rte_align32pow2(c->max_flows);
 	b->overhead = c->overhead;
+	b->frame = ENG_PKT_MAX_FRAME + c->overhead;
 	snprintf(b->name, sizeof(b->name), "sched_%.24s", c->task);
 	memset(&sp, 0, sizeof(sp));
 	sp.tb_rate = b->rate;
@@ -105,7 +126,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 		rte_free(b);
 		return NULL;
 	}
-	be_rte_profile(&pp, b->rate);
+	be_rte_profile(&pp, b->rate, b->frame);
 	memset(&sub, 0, sizeof(sub));
 	sub.n_pipes_per_subport_enabled = b->n_pipes;
 	sub.qsize[RTE_SCHED_TRAFFIC_CLASS_BE] = (uint16_t)RTE_MIN(rte_align32pow2(c->flow_queue),
@@ -156,7 +177,7 @@ be_rte_start(void *s)
 			if (nprof + 1 == BE_RTE_MAX_PROFILES)
 				return -ENOSPC;
 			prof_id[j] = 0; /* the whole port: profile 0 (rte_sched refuses a copy) */
-			be_rte_profile(&pp, rate);
+			be_rte_profile(&pp, rate, b->frame);
 			if (rate != b->rate) {
 				rc = rte_sched_subport_pipe_profile_add(b->port, 0, &pp, &prof_id[j]);
 				if (rc != 0)
