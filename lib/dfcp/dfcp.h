@@ -500,6 +500,7 @@ struct dfcp_stats {
 	uint64_t rounds_next;		/* a later packet arrived first (tail lost) */
 	uint64_t rounds_idle;		/* nothing arrived for the round idle time */
 	uint64_t rounds_late;		/* idle ends noticed late (a stall): idle time again */
+	uint64_t rounds_resumed;	/* rounds ended idle whose rest came after all */
 	uint64_t keepalives;		/* receiver: sent (a long round); sender: received */
 	/* sender: loss reports */
 	uint64_t reports;		/* loss reports accepted */

@@ -172,6 +172,7 @@ struct rx_round {
 	uint32_t rcvd;
 	uint8_t open;		/* not ended yet */
 	uint8_t valid;		/* a round has been seen */
+	uint8_t idled;		/* ended by the idle time (and not gone on since) */
 };
 
 /* Sender: the loss model (dfcp_model.c). */
@@ -288,6 +289,7 @@ struct dfcp_conn {
 	uint8_t rpt_end;
 	uint64_t last_data;		/* time of the last DATA packet */
 	uint64_t gap_ewma;		/* within-round inter-arrival time, ns (Q4) */
+	uint64_t pause_ns;		/* the longest within-round gap lately: the idle floor */
 	uint64_t idle_at;		/* the open round ends then (0: none) */
 	uint64_t idle_len;		/* ... its idle time (again from a late check) */
 	int idle_late;			/* ... started again once: the next end is trusted */

@@ -26,6 +26,7 @@
 #define RATE_WIN_NS	25000000ull	/* rate hint: one sample per 25 ms of arrivals */
 #define NS		1000000000ull
 #define LATE_NS		200000ull	/* an idle end noticed later than this: a stall */
+#define PAUSE_FADE	5		/* the longest gap lately fades by 1/32 a round */
 
 /* Seen-seq window for duplicates: bit (seq % SEQ_WIN), for seq_next - SEQ_WIN <= seq. */
 static inline int
@@ -62,10 +63,12 @@ round_end(struct dfcp_conn *c, struct rx_round *r, uint8_t how)
 	struct rx_slot *s;
 
 	r->open = 0;
+	r->idled = how == DFCP_END_IDLE;
 	if (r == &c->rr)
 		c->idle_at = 0;
-	/* the reordering allowance fades when nothing comes late */
+	/* the reordering allowance and the pause floor fade when nothing comes late */
 	c->slack -= c->slack >> 4;
+	c->pause_ns -= c->pause_ns >> PAUSE_FADE;
 	if (how == DFCP_END_LAST)
 		c->st.rounds_last++;
 	else if (how == DFCP_END_NEXT)
@@ -94,18 +97,25 @@ round_end(struct dfcp_conn *c, struct rx_round *r, uint8_t how)
 }
 
 /*
- * Idle time that ends the open round: its expected rest, plus the floor; at
- * most 50 ms, or IDLE_GAPS of the flow's gaps where its pace is slower (a
- * flow with 1/4096 of a 1 Gbit/s link gets a packet every 48 ms: with 50 ms
- * most of its rounds ended idle after every packet, a report each).
+ * Idle time that ends the open round: its expected rest, plus the floor,
+ * and at least 5/4 of the longest pause seen within a round lately (a
+ * stall upstream: a sender or scheduler lcore descheduled for a time slice
+ * holds a round's rest for milliseconds, and an idle end then is a SHORT
+ * for symbols still on their way, a top-up of stale ones); at most 50 ms,
+ * or IDLE_GAPS of the flow's gaps where its pace is slower (a flow with
+ * 1/4096 of a 1 Gbit/s link gets a packet every 48 ms: with 50 ms most of
+ * its rounds ended idle after every packet, a report each).
  */
 static uint64_t
 idle_time(const struct dfcp_conn *c, uint32_t left)
 {
 	uint64_t gap = c->gap_ewma >> GAP_SHIFT;
 	uint64_t t = c->conf.round_idle_ns + (uint64_t)(left + 2) * gap;
+	uint64_t floor = c->conf.round_idle_ns + c->pause_ns + (c->pause_ns >> 2);
 	uint64_t max = IDLE_GAPS * gap > IDLE_MAX_NS ? IDLE_GAPS * gap : IDLE_MAX_NS;
 
+	if (t < floor)
+		t = floor;
 	return t > max ? max : t;
 }
 
@@ -161,6 +171,7 @@ round_next(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint32_t start, uint
 	r->rcvd = 1;
 	r->open = 1;
 	r->valid = 1;
+	r->idled = 0;
 }
 
 /*
@@ -202,6 +213,12 @@ dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 				c->gap_ewma = gap << GAP_SHIFT;	/* the first sample */
 			else
 				c->gap_ewma += gap - (c->gap_ewma >> GAP_SHIFT);
+			if (gap > c->pause_ns)
+				c->pause_ns = gap;
+		}
+		if (r->idled) {
+			r->idled = 0;
+			c->st.rounds_resumed++;
 		}
 		r->rcvd++;
 		r->open = 1;

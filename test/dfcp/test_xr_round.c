@@ -2,7 +2,8 @@
 /*
  * dfcp extended reports (DFCP_F_XR), round ends without LAST: a later
  * packet, the idle time, the idle time across stalls of the receiver (a
- * late check, trusted the second time), and a slow flow's pace.
+ * late check, trusted the second time), across stalls upstream (the pause
+ * learnt), and a slow flow's pace.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,129 @@ test_keepalive(void)
 	close_pair(&pr);
 }
 
+/*
+ * A stall upstream (the sender's or the scheduler's lcore descheduled):
+ * from the tail of a block's round on, every frame a -> b waits `hold`
+ * while the receiver keeps polling on time; the tail of block `drop` is
+ * lost instead. The first stall ends the round idle (a SHORT for symbols
+ * still on their way) and its rest then resumes it: the receiver learns
+ * the pause, and the same stall of the next block ends nothing.
+ */
+struct stall_ctx {
+	struct pair *pr;
+	uint32_t tail, drop;
+	uint64_t hold, until;
+	uint32_t stalled;		/* blocks whose stall began (bit b) */
+	unsigned int n;
+	uint8_t f[16][VN_FRAME];
+	uint16_t len[16];
+	uint32_t shorts[4];
+	uint64_t short_at[4];
+};
+
+static int
+stall_tail(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
+{
+	struct stall_ctx *st = ctx;
+	uint32_t b = p->u.data.block;
+
+	if (dir == 1) {
+		if (p->type == DFCP_T_BLOCK_ACK && p->u.back.status == DFCP_BA_SHORT &&
+				p->u.back.block < 4) {
+			st->shorts[p->u.back.block]++;
+			st->short_at[p->u.back.block] = st->pr->now;
+		}
+		return 0;
+	}
+	if (p->type == DFCP_T_DATA && b < 4 && p->u.data.esi < p->u.data.rlen &&
+			p->u.data.rpos + st->tail >= p->u.data.rlen) {
+		if (b == st->drop)
+			return 1;
+		if (!(st->stalled & (1u << b))) {
+			st->stalled |= 1u << b;
+			st->until = st->pr->now + st->hold;
+		}
+	}
+	if (st->until == 0)
+		return 0;
+	REQUIRE(st->n < 16);
+	memcpy(st->f[st->n], f, len);
+	st->len[st->n++] = len;
+	return 1;
+}
+
+/* One frame a -> b every 10 us (a paced sender: the receiver learns its gaps), through the filter. */
+static void
+stall_step(struct pair *pr, struct stall_ctx *st)
+{
+	if (pr->now % (10 * US) == 0 &&
+			dfcp_conn_tx_burst(pr->a, pr->now, fbp, fl, VN_FRAME, 1) == 1) {
+		struct dfcp_pkt p;
+
+		REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+		if (!stall_tail(st, 0, fb[0], fl[0], &p)) {
+			REQUIRE(dfcp_parse(fb[0], fl[0], 0, &p) == 0);
+			dfcp_conn_rx(pr->b, &p, pr->now);
+		}
+	}
+	if (st->until != 0 && pr->now >= st->until) {
+		for (unsigned int i = 0; i < st->n; i++) {
+			struct dfcp_pkt p;
+
+			REQUIRE(dfcp_parse(st->f[i], st->len[i], 0, &p) == 0);
+			dfcp_conn_rx(pr->b, &p, pr->now);
+		}
+		st->n = 0;
+		st->until = 0;
+	}
+	move(pr, 1);
+	pr->now += US;
+}
+
+static void
+test_upstream_pause(void)
+{
+	struct dfcp_conn_conf ac, bc;
+	struct dfcp_stats ss, rs;
+	struct stall_ctx st;
+	struct pair pr;
+	uint64_t t2 = 0;
+
+	conf_init(&ac, &A, &B);
+	conf_init(&bc, &B, &A);
+	ac.window = bc.window = 1;	/* one block at a time: each stall alone */
+	memset(&st, 0, sizeof(st));
+	st.pr = &pr;
+	st.tail = 2;
+	st.hold = 3 * MS;
+	st.drop = 2;
+	open_filtered(&pr, &ac, &bc, 3 * 640, stall_tail, &st);
+	while (pr.now < 200 * MS && (dfcp_conn_state(pr.a) != DFCP_CLOSED ||
+			dfcp_conn_state(pr.b) != DFCP_CLOSED)) {
+		if (t2 == 0 && (st.stalled & 2u) && st.until == 0)
+			t2 = pr.now;	/* block 1's stall is over: block 2 goes out next */
+		stall_step(&pr, &st);
+	}
+	dfcp_conn_stats(pr.a, &ss);
+	dfcp_conn_stats(pr.b, &rs);
+	CHECKF(st.shorts[0] == 1 && rs.rounds_resumed >= 1,
+			"block 0: %u SHORTs, rounds resumed %lu", st.shorts[0],
+			(unsigned long)rs.rounds_resumed);
+	CHECKF(st.shorts[1] == 0, "block 1 (the same stall again): %u SHORTs", st.shorts[1]);
+	/* a lost tail still ends the round, within the learnt floor (5/4 of 3 ms); the
+	 * sender's block timer (its RTT is microseconds here) fires during each stall */
+	CHECKF(st.shorts[2] == 1 && t2 != 0 && st.short_at[2] > t2 &&
+			st.short_at[2] - t2 <= bc.round_idle_ns + 3 * MS + 3 * MS / 4 + 200 * US,
+			"block 2 (tail lost): %u SHORTs, %lu us after block 1's stall", st.shorts[2],
+			(unsigned long)((st.short_at[2] - t2) / US));
+	CHECKF(pr.sink.bytes == 3 * 640, "delivered %lu of %u, timeouts %lu, "
+			"SHORTs %u %u %u, idle %lu resumed %lu, t %lu us", (unsigned long)pr.sink.bytes, 3 * 640,
+			(unsigned long)ss.timeouts, st.shorts[0], st.shorts[1], st.shorts[2],
+			(unsigned long)rs.rounds_idle, (unsigned long)rs.rounds_resumed,
+			(unsigned long)(pr.now / US));
+	close_pair(&pr);
+}
+
 int
 main(void)
 {
@@ -329,5 +453,6 @@ main(void)
 	test_late_twice();
 	test_slow_pace();
 	test_keepalive();
+	test_upstream_pause();
 	return test_report("dfcp-xr-round");
 }

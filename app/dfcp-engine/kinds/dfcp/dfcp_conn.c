@@ -153,6 +153,7 @@ eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->rounds_next += b->rounds_next;
 	a->rounds_idle += b->rounds_idle;
 	a->rounds_late += b->rounds_late;
+	a->rounds_resumed += b->rounds_resumed;
 	a->reports += b->reports;
 	a->implicit_topups += b->implicit_topups;
 	a->early_shorts += b->early_shorts;

@@ -116,6 +116,9 @@ static const struct eng_ctr flow_ctrs[] = {
 		"receiver: rounds ended by the round idle time"},
 	{"rounds_late", "", FT(rounds_late), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: idle ends noticed late (the lcore stalled): the idle time again"},
+	{"rounds_resumed", "", FT(rounds_resumed), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver: rounds ended idle whose rest came after all (a stall upstream: "
+		"the idle time then outlasts such pauses)"},
 	{"keepalives", "", FT(keepalives), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: keepalives sent (it heard its peer but sent nothing for 1/4 of a peer "
 		"timeout: a long round); sender: received"},
