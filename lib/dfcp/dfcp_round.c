@@ -111,11 +111,11 @@ idle_time(const struct dfcp_conn *c, uint32_t left)
 {
 	uint64_t gap = c->gap_ewma >> GAP_SHIFT;
 	uint64_t t = c->conf.round_idle_ns + (uint64_t)(left + 2) * gap;
-	uint64_t floor = c->conf.round_idle_ns + c->pause_ns + (c->pause_ns >> 2);
+	uint64_t least = c->conf.round_idle_ns + c->pause_ns + (c->pause_ns >> 2);
 	uint64_t max = IDLE_GAPS * gap > IDLE_MAX_NS ? IDLE_GAPS * gap : IDLE_MAX_NS;
 
-	if (t < floor)
-		t = floor;
+	if (t < least)
+		t = least;
 	return t > max ? max : t;
 }
 

@@ -13,8 +13,8 @@
  *            green; queue size flow_queue rounded up to a power of two
  *   weight   a pipe profile per distinct weight w: token bucket and BE
  *            rate = port rate x w / (sum of the weights of all flows), TC
- *            period long enough for one largest frame at that rate
- *            (be_rte_profile)
+ *            period at least the time of BE_RTE_TC_FRAMES largest frames
+ *            at that rate (be_rte_profile)
  *
  * rte_sched serves backlogged pipes round-robin; weights act through the
  * pipes' rate limits, i.e. they bind only when the port is shaped (or the
