@@ -19,17 +19,15 @@ deps:
 deps-test:
 	@scripts/install-deps.sh all
 
-$(BUILD)/build.ninja:
-	meson setup $(BUILD) $(MESON_OPTS)
-
-$(ASAN_BUILD)/build.ninja:
-	meson setup $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
-		-Doptimization=1 -Ddebug=true $(MESON_OPTS)
-
-build: deps $(BUILD)/build.ninja
+# scripts/build-setup.sh configures a build directory, and configures it again when the
+# installed libraries changed since (an optional one such as liblcrq installed later).
+build: deps
+	@scripts/build-setup.sh $(BUILD) $(MESON_OPTS)
 	meson compile -C $(BUILD)
 
-build-asan: deps $(ASAN_BUILD)/build.ninja
+build-asan: deps
+	@scripts/build-setup.sh $(ASAN_BUILD) -Db_sanitize=address,undefined -Db_lundef=false \
+		-Doptimization=1 -Ddebug=true $(MESON_OPTS)
 	meson compile -C $(ASAN_BUILD)
 
 run: build
