@@ -183,12 +183,8 @@ class Seeds:
             ini.drop("task rx")
             return
         args = ini.get("eal", "args").replace("--log-level=pmd.net.ring:warning", "")
-        ini.set("eal", "args", args.strip()
-                + " --vdev=net_af_packet0,iface=ea --vdev=net_af_packet1,iface=eb"
-                  " --vdev=net_af_packet2,iface=da --vdev=net_af_packet3,iface=db")
-        for p, d in (("ra", 0), ("rb", 1), ("hosts", 2), ("sinks", 3)):
-            ini.set(f"port {p}", "device", f"net_af_packet{d}")
-            ini.set(f"port {p}", "preset", "net_af_packet")
+        ini.set("eal", "args", args.strip())
+        ex.af_packet_ports(ini, [("ra", "ea"), ("rb", "eb"), ("hosts", "da"), ("sinks", "db")])
         ini.set("task tx", "remote_mac", None)  # ARP across the bridges and the router
         ini.set("engine", "duration", "0")
 

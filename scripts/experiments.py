@@ -274,6 +274,21 @@ def sh(cmd, check=True, quiet=False):
     return p
 
 
+def af_packet_ports(ini, ports):
+    """Put [port P] on net_af_packetN,iface=IF for each (P, IF), N in order. The engine
+    creates them, so that the preset's devargs apply (qdisc bypass, 4096-frame rings:
+    drivers-config/net_af_packet.ini); an EAL --vdev would leave DPDK's defaults."""
+    for i, (port, iface) in enumerate(ports):
+        ini.set(f"port {port}", "device", f"net_af_packet{i},iface={iface}")
+        ini.set(f"port {port}", "preset", "net_af_packet")
+
+
+def rps_mask(router_cpu=1):
+    """RPS CPU mask (hex) of every CPU but the router's; "0" (off) on one CPU."""
+    n = os.cpu_count() or 1
+    return format(((1 << n) - 1) & ~(1 << router_cpu), "x") if n > 1 else "0"
+
+
 class NetEnv:
     """Three namespaces: C (kernel clients), R (the engine's router), S (kernel
     servers). C and S each hold a bridge br0 with two ports: one veth toward the
@@ -328,6 +343,13 @@ class NetEnv:
             self.log("note: no ethtool, veth offloads left on (TCP segments may be merged)")
         # kernel sides: no ARP/ICMP noise from the router namespace
         sh(f"ip netns exec {r} sysctl -qw net.ipv4.conf.all.arp_ignore=8", check=False)
+        # the hosts' receive work off the router's CPU (lcore 1): a frame the engine
+        # sends is otherwise received by the host's stack inside the engine's sendto()
+        # (doc/performance.md, "Kernel path")
+        mask = rps_mask()
+        for ns, d in ((c, "cr"), (s, "sr")):
+            sh(f"ip netns exec {ns} sh -c 'echo {mask} > /sys/class/net/{d}/queues/rx-0/rps_cpus'",
+               check=False)
 
     def hosts(self, c_ips, s_ips):
         """Put exactly these addresses on the client and server bridges."""
@@ -504,19 +526,11 @@ class Runner:
         """Derive the kernel-TCP variant of a template."""
         args = ini.get("eal", "args")
         args = args.replace("--log-level=pmd.net.ring:warning", "")
-        vdevs = " --vdev=net_af_packet0,iface=ea --vdev=net_af_packet1,iface=eb"
+        ini.set("eal", "args", args.strip())
+        ports = [("ra", "ea"), ("rb", "eb")] + ([("hosts", "da"), ("sinks", "db")]
+                                                 if keep_dfcp else [])
+        af_packet_ports(ini, ports)
         if keep_dfcp:
-            vdevs += " --vdev=net_af_packet2,iface=da --vdev=net_af_packet3,iface=db"
-        ini.set("eal", "args", args.strip() + vdevs)
-        ini.set("port ra", "device", "net_af_packet0")
-        ini.set("port ra", "preset", "net_af_packet")
-        ini.set("port rb", "device", "net_af_packet1")
-        ini.set("port rb", "preset", "net_af_packet")
-        if keep_dfcp:
-            ini.set("port hosts", "device", "net_af_packet2")
-            ini.set("port hosts", "preset", "net_af_packet")
-            ini.set("port sinks", "device", "net_af_packet3")
-            ini.set("port sinks", "preset", "net_af_packet")
             for name in ini.names("flow "):
                 ini.set(name, "remote_mac", None)  # ARP across bridges and router
             ini.set("task d0", "checksum", "full")

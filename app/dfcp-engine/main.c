@@ -26,6 +26,7 @@
 
 #include "config/config.h"
 #include "core/eal_args.h"
+#include "core/eal_clean.h"
 #include "core/lcore.h"
 #include "core/log.h"
 #include "core/runtime.h"
@@ -224,11 +225,38 @@ run(struct eng_runtime *rt)
 	}
 }
 
+/* After rte_eal_init(): the mark of a primary's runtime directory, what the stale scan removed. */
+static void
+eal_report(const struct eng_eal_huge *huge, const struct eng_eal_stale *stale)
+{
+	char dirs[512];
+	size_t off = 0;
+	int i;
+
+	if (rte_eal_process_type() == RTE_PROC_PRIMARY &&
+			eng_eal_mark_write(rte_eal_get_runtime_dir(), huge) < 0)
+		ENG_LOG(WARNING, main, "cannot write %s/%s: a kill -9 of this run leaves its "
+				"hugepage files", rte_eal_get_runtime_dir(), ENG_EAL_MARK);
+	if (stale->runs != 0)
+		ENG_LOG(INFO, main, "removed the leftovers of %d dead earlier run(s) (%s%s): "
+				"runtime folder(s), %d hugepage file(s)", stale->runs, stale->first,
+				stale->runs > 1 ? ", ..." : "", stale->files);
+	if (!rte_eal_has_hugepages())
+		return;
+	dirs[0] = '\0';
+	for (i = 0; i < huge->n && off < sizeof(dirs); i++)
+		off += (size_t)snprintf(dirs + off, sizeof(dirs) - off, "%s%s", i ? ", " : "",
+				huge->dir[i]);
+	ENG_LOG(INFO, main, "EAL memory: hugepages, files in %s", huge->n ? dirs : "(none)");
+}
+
 /* EAL arguments: the config's [eal] args, overridden key by key by those before "--". */
 static int
-eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args *ea)
+eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args *ea,
+		struct eng_eal_huge *huge)
 {
-	char err[128];
+	static struct eng_eal_stale stale;
+	char err[128], base[PATH_MAX], rundir[PATH_MAX + ENG_EAL_PREFIX_LEN];
 
 	if (eng_eal_args_build(ea, argv[0], cfg->has_eal ? cfg->eal_args : NULL, &argv[1],
 				dashdash > 1 ? dashdash - 1 : 0, cfg->file, getpid(), err,
@@ -236,14 +264,22 @@ eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args 
 		fprintf(stderr, "dfcp-engine: config error: %s: [eal] args: %s\n", cfg->file, err);
 		return ENG_EXIT_CONFIG;
 	}
+	/* dead earlier engine runs' runtime folders and hugepage files (core/eal_clean.h) */
+	eng_eal_run_base(base, sizeof(base));
+	eng_eal_stale_clean(base, &stale);
+	eng_eal_hugedirs(huge, ea->argc, ea->argv, "/proc/mounts");
 	if (rte_eal_init(ea->argc, ea->argv) < 0) {
 		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
 				rte_strerror(rte_errno));
+		snprintf(rundir, sizeof(rundir), "%s/%s", base, ea->prefix);
+		if (ea->prefix_derived) /* ours alone (our PID) */
+			eng_eal_run_remove(rundir, ea->prefix, huge, 0);
 		return ENG_EXIT_EAL;
 	}
 	ENG_LOG(INFO, main, "EAL file prefix %s%s; telemetry: %s/dpdk_telemetry.v2", ea->prefix,
 			ea->prefix_derived ? " (per run; set --file-prefix to choose)" : "",
 			rte_eal_get_runtime_dir());
+	eal_report(huge, &stale);
 	return ENG_EXIT_OK;
 }
 
@@ -307,7 +343,9 @@ main(int argc, char **argv)
 	static struct eng_config cfg; /* large: not on the stack */
 	static struct eng_runtime rt;
 	static struct eng_eal_args ea;
+	static struct eng_eal_huge huge;
 	char err[ENG_ERR_LEN], rundir[PATH_MAX];
+	int primary;
 	struct app_opts opts = {0};
 	struct sigaction sa;
 	int i, dashdash = -1, exit_code;
@@ -338,10 +376,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "dfcp-engine: output error: %s\n", err);
 		return ENG_EXIT_CONFIG;
 	}
-	exit_code = eal_init(argv, dashdash, &cfg, &ea);
+	exit_code = eal_init(argv, dashdash, &cfg, &ea, &huge);
 	if (exit_code != ENG_EXIT_OK)
 		return exit_code;
 	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
+	primary = rte_eal_process_type() == RTE_PROC_PRIMARY;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -354,7 +393,8 @@ main(int argc, char **argv)
 	engine_teardown(&rt);
 	eng_config_free(&cfg);
 	rte_eal_cleanup();
-	if (ea.prefix_derived)
-		eng_eal_rundir_remove(rundir); /* ours alone: no run after us uses it */
+	/* DPDK keeps both until the next run with this prefix, which may never come */
+	if (primary)
+		eng_eal_run_remove(rundir, ea.prefix, &huge, 0);
 	return exit_code;
 }

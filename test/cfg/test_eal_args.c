@@ -81,6 +81,11 @@ main(void)
 			"--log-level=x:debug --log-level=4 --file-prefix txonly-4242");
 	/* a repeated flag replaces, not doubles */
 	expect("--no-huge --no-pci", "--no-huge", "--no-pci --no-huge --file-prefix txonly-4242");
+	/* --no-huge and --huge-dir are one key: either on the command line replaces the other */
+	expect(base, "-m 512 --huge-dir /mnt/h", "-l 0-1 --no-pci "
+			"--log-level=pmd.net.ring:warning --vdev=net_tap0,iface=a -m 512 "
+			"--huge-dir /mnt/h --file-prefix txonly-4242");
+	expect("--huge-dir=/mnt/h -l 0", "--no-huge", "-l 0 --no-huge --file-prefix txonly-4242");
 	/* -a / --allow by address */
 	expect("-a 0000:01:00.0 -a 0000:02:00.0", "--allow=0000:01:00.0,rxq=2",
 			"-a 0000:02:00.0 --allow=0000:01:00.0,rxq=2 --file-prefix txonly-4242");

@@ -21,6 +21,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from enginetest import fail, run  # noqa: E402
+import enginetest  # noqa: E402
 
 
 def expect_ok(cmd, want):
@@ -77,8 +78,11 @@ def case_help(engine, root, rq, bench):
 def case_eal_merge(engine, root, tmp):
     ini = os.path.join(root, "configs", "txonly.ini")
     pfx = f"dfcpcli{os.getpid()}"
-    p = run([engine, "--file-prefix", pfx, "-m", "512", "--", "--config", ini,
-             "--duration", "0.5", "--stats-period", "0"], timeout=60)
+    try:
+        p = run([engine, "--file-prefix", pfx, "-m", "512", "--", "--config", ini,
+                 "--duration", "0.5", "--stats-period", "0"], timeout=60)
+    finally:
+        enginetest.remove_prefix(pfx)  # only after a failure: the engine removes its own
     if p.returncode != 0:
         fail(f"engine with --file-prefix/-m before -- exited {p.returncode}")
     if f"EAL file prefix {pfx};" not in p.stdout + p.stderr:

@@ -168,8 +168,7 @@ def case_memif(engine, src, tmp):
         sp = run(scmd, timeout=90)
         rout, _ = rp.communicate(timeout=90)
     finally:
-        if rp.poll() is None:
-            rp.kill()
+        enginetest.kill_engine(rp, [f"dfcpr{pid}", f"dfcps{pid}"])
     sys.stdout.write("".join(lines)[-2000:] + rout[-4000:])
     if sp.returncode != 0 or rp.returncode != 0:
         fail(f"exit codes sender {sp.returncode} receiver {rp.returncode}")
@@ -201,19 +200,19 @@ def case_af_packet(engine, src, tmp):
         sh(f"ip netns exec {na} ethtool -K veth0 tx off >/dev/null 2>&1", check=False)
         common = "[engine]\nduration = 60s\nstats_period = 0\n"
         rcfg = write(os.path.join(tmp, "r.ini"), common +
-                     "[port v1]\ndevice = net_af_packet0\npreset = net_af_packet\n" + RECEIVER +
+                     "[port v1]\ndevice = net_af_packet0,iface=veth1\npreset = net_af_packet\n" + RECEIVER +
                      "[task rx]\nkind = dfcp\nport = v1\nflows = r1\n[lcore 1]\ntasks = rx\n")
         # no remote_mac: the sender resolves 10.0.0.2 by ARP
         scfg = write(os.path.join(tmp, "s.ini"), common +
-                     "[port v0]\ndevice = net_af_packet0\npreset = net_af_packet\n" +
+                     "[port v0]\ndevice = net_af_packet0,iface=veth0\npreset = net_af_packet\n" +
                      SENDER.format(mac="", nbytes=nbytes) +
                      "[task tx]\nkind = dfcp\nport = v0\nflows = s1\n[lcore 1]\ntasks = tx\n")
         rj, sj = os.path.join(tmp, "r.json"), os.path.join(tmp, "s.json")
         rcmd = ["ip", "netns", "exec", nb, engine] + EAL.split() + [
-            "--no-shconf", "--vdev=net_af_packet0,iface=veth1", "--", "--config", rcfg,
+            "--no-shconf", "--", "--config", rcfg,
             "--summary-json", rj]
         scmd = ["ip", "netns", "exec", na, engine] + EAL.split() + [
-            "--no-shconf", "--vdev=net_af_packet0,iface=veth0", "--", "--config",
+            "--no-shconf", "--", "--config",
             scfg, "--summary-json", sj]
         print("$", " ".join(rcmd), flush=True)
         rp = subprocess.Popen(rcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -242,8 +241,8 @@ def case_af_packet(engine, src, tmp):
         if junk_n < 500:
             fail(f"garbage not counted: {junk_n} of 500 datagrams dropped with a reason")
     finally:
-        if rp is not None and rp.poll() is None:
-            rp.kill()
+        if rp is not None:
+            enginetest.kill_engine(rp)
         netns_del(na)
         netns_del(nb)
 

@@ -144,7 +144,7 @@ def case_sigint(engine, src, tmp):
     try:
         rest, _ = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        p.kill()
+        enginetest.kill_engine(p)
         fail("engine did not stop on SIGINT")
     text = "".join(lines) + rest
     sys.stdout.write(text[-3000:])

@@ -16,9 +16,11 @@ Cases:
               JSON has block_latency_ns, queue_delay_ns and lcores.
   timeseries  --timeseries FILE: header and one row per period per flow in the
               documented format; tools/plot turns it into PNG/SVG (77 without gnuplot).
-  pdump       [engine] pdump = on and dpdk-dumpcap attached as a secondary process
-              (needs free hugepages: secondaries cannot attach to a --no-huge primary;
-              77 otherwise).
+  pdump       [engine] pdump = on, the engine on hugepages reserved for the test
+              (enginetest.Hugepages: secondaries cannot attach to a --no-huge primary):
+              dpdk-dumpcap attached as a secondary process (--file-prefix)
+              writes a pcapng that holds packets (counted block by block); no hugepage
+              file left after exit. 77 without root, dpdk-dumpcap or hugepages.
 No timing assertions: counts, formats and exit codes only.
 """
 import functools
@@ -27,6 +29,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -266,9 +269,7 @@ def telemetry(path, cmds, timeout=10.0):
 
 
 def runtime_dir(tag):
-    base = "/var/run/dpdk" if os.geteuid() == 0 else os.environ.get(
-        "XDG_RUNTIME_DIR", "/tmp") + "/dpdk"
-    return os.path.join(base, prefix(tag))
+    return os.path.join(enginetest.dpdk_run_base(), prefix(tag))
 
 
 def case_live(engine, root, tmp):
@@ -415,45 +416,68 @@ def case_timeseries(engine, root, tmp):
 
 
 # ---------------------------------------------------------------------------
-def hugepages_free():
-    try:
-        with open("/proc/meminfo") as f:
-            m = dict(ln.split(":", 1) for ln in f)
-        return int(m["HugePages_Free"].split()[0]) * int(m["Hugepagesize"].split()[0]) * 1024
-    except (OSError, KeyError, ValueError):
-        return 0
+def pcapng_packets(path):
+    """Enhanced and simple packet blocks in a pcapng file (the little-endian one
+    dpdk-dumpcap writes); -1 when it is no pcapng."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 12 or data[:4] != b"\x0a\x0d\x0d\x0a" or data[8:12] != b"\x4d\x3c\x2b\x1a":
+        return -1
+    n, off = 0, 0
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        if blen < 12 or off + blen > len(data):
+            break
+        if btype in (3, 6):  # simple / enhanced packet block
+            n += 1
+        off += blen
+    return n
 
 
 def case_pdump(engine, root, tmp):
     dumpcap = shutil.which("dpdk-dumpcap")
     if dumpcap is None:
-        print("dpdk-dumpcap not installed: skipped")
+        print("dpdk-dumpcap not installed (Debian package dpdk): skipped")
         return SKIP
-    if hugepages_free() < 512 << 20:
-        print("fewer than 512 MiB of free hugepages: a secondary process (dpdk-dumpcap) "
-              "cannot attach to a --no-huge engine; skipped")
-        return SKIP
+    pfx = prefix("p")
     ini = os.path.join(tmp, "pdump.ini")
     with open(ini, "w") as f:
-        f.write(f"[eal]\nargs = -l 0-1 -m 512 --no-pci --file-prefix {prefix('p')} "
+        # secondaries need the primary's shared memory: hugepages, no --no-shconf
+        f.write(f"[eal]\nargs = -l 0-1 --no-huge -m 1024 --no-pci --file-prefix {pfx} "
                 "--log-level=pmd.net.ring:warning\n\n[engine]\nduration = 20s\n"
                 "stats_period = 0.5s\npdump = on\n")
         f.write(RING_PAIR.format(nbytes=0, extra="duration = 3s\nrate = 20Mbit"))
-    cmd = [engine, "--", "--config", ini]
-    print("$", " ".join(cmd), flush=True)
-    eng = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     out = os.path.join(tmp, "dumpcap.pcapng")
-    for line in eng.stdout:
-        if "== stats at" in line:
-            break
-    d = run([dumpcap, "--file-prefix", prefix("p"), "-i", "0", "-c", "50", "-w", out],
-            timeout=30)
-    rest = eng.communicate(timeout=60)[0]
+    with enginetest.Hugepages(512 + 32, "pdump") as hp:
+        # --huge-dir on the command line replaces the config's --no-huge (core/eal_args.h)
+        cmd = [engine, "-m", "512", "--huge-dir", hp.dir, "--", "--config", ini]
+        print("$", " ".join(cmd), flush=True)
+        eng = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            for line in eng.stdout:
+                if "== stats at" in line:
+                    break
+            # a secondary finds the hugepage folder in the primary's runtime folder
+            d = run([dumpcap, "--file-prefix", pfx, "-i", "0", "-c", "50", "-w", out],
+                    timeout=60)
+            rest = eng.communicate(timeout=60)[0]
+        finally:
+            if eng.poll() is None:
+                eng.kill()
+                eng.wait()
+            enginetest.remove_prefix(pfx)  # only after a failure: the engine removes its own
+        left = hp.files(pfx)
     sys.stdout.write(rest[-3000:])
     if eng.returncode != 0:
         fail(f"engine exited {eng.returncode}")
-    if d.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) < 1000:
+    if d.returncode != 0 or not os.path.exists(out):
         fail(f"dpdk-dumpcap exited {d.returncode}, file {out}")
+    n = pcapng_packets(out)
+    print(f"{out}: {os.path.getsize(out)} bytes, {n} packets")
+    if n < 1:
+        fail("dpdk-dumpcap's pcapng holds no packets" if n == 0 else "not a pcapng file")
+    if left:
+        fail(f"hugepage files left after exit: {left[:3]}")
     print("pdump: ok")
     return 0
 

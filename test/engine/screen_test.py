@@ -90,6 +90,7 @@ def case_screen(engine, root, tmp):
             time.sleep(0.2)
     finally:
         tmux(sock, "kill-server", check=False)
+        shutil.rmtree(obs_test.runtime_dir("s"), ignore_errors=True)  # a killed engine's
     with open(os.path.join(tmp, "err")) as f:
         sys.stdout.write(f.read()[-2000:])
     if not os.path.exists(rcf):

@@ -146,9 +146,9 @@ def case_peer_timeout(engine, src, tmp):
         rest, _ = sp.communicate(timeout=60)
         took = time.monotonic() - killed
     finally:
-        for p in (rp, sp):
-            if p is not None and p.poll() is None:
-                p.kill()
+        for p, pfx in ((rp, f"secr{pid}"), (sp, f"secs{pid}")):
+            if p is not None:
+                enginetest.kill_engine(p, [pfx])  # the frozen receiver: always
     text = "".join(lines) + rest
     sys.stdout.write(text[-4000:])
     print(f"the sender ended {took:.2f} s after the receiver stopped")
@@ -247,7 +247,7 @@ def case_sighup(engine, src, tmp):
     try:
         rest, _ = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        p.kill()
+        enginetest.kill_engine(p)
         fail("the engine did not stop on SIGHUP")
     text = "".join(lines) + rest
     sys.stdout.write(text[-3000:])
@@ -308,7 +308,7 @@ def case_sigpipe(engine, src, tmp):
         try:
             p.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            p.kill()
+            enginetest.kill_engine(p)
             fail("the engine did not finish with its stdout closed")
     print("first line:", first.rstrip())
     print(open(err).read()[-2000:])

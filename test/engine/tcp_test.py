@@ -33,6 +33,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from enginetest import (RING_ROUTER_PORTS, SKIP, case_main, fail, load,  # noqa: E402
                         need_root_ip, netns_add, netns_del, netns_exec_all, run, sh, skip, write)
+import enginetest  # noqa: E402
 
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci --no-shconf"
 M64 = (1 << 64) - 1
@@ -289,10 +290,11 @@ def case_tap_send(engine, src, tmp):
             fail("no RTT samples from the Linux peer's timestamps")
         check_pools(js, held=512)  # net_tap preset: 512 rx descriptors filled
     finally:
-        for p in (ep, srv):
-            if p is not None and p.poll() is None:
-                p.kill()
-                p.wait()
+        if srv is not None and srv.poll() is None:
+            srv.kill()
+            srv.wait()
+        if ep is not None:
+            enginetest.kill_engine(ep)
         netns_del(ns)
 
 
@@ -328,9 +330,8 @@ def case_tap_recv(engine, src, tmp):
             fail("receiver did not see the FIN")
         check_pools(js, held=512)  # net_tap preset: 512 rx descriptors filled
     finally:
-        if ep is not None and ep.poll() is None:
-            ep.kill()
-            ep.wait()
+        if ep is not None:
+            enginetest.kill_engine(ep)
         netns_del(ns)
 
 

@@ -15,14 +15,15 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from enginetest import (SKIP, case_main, fail, load, need_root_ip, netns_add,  # noqa: E402
                         netns_del, netns_exec_all, run, sh, write)
+import enginetest  # noqa: E402
 
 NBYTES = 4 << 20
 
 
-def edited(src, name, tmp):
+def edited(src, name, tmp, iface):
     with open(os.path.join(src, "configs", name)) as f:
         text = f.read()
-    text, n = re.subn(r"(?m)^device = 0000:01:00\.0$", "device = net_af_packet0", text)
+    text, n = re.subn(r"(?m)^device = 0000:01:00\.0$", f"device = net_af_packet0,iface={iface}", text)
     if n != 1:
         fail(f"{name}: no single 'device = 0000:01:00.0' line to edit")
     text = re.sub(r"(?m)^bytes = .*$", f"bytes = {NBYTES}", text)
@@ -43,15 +44,15 @@ def case_veth(engine, src, tmp):
         for ns, dev in ((na, "veth0"), (nb, "veth1")):
             netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
                                 "ip link set lo up", f"ip link set {dev} up"))
-        scfg = edited(src, "two-host-sender.ini", tmp)
-        rcfg = edited(src, "two-host-receiver.ini", tmp)
+        scfg = edited(src, "two-host-sender.ini", tmp, "veth0")
+        rcfg = edited(src, "two-host-receiver.ini", tmp, "veth1")
         eal = ["--no-huge", "-m", "1024", "--no-pci", "--no-shconf"]
         rj, sj = os.path.join(tmp, "r.json"), os.path.join(tmp, "s.json")
         rcmd = ["ip", "netns", "exec", nb, engine] + eal + [
-            "--vdev=net_af_packet0,iface=veth1", "--", "--config", rcfg, "--duration", "60",
+            "--", "--config", rcfg, "--duration", "60",
             "--stats-period", "0", "--summary-json", rj]
         scmd = ["ip", "netns", "exec", na, engine] + eal + [
-            "--vdev=net_af_packet0,iface=veth0", "--", "--config", scfg, "--duration", "60",
+            "--", "--config", scfg, "--duration", "60",
             "--stats-period", "0", "--summary-json", sj]
         print("$", " ".join(rcmd), flush=True)
         rp = subprocess.Popen(rcmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -73,8 +74,8 @@ def case_veth(engine, src, tmp):
         if r["sink_bytes"] != NBYTES or r["bad_bytes"] != 0 or s["goodput_bytes"] != NBYTES:
             fail("the transfer is not exact")
     finally:
-        if rp is not None and rp.poll() is None:
-            rp.kill()
+        if rp is not None:
+            enginetest.kill_engine(rp)
         netns_del(na)
         netns_del(nb)
 

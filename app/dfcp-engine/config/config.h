@@ -23,6 +23,7 @@ struct eng_port_conf {
 	int line;                   /* of its [port NAME] header */
 	char device[CFG_VALUE_LEN]; /* "ring:WIRE", vdev "net_x0,args", PCI "0000:01:00.0" */
 	char preset[ENG_NAME_LEN];
+	char devargs[CFG_VALUE_LEN]; /* added to a vdev the engine creates: "k=v,k=v" */
 	uint16_t rx_queues, tx_queues;
 	uint16_t rx_desc, tx_desc;
 	uint16_t mtu;               /* 0: device default */
@@ -142,6 +143,15 @@ int eng_config_outputs_check(const struct eng_config *cfg, char *err, size_t err
 int eng_output_check(const char *what, const char *path, char *err, size_t errlen);
 void eng_config_free(struct eng_config *cfg);
 int eng_config_port_index(const struct eng_config *cfg, const char *name);
+/*
+ * A file of one section (a driver preset) read with the config's rules (every
+ * line "[section]", "key = value", a comment or blank; no key twice): SEC holds
+ * its keys and lines, pointing into *MEM until eng_config_load_one_free(*MEM).
+ * 0, or a negative errno with "FILE:LINE: reason" in ERR.
+ */
+int eng_config_load_one(const char *file, const char *section, struct eng_sec *sec,
+		void **mem, char *err, size_t errlen);
+void eng_config_load_one_free(void *mem);
 /* Load drivers-config/<preset>.ini into pc (used by sec_port.c). */
 int eng_preset_load(const struct eng_config *cfg, struct eng_port_conf *pc, const char *preset,
 		struct eng_sec *owner);

@@ -420,13 +420,13 @@ kinds_list(char *buf, size_t len)
 }
 
 static void
-parse_section(struct eng_config *cfg, const struct scan *sc, const struct scan_section *ss,
+parse_section(const char *file, const struct scan *sc, const struct scan_section *ss,
 		struct eng_sec *sec)
 {
 	unsigned int i;
 
 	memset(sec, 0, sizeof(*sec));
-	sec->file = cfg->file;
+	sec->file = file;
 	snprintf(sec->name, sizeof(sec->name), "%s", ss->name);
 	sec->line = ss->line;
 	sec->nb_entries = (int)ss->nb_keys;
@@ -436,6 +436,43 @@ parse_section(struct eng_config *cfg, const struct scan *sc, const struct scan_s
 		sec->entries[i].name = k->name;
 		sec->entries[i].value = k->value;
 		sec->entry_line[i] = k->line;
+	}
+}
+
+int
+eng_config_load_one(const char *file, const char *section, struct eng_sec *sec, void **mem,
+		char *err, size_t errlen)
+{
+	struct scan *sc = calloc(1, sizeof(*sc));
+	int rc;
+
+	*mem = NULL;
+	if (sc == NULL)
+		return -ENOMEM;
+	rc = scan_file(file, sc, err, errlen);
+	if (rc == 0 && (sc->nb != 1 || strcmp(sc->s[0].name, section) != 0)) {
+		snprintf(err, errlen, "%s:%d: expected exactly one section, [%s]", file,
+				sc->nb > 1 ? sc->s[1].line : sc->s[0].line, section);
+		rc = -EINVAL;
+	}
+	if (rc < 0) {
+		scan_free(sc);
+		free(sc);
+		return rc;
+	}
+	parse_section(file, sc, &sc->s[0], sec);
+	sec->err = err;
+	sec->errlen = errlen;
+	*mem = sc;
+	return 0;
+}
+
+void
+eng_config_load_one_free(void *mem)
+{
+	if (mem != NULL) {
+		scan_free(mem);
+		free(mem);
 	}
 }
 
@@ -515,7 +552,7 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 	for (i = 0; i < sc.nb; i++) {
 		const struct eng_section_kind *kind;
 
-		parse_section(cfg, &sc, &sc.s[i], sec);
+		parse_section(cfg->file, &sc, &sc.s[i], sec);
 		sec->err = err;
 		sec->errlen = errlen;
 		kind = kind_find(sec->name, sec->kind, sec->id);

@@ -4,14 +4,54 @@
  * optional preset (drivers-config/<preset>.ini, section [preset]), then the
  * keys of the section itself.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <rte_cfgfile.h>
+#include <unistd.h>
 
 #include "config/config.h"
+#include "core/devargs.h"
+
+/*
+ * devargs: KEY=VALUE pairs for a vdev the engine creates (device = net_x0,...):
+ * the preset's come first, the section's replace them key by key, and a key
+ * written in device itself wins over both (port.c).
+ */
+static int
+port_devargs_key(struct eng_port_conf *pc, struct eng_sec *sec)
+{
+	char v[CFG_VALUE_LEN], *tok, *save = NULL;
+	int rc;
+
+	v[0] = '\0';
+	rc = eng_sec_str(sec, "devargs", v, sizeof(v));
+	if (rc < 0 || v[0] == '\0')
+		return rc;
+	if (v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL)
+		return eng_sec_error(sec, "devargs", "empty item in \"%s\"", v);
+	/* each item KEY=VALUE with a non-empty KEY of [A-Za-z0-9_] */
+	for (tok = strtok_r(v, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		const char *eq = strchr(tok, '=');
+		size_t i;
+
+		if (eq == NULL || eq == tok)
+			return eng_sec_error(sec, "devargs",
+					"\"%s\" is not KEY=VALUE (devargs is a list such as "
+					"qdisc_bypass=1,framecnt=4096)",
+					tok);
+		for (i = 0; tok + i < eq; i++)
+			if (!isalnum((unsigned char)tok[i]) && tok[i] != '_')
+				return eng_sec_error(sec, "devargs", "bad key \"%.*s\"",
+						(int)(eq - tok), tok);
+	}
+	if (pc->devargs[0] == '\0' || eng_sec_get(sec, "devargs") == NULL)
+		return eng_sec_str(sec, "devargs", pc->devargs, sizeof(pc->devargs));
+	return eng_devargs_merge(pc->devargs, sizeof(pc->devargs), eng_sec_get(sec, "devargs"))
+			< 0 ? eng_sec_error(sec, "devargs", "preset and section devargs together are "
+					"too long (at most %d characters)", CFG_VALUE_LEN - 1) : 0;
+}
 
 /* Keys shared by [port NAME] and preset files. */
 static int
@@ -20,6 +60,8 @@ port_tuning_keys(struct eng_port_conf *pc, struct eng_sec *sec)
 	int rc;
 
 	rc = eng_sec_u16(sec, "rx_queues", 1, 16, &pc->rx_queues);
+	if (rc == 0)
+		rc = port_devargs_key(pc, sec);
 	if (rc == 0)
 		rc = eng_sec_u16(sec, "tx_queues", 1, 16, &pc->tx_queues);
 	if (rc == 0)
@@ -43,55 +85,39 @@ int
 eng_preset_load(const struct eng_config *cfg, struct eng_port_conf *pc, const char *preset,
 		struct eng_sec *owner)
 {
-	struct rte_cfgfile_parameters params = {.comment_character = '#'};
 	char path[PATH_MAX + ENG_NAME_LEN + 8];
-	struct rte_cfgfile_entry ent[ENG_MAX_KEYS];
-	struct rte_cfgfile *cf;
 	struct eng_sec *sec;
 	char e[CFG_ERR_LEN];
-	int n, i, rc;
+	void *mem;
+	int i, rc;
 
 	if (cfg_check_name(preset, ENG_NAME_LEN, e, sizeof(e)) < 0)
 		return eng_sec_error(owner, "preset", "%s", e);
 	snprintf(path, sizeof(path), "%s/%s.ini", cfg->drivers_dir[0] ? cfg->drivers_dir : ".",
 			preset);
-	cf = rte_cfgfile_load_with_params(path, 0, &params);
-	if (cf == NULL)
+	if (access(path, R_OK) != 0)
 		return eng_sec_error(owner, "preset",
 				"cannot load preset file %s (expected one of the files in %s, "
-				"e.g. ixgbe, i40e, ice, mlx5, virtio, net_ring)",
+				"e.g. ixgbe, i40e, ice, mlx5, virtio, net_ring, net_af_packet, "
+				"net_af_xdp)",
 				path, cfg->drivers_dir);
 	sec = calloc(1, sizeof(*sec));
-	if (sec == NULL) {
-		rte_cfgfile_close(cf);
+	if (sec == NULL)
 		return -ENOMEM;
+	/* the preset's rules are the config's: its errors name the preset file */
+	rc = eng_config_load_one(path, "preset", sec, &mem, owner->err, owner->errlen);
+	if (rc == 0) {
+		(void)eng_sec_get(sec, "description");
+		rc = port_tuning_keys(pc, sec);
 	}
-	sec->file = path;
-	sec->err = owner->err;
-	sec->errlen = owner->errlen;
-	snprintf(sec->name, sizeof(sec->name), "preset");
-	rc = 0;
-	if (rte_cfgfile_num_sections(cf, "", 0) != 1 || !rte_cfgfile_has_section(cf, "preset")) {
-		rc = eng_sec_error(sec, NULL, "expected exactly one section, [preset]");
-		goto out;
-	}
-	n = rte_cfgfile_section_entries(cf, "preset", ent, ENG_MAX_KEYS);
-	sec->nb_entries = n < 0 ? 0 : n;
-	for (i = 0; i < sec->nb_entries; i++) {
-		sec->entries[i].name = ent[i].name;
-		sec->entries[i].value = ent[i].value;
-	}
-	(void)eng_sec_get(sec, "description");
-	rc = port_tuning_keys(pc, sec);
 	for (i = 0; rc == 0 && i < sec->nb_entries; i++)
 		if (!sec->used[i])
 			rc = eng_sec_error(sec, sec->entries[i].name,
-					"unknown key in preset (known: description, rx_queues, "
-					"tx_queues, rx_desc, tx_desc, mtu, promisc, rss, "
+					"unknown key in preset (known: description, devargs, "
+					"rx_queues, tx_queues, rx_desc, tx_desc, mtu, promisc, rss, "
 					"rx_checksum, tx_checksum)");
-out:
+	eng_config_load_one_free(mem);
 	free(sec);
-	rte_cfgfile_close(cf);
 	return rc;
 }
 

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* EAL arguments of a run: [eal] args merged with the command line (eal_args.h). */
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/eal_args.h"
 
@@ -46,6 +43,7 @@ eal_key(const char *name, size_t len, const char *val, char *key)
 		{"l", "lcores"}, {"c", "lcores"}, {"m", "socket-mem"}, {"a", "allow"},
 		{"w", "allow"}, {"b", "block"}, {"s", "service-coremask"},
 		{"service-corelist", "service-coremask"}, {"v", "version"}, {"h", "help"},
+		{"no-huge", "huge-dir"}, /* where the memory comes from: either replaces the other */
 	};
 	char canon[EAL_KEY_LEN];
 	size_t i, vlen;
@@ -214,23 +212,4 @@ eng_eal_args_build(struct eng_eal_args *a, char *prog, const char *cfg_args, cha
 too_many:
 	snprintf(err, errlen, "more than %d EAL arguments", ENG_EAL_MAX_ARGS);
 	return -E2BIG;
-}
-
-void
-eng_eal_rundir_remove(const char *dir)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) < (int)sizeof(path))
-			unlink(path);
-	}
-	closedir(d);
-	rmdir(dir);
 }

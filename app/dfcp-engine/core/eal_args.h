@@ -5,9 +5,11 @@
  * of the same key: -l/--lcores/-c are one key, -m/--socket-mem one, --vdev,
  * -a/--allow and -b/--block are keyed by device name, --log-level by its
  * pattern ("pmd.net.ring" in pmd.net.ring:debug; none for the global level),
- * -d by its path; every other option by its name. Without --file-prefix on
- * either, a per-run prefix "<config name>-<pid>" is added, so that two
- * engines on one host get their own runtime directory and telemetry socket.
+ * -d by its path; --no-huge and --huge-dir are one key (a run on hugepages
+ * from a --no-huge config: --huge-dir DIR); every other option by its name.
+ * Without --file-prefix on either, a per-run prefix "<config name>-<pid>" is
+ * added, so that two engines on one host get their own runtime directory and
+ * telemetry socket (core/eal_clean.h: what is removed at exit and at start).
  * No DPDK calls: test/cfg drives it.
  */
 #ifndef ENG_EAL_ARGS_H
@@ -35,11 +37,5 @@ struct eng_eal_args {
  */
 int eng_eal_args_build(struct eng_eal_args *a, char *prog, const char *cfg_args, char **cli,
 		int ncli, const char *config, pid_t pid, char *err, size_t errlen);
-
-/*
- * Remove the runtime directory of a derived prefix after rte_eal_cleanup():
- * its plain entries (telemetry socket, lock files), then the directory.
- */
-void eng_eal_rundir_remove(const char *dir);
 
 #endif /* ENG_EAL_ARGS_H */

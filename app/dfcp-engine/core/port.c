@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_dev.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
@@ -24,6 +25,7 @@
 #include <rte_ring.h>
 
 #include "config/config.h"
+#include "core/devargs.h"
 #include "core/log.h"
 #include "core/runtime.h"
 
@@ -90,6 +92,81 @@ ring_port_create(struct eng_runtime *rt, unsigned int idx)
 	return 0;
 }
 
+/* 1 when a bpf file system is mounted at /sys/fs/bpf. */
+static int
+bpffs_mounted(void)
+{
+	char dev[64], dir[256], type[32];
+	FILE *f = fopen("/proc/mounts", "r");
+	int found = 0;
+
+	if (f == NULL)
+		return 0;
+	while (!found && fscanf(f, "%63s %255s %31s %*[^\n]", dev, dir, type) == 3)
+		found = strcmp(dir, "/sys/fs/bpf") == 0 && strcmp(type, "bpf") == 0;
+	fclose(f);
+	return found;
+}
+
+/*
+ * What net_af_xdp needs from the host, said once at start: hugepages (without
+ * them its sockets received nothing here: every frame was counted as
+ * rx_missed) and bpffs for libxdp's multi-program dispatcher.
+ */
+static void
+af_xdp_check(const char *port)
+{
+	if (!rte_eal_has_hugepages())
+		ENG_LOG(WARNING, port, "port %s: net_af_xdp under --no-huge: its umem may receive "
+				"nothing (frames counted as rx_missed); run with hugepages "
+				"(doc/config.md, \"Running on a real host\")",
+				port);
+	if (!bpffs_mounted())
+		ENG_LOG(WARNING, port, "port %s: /sys/fs/bpf is not a bpf file system: libxdp loads "
+				"its program without the dispatcher (one XDP program per interface); "
+				"mount -t bpf bpf /sys/fs/bpf (inside the namespace under ip netns exec)",
+				port);
+}
+
+/* Queue-count device arguments of kernel-interface vdevs: one socket a queue pair. */
+static const struct {
+	const char *driver; /* prefix of the vdev name */
+	const char *key;
+} devargs_queues[] = {
+	{"net_af_packet", "qpairs"},
+	{"net_af_xdp", "queue_count"},
+};
+
+/*
+ * The string to hot-plug: the device as written, with the preset's and the
+ * section's devargs for keys it does not set itself, and the queue count of a
+ * kernel-interface vdev when it has several queues and none is given.
+ */
+static int
+device_probe_args(const struct eng_port_conf *pc, const char *name, size_t n, char *out,
+		size_t len)
+{
+	char args[CFG_VALUE_LEN], q[32];
+	const char *own = pc->device[n] == ',' ? pc->device + n + 1 : "";
+	unsigned int i, nq = RTE_MAX(pc->rx_queues, pc->tx_queues);
+
+	snprintf(args, sizeof(args), "%s", pc->devargs);
+	for (i = 0; i < RTE_DIM(devargs_queues); i++)
+		if (nq > 1 && strncmp(name, devargs_queues[i].driver,
+				strlen(devargs_queues[i].driver)) == 0 &&
+				!eng_devargs_has(args, devargs_queues[i].key) &&
+				!eng_devargs_has(own, devargs_queues[i].key)) {
+			snprintf(q, sizeof(q), "%s=%u", devargs_queues[i].key, nq);
+			if (eng_devargs_merge(args, sizeof(args), q) < 0)
+				return -ENOSPC;
+		}
+	if (eng_devargs_merge(args, sizeof(args), own) < 0)
+		return -ENOSPC;
+	if ((size_t)snprintf(out, len, "%s%s%s", name, args[0] != '\0' ? "," : "", args) >= len)
+		return -ENOSPC;
+	return 0;
+}
+
 static int
 device_port_find(struct eng_runtime *rt, unsigned int idx)
 {
@@ -106,15 +183,32 @@ device_port_find(struct eng_runtime *rt, unsigned int idx)
 	else
 		snprintf(name, sizeof(name), "%.*s", (int)n, pc->device);
 	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
-		rc = rte_dev_probe(pc->device);
+		char probe[CFG_VALUE_LEN * 2];
+
+		rc = device_probe_args(pc, name, n, probe, sizeof(probe));
+		if (rc < 0) {
+			ENG_LOG(ERR, port, "port %s: device and devargs together are too long",
+					pc->name);
+			return rc;
+		}
+		rc = rte_dev_probe(probe);
 		if (rc < 0 || rte_eth_dev_get_port_by_name(name, &pid) != 0) {
 			ENG_LOG(ERR, port, "port %s: no device \"%s\" (probe: %s); expected ring:WIRE, "
 					"a vdev such as net_af_packet0,iface=eth0, or a PCI address "
 					"allowed by EAL",
-					pc->name, pc->device, rte_strerror(-rc));
+					pc->name, probe, rte_strerror(-rc));
 			return -ENODEV;
 		}
+		if (strcmp(probe, pc->device) != 0)
+			ENG_LOG(INFO, port, "port %s: created %s", pc->name, probe);
+		if (strncmp(name, "net_af_xdp", 10) == 0)
+			af_xdp_check(pc->name);
 		rt->ports[idx].created = 2;
+	} else if (pc->devargs[0] != '\0') {
+		ENG_LOG(WARNING, port, "port %s: device %s exists already (an EAL --vdev or PCI "
+				"probe): its devargs \"%s\" (preset %s) are not applied; write the vdev "
+				"in device = instead of --vdev to have them",
+				pc->name, name, pc->devargs, pc->preset[0] ? pc->preset : "none");
 	}
 	rt->ports[idx].port_id = pid;
 	return 0;
