@@ -17,7 +17,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from enginetest import (case_main, fail, need_root_ip, netns_add, netns_del,  # noqa: E402
+from enginetest import (case_main, fail, need_root_ip, netns_add, netns_del, write,  # noqa: E402
                         netns_exec_all, sh)
 from enginetest import load as load_summary  # noqa: E402
 import enginetest  # noqa: E402
@@ -173,6 +173,75 @@ def case_af_packet(engine, src, tmp):
             fail(f"exit code {p.returncode}")
         # the kernel may drop on a loaded host: loss allowed, corruption not
         check_txrx(load_summary(out), "tx0", "rx0", exact=False)
+    finally:
+        netns_del(ns)
+
+
+MQ_CONFIG = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf
+[engine]
+duration = 2s
+stats_period = 0
+[port p0]
+device = net_af_packet0,iface=veth0
+preset = net_af_packet
+[port p1]
+device = net_af_packet1,iface=veth1
+preset = net_af_packet
+rx_queues = 2
+[task tx0]
+kind = txonly
+port = p0
+pkt_size = 256
+flows = 64
+rate = 50Mbit
+[task rx0]
+kind = rxonly
+port = p1
+rxq = 0
+[task rx1]
+kind = rxonly
+port = p1
+rxq = 1
+[lcore 1]
+tasks = tx0, rx0, rx1
+"""
+
+
+def case_af_packet_mq(engine, src, tmp):
+    """A kernel interface of two queues (a veth with numrxqueues 2): the port's two rx
+    queues become qpairs=2 (two sockets of one PACKET_FANOUT group), each read by its
+    own task; 64 streams spread over both, nothing is left unread."""
+    need_root_ip()
+    ns = f"dfcp-mq-{os.getpid()}"
+    netns_add(ns)
+    try:
+        sh(f"ip -n {ns} link add veth0 numtxqueues 2 numrxqueues 2 type veth peer name veth1 "
+           "numtxqueues 2 numrxqueues 2")
+        netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                            "ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"))
+        out = os.path.join(tmp, "summary.json")
+        cfg = write(os.path.join(tmp, "mq.ini"), MQ_CONFIG)
+        p = subprocess.run(["ip", "netns", "exec", ns, engine, "--", "--config", cfg,
+                            "--summary-json", out], capture_output=True, text=True, timeout=120)
+        text = p.stdout + p.stderr
+        sys.stdout.write(text[-4000:])
+        if p.returncode != 0:
+            fail(f"exit code {p.returncode}")
+        if not re.search(r"created net_af_packet1,\S*qpairs=2", text):
+            fail("port p1 was not created with qpairs=2 from rx_queues = 2")
+        if "polled by no task" in text:
+            fail("an rx queue left unpolled")
+        js = load_summary(out)
+        t, r0, r1 = task(js, "tx0"), task(js, "rx0"), task(js, "rx1")
+        print(f"sent {t['tx_packets']}; queue 0 got {r0['rx_packets']}, queue 1 "
+              f"{r1['rx_packets']}")
+        if r0["rx_packets"] == 0 or r1["rx_packets"] == 0:
+            fail("the streams did not spread over both queues")
+        if r0["rx_bad"] or r1["rx_bad"]:
+            fail("verification errors")
+        if r0["rx_valid"] + r1["rx_valid"] > t["tx_packets"]:
+            fail("received more than sent")
     finally:
         netns_del(ns)
 
@@ -364,7 +433,7 @@ def case_drop(engine, src, tmp):
 
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
-             "sigint": case_sigint, "af_packet": case_af_packet,
+             "sigint": case_sigint, "af_packet": case_af_packet, "af_packet-mq": case_af_packet_mq,
              "mixed-stop": case_mixed_stop, "drop": case_drop}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 

@@ -369,6 +369,34 @@ port_start(struct eng_runtime *rt, unsigned int idx)
 	return 0;
 }
 
+/*
+ * A port of several rx queues some of which no task polls: what the device
+ * hashes there (RSS, an af_packet fanout, an af_xdp queue) is never read, and
+ * shows only as rx_missed once that queue is full. Said once at start.
+ */
+static void
+port_rxq_check(const struct eng_config *cfg, unsigned int idx)
+{
+	const struct eng_port_conf *pc = &cfg->ports[idx];
+	uint32_t polled = 0;
+	unsigned int t, a, q;
+
+	if (pc->rx_queues < 2)
+		return;
+	for (t = 0; t < cfg->nb_tasks; t++)
+		for (a = 0; a < cfg->tasks[t].nb_ports; a++)
+			if (cfg->tasks[t].ports[a].port_idx == idx &&
+					cfg->tasks[t].ports[a].rxq < 32)
+				polled |= 1u << cfg->tasks[t].ports[a].rxq;
+	if (polled == 0)
+		return;
+	for (q = 0; q < pc->rx_queues; q++)
+		if (!(polled & (1u << q)))
+			ENG_LOG(WARNING, port, "port %s: rx queue %u of %u is polled by no task: "
+					"frames the device puts there are not read (rx_missed)",
+					pc->name, q, pc->rx_queues);
+}
+
 int
 eng_ports_start(struct eng_runtime *rt)
 {
@@ -379,6 +407,7 @@ eng_ports_start(struct eng_runtime *rt)
 		rc = port_start(rt, i);
 		if (rc != 0)
 			return rc;
+		port_rxq_check(rt->cfg, i);
 	}
 	return 0;
 }
