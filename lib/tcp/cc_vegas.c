@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * TCP Vegas (Brakmo, O'Malley, Peterson, SIGCOMM 1994; the Linux
- * tcp_vegas.c form). Once per RTT: expected = cwnd / BaseRTT, actual =
+ * TCP Vegas (Brakmo, O'Malley, Peterson, SIGCOMM 1994; in the form of
+ * Linux tcp_vegas.c). Once per RTT: expected = cwnd / BaseRTT, actual =
  * cwnd / RTT, diff = (expected - actual) * BaseRTT = cwnd * (RTT - BaseRTT)
  * / RTT segments queued in the network. In congestion avoidance: diff < alpha
  * -> cwnd + 1, diff > beta -> cwnd - 1, otherwise hold. In slow start, leave

@@ -10,6 +10,8 @@ usage: cli_test.py CASE ENGINE SOURCE_ROOT RQ BENCH
   two-engines  two engines on one shipped config at once: both exit 0, each prints its
                own derived prefix and its telemetry socket answers with its own pid;
                the runtime directories are gone afterwards
+  pace-tel     /dfcp/pace of a running engine holds the paced txonly task's record
+               (obs/ collects it from the kinds' pace_view ops)
 """
 import json
 import os
@@ -155,6 +157,60 @@ def case_two_engines(engine, root, tmp):
             fail(f"runtime directory {os.path.dirname(path)} left behind")
 
 
+def tel_query(path, cmd, timeout=15.0):
+    """The reply of telemetry command cmd on socket path (retried until the engine
+    has registered it)."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            s.settimeout(5)
+            s.connect(path)
+            s.recv(16384)
+            s.send(cmd.encode())
+            reply = json.loads(s.recv(1 << 20).decode()).get(cmd)
+            s.close()
+            if reply:
+                return reply
+        except (OSError, ValueError):
+            s.close()
+        if time.time() > deadline:
+            fail(f"{path}: no answer to {cmd}")
+        time.sleep(0.1)
+
+
+def case_pace_tel(engine, root, tmp):
+    """/dfcp/pace (obs/, from the kinds' pace_view ops): a paced txonly task's record."""
+    with open(os.path.join(root, "configs", "txonly.ini")) as f:
+        text = f.read().replace("# rate = 1Gbit", "rate = 200Mbit")
+    ini = os.path.join(tmp, "paced.ini")
+    with open(ini, "w") as f:
+        f.write(text)
+    cmd = [engine, "--", "--config", ini, "--duration", "3", "--stats-period", "0"]
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    path = None
+    for line in p.stdout:
+        sys.stdout.write(line)
+        m = re.search(r"telemetry: (\S+)", line)
+        if m:
+            path = m.group(1)
+            break
+    if path is None:
+        fail("no telemetry line")
+    reply = tel_query(path, "/dfcp/pace")
+    print("/dfcp/pace:", json.dumps(reply)[:600])
+    out, _ = p.communicate(timeout=60)
+    sys.stdout.write(out[-1500:])
+    if p.returncode != 0:
+        fail(f"engine exited {p.returncode}")
+    text = json.dumps(reply)
+    if "tx0" not in text or "rate_mbps" not in text:
+        fail("/dfcp/pace has no record of the paced task tx0")
+    if "200" not in text:
+        fail("/dfcp/pace does not show the configured 200 Mbit/s")
+
+
 def main():
     if len(sys.argv) != 6:
         print(__doc__)
@@ -165,7 +221,8 @@ def main():
     else:
         import tempfile
         with tempfile.TemporaryDirectory(prefix="cli-") as tmp:
-            {"eal-merge": case_eal_merge, "two-engines": case_two_engines}[case](
+            {"eal-merge": case_eal_merge, "two-engines": case_two_engines,
+             "pace-tel": case_pace_tel}[case](
                 engine, root, tmp)
     print("PASS", case)
     return 0

@@ -13,7 +13,7 @@ Cases:
             resolution, no static MAC) plus garbage injected toward the receiver:
             dropped and counted by reason, the transfer still exact (77 = skipped)
   loss      through a router pipe with 10 % loss: every byte still delivered
-  sched     the sender's egress through a WF2Q+ sched task (eng_sched_attach)
+  sched     the sender's egress through a WF2Q+ sched task (eng_egress_attach)
   default   configs/default.ini (the dumbbell): goodputs > 0, Jain >= 0.9
   mem-short the loss case with block memory far below what the windows want
             (mem_budget 3 MiB receiver, 2 MiB sender): still exact, within the budget,

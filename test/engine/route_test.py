@@ -214,7 +214,7 @@ src_port = 2002
 def case_sched_weights(eng, src, tmp):
     text = read(src, "sched.ini")
     s0 = text[text.index("[task s0]"):text.index("[task tx1]")]
-    # the sched task after its flows: eng_sched_attach() must not depend on the order
+    # the sched task after its flows: eng_egress_attach() must not depend on the order
     text = text.replace(s0, "")
     s0 = s0.replace("sched = wf2q+", "sched = wf2q+\nring_size = 256")
     # shaped to 20 Mbit/s: both 100 Mbit/s generators stay backlogged on a loaded machine

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The ipfw-like match rule parser of [queue NAME] (app/dfcp-engine/
- * route_rule.c): accepted forms, the fields they set, rejected forms, and
+ * rule.c): accepted forms, the fields they set, rejected forms, and
  * that a parsed rule classifies packets in lib/pipe as written.
  */
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * txonly multi-flow's frame build (kinds/gen/txbuild.h): the fast form on a
  * raw pool mbuf against the plain one (rte_pktmbuf_reset, then the fields),
  * from mbufs left in random states by an earlier user; and the sched
- * hand-off's flow tag (sched_tx.h) in the first cache line. No EAL: the
+ * hand-off's flow tag (core/egress.h) in the first cache line. No EAL: the
  * mbufs are laid out here as rte_pktmbuf_init() would.
  */
 #include <stdalign.h>
@@ -13,8 +13,8 @@
 
 #include <rte_mbuf.h>
 
+#include "core/egress.h"
 #include "kinds/gen/txbuild.h"
-#include "kinds/sched/sched_tx.h"
 #include "test_harness.h"
 
 #define BUF_LEN 2176u
@@ -121,8 +121,8 @@ test_tag(void)
 	m = mbuf_random(mem, &r, 0);
 	memcpy(orig, mem, MB_SIZE);
 	for (id = 0; id < 70000; id += 997) {
-		eng_sched_flow_set(m, id);
-		CHECK(eng_sched_flow_get(m) == id);
+		eng_egress_flow_id_set(m, id);
+		CHECK(eng_egress_flow_id(m) == id);
 	}
 	CHECK(memcmp(mem + RTE_CACHE_LINE_SIZE, orig + RTE_CACHE_LINE_SIZE,
 			MB_SIZE - RTE_CACHE_LINE_SIZE) == 0);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/config.h"
+#include "config/keys.h"
 
 static int
 sec_find(struct eng_sec *sec, const char *key)

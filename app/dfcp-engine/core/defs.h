@@ -24,4 +24,13 @@ enum eng_exit {
 #define ENG_ERR_LEN 512
 #define ENG_MAX_CAPTURES 16
 
+/*
+ * Frame sizes every kind shares: the largest frame the engine builds or
+ * accepts (a 9600-byte MTU with its Ethernet header and FCS), and what a
+ * frame costs on the wire beyond its bytes without FCS (FCS 4, preamble and
+ * SFD 8, inter-frame gap 12). Rates called L1 count it, L2 rates do not.
+ */
+#define ENG_MAX_FRAME 9618
+#define ENG_L1_OVERHEAD 24u
+
 #endif /* ENG_DEFS_H */

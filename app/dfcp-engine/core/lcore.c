@@ -4,7 +4,7 @@
  * phase becomes STOP (run to completion, no locks, no allocation). The main
  * lcore may host tasks too; it then also does the housekeeping (main.c)
  * between bursts. Each poll is timed (one rdtsc per poll): its cycles count as
- * busy when the task handled packets, idle otherwise (obs.h, stats_lcore.c).
+ * busy when the task handled packets, idle otherwise (obs.h, obs/lcore_stats.c).
  */
 #include <errno.h>
 
@@ -16,7 +16,7 @@
 
 #include "config/config.h"
 #include "core/log.h"
-#include "obs/obs.h"
+#include "core/runtime.h"
 
 static inline uint64_t
 poll_timed(struct eng_task *t, unsigned int idx, uint64_t now)

@@ -108,6 +108,9 @@ struct eng_ctr_table {
  * (doc/contributing.md, "Adding a task kind"). Only name, parse, setup,
  * poll, stats and teardown are required.
  */
+struct eng_egress_flow;
+struct eng_pace_view;
+
 struct eng_task_ops {
 	const char *name;   /* kind, as in "kind = txonly" */
 	const char *help;
@@ -125,12 +128,24 @@ struct eng_task_ops {
 	/* ... and, any thread, how flow (cfg->flows index) runs: 0, or -ENOENT
 	 * when it is not running or shows nothing yet (the live view, --timeseries). */
 	int (*flow_view)(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
+	/* Any thread: a paced task's pace record (obs/pace_view.h; period: the
+	 * rate since the last periodic call, which moves on); 0, or -ENOENT
+	 * when t is not paced. */
+	int (*pace_view)(const struct eng_task *t, struct eng_pace_view *v, int period);
+	/* ... and a paced flow's (cfg->flows index) of a kind that runs [flow]s. */
+	int (*flow_pace_view)(const struct eng_runtime *rt, unsigned int flow,
+			struct eng_pace_view *v, int period);
 	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
 	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
 
 	/* --- run time --- */
 	/* After ports start, on the main lcore: allocate t->priv on socket. */
 	int (*setup)(struct eng_task *t, struct eng_runtime *rt, int socket);
+	/* An egress task (core/egress.h): attach flow_name of PRODUCER to task t
+	 * during set-up; its handle and *flow_id, or NULL with the reason logged. */
+	struct eng_egress_flow *(*egress_attach)(struct eng_runtime *rt, struct eng_task *t,
+			const struct eng_task *producer, const char *flow_name, uint32_t weight,
+			uint32_t *flow_id);
 	/* Hot path, on the task's lcore: one burst; returns packets handled. */
 	uint16_t (*poll)(struct eng_task *t, uint64_t now_tsc);
 	/* Any thread: the task's goal (NULL: ENG_GOAL_NONE). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Helpers shared by the packet-generating tasks (task_common.h). */
+/* Helpers shared by the packet-generating tasks (tx.h). */
 #include <errno.h>
 #include <string.h>
 

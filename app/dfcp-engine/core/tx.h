@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Helpers shared by the packet-generating tasks (dfcp, tcp, txonly):
- * egress to the port or a sched ring, pending-frame flush, ARP
- * requests. Engine-private (task_common.c).
+ * the egress (core/egress.h: the port or an egress task's ring), the
+ * pending-frame flush, ARP requests (tx.c).
  */
-#ifndef ENG_TASK_COMMON_H
-#define ENG_TASK_COMMON_H
+#ifndef ENG_TX_H
+#define ENG_TX_H
 
 #include <stdint.h>
 
@@ -14,8 +14,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "kinds/sched/sched_tx.h"
-#include "obs/capture_tx.h"
+#include "core/egress.h"
 
 /*
  * A per-task stash of free mbufs for building frames in place. take: make n
@@ -64,11 +63,11 @@ eng_stash_commit(struct rte_mbuf **stash, unsigned int *nstash, unsigned int n, 
 /* Hand n frames to the egress sched task (the flow's handle), or (sch NULL)
  * to the port tx queue. */
 static inline uint16_t
-eng_tx_burst(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pkts,
+eng_tx_burst(struct eng_egress_flow *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pkts,
 		uint16_t n)
 {
 	if (sch != NULL)
-		return eng_sched_tx_burst(sch, pkts, n);
+		return eng_egress_tx_burst(sch, pkts, n);
 	return eng_port_tx(port_id, txq, pkts, n);
 }
 
@@ -78,7 +77,7 @@ eng_tx_burst(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rt
  * Returns 1 when nothing is left pending.
  */
 static inline int
-eng_tx_pending(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pend,
+eng_tx_pending(struct eng_egress_flow *sch, uint16_t port_id, uint16_t txq, struct rte_mbuf **pend,
 		uint16_t *npend, uint16_t *pend_off, uint64_t *tx_packets, uint64_t *tx_bytes)
 {
 	struct rte_mbuf **pk = &pend[*pend_off];
@@ -102,4 +101,4 @@ eng_tx_pending(struct eng_sched_tx *sch, uint16_t port_id, uint16_t txq, struct 
 int eng_arp_request(struct rte_mempool *pool, uint16_t cap, const struct rte_ether_addr *mac,
 		uint32_t spa, uint32_t tpa, struct rte_mbuf **out);
 
-#endif /* ENG_TASK_COMMON_H */
+#endif /* ENG_TX_H */

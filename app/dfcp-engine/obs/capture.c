@@ -2,7 +2,7 @@
 /*
  * Packet capture: [capture NAME] sections write pcapng files of a port's
  * received and/or transmitted frames, optionally only those matching ipfw-like
- * rules (the grammar of [queue] match, route_rule.c), bounded by a packet
+ * rules (the grammar of [queue] match, rule.c), bounded by a packet
  * count, a byte count (captured bytes) and/or a duration, with a snap length.
  *
  * Ethdev rx/tx callbacks (installed only for ports that have a capture, so a

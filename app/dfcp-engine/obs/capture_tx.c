@@ -8,6 +8,7 @@
 #include <rte_cycles.h>
 #include <rte_mbuf_dyn.h>
 
+#include "core/egress.h"
 #include "obs/capture_tx.h"
 
 #define CAP_TX_MAX_CAPS 4
@@ -27,7 +28,8 @@ struct eng_cap_txport {
 	struct cap_hold hold[CAP_TX_MAX_CAPS][CAP_TX_QUEUES]; /* one writer: the queue's lcore */
 };
 
-struct eng_cap_txport *eng_cap_tx_ports[RTE_MAX_ETHPORTS];
+/* Per ethdev port: its tx captures, NULL when there is none (set up before the lcores run). */
+static struct eng_cap_txport *eng_cap_tx_ports[RTE_MAX_ETHPORTS];
 
 /* Set on a refused frame whose copy is held; a reallocated mbuf has it cleared. */
 static uint64_t cap_held_flag;
@@ -75,10 +77,11 @@ cap_tx_commit(struct cap_rt *c, struct cap_hold *h, struct rte_mbuf **pkts, uint
 	}
 }
 
-uint16_t
-eng_cap_tx_burst(struct eng_cap_txport *tp, uint16_t port, uint16_t queue,
-		struct rte_mbuf **pkts, uint16_t n)
+/* The port's tx hook (core/egress.h): ctx is its eng_cap_txport. */
+static uint16_t
+eng_cap_tx_burst(void *ctx, uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
 {
+	struct eng_cap_txport *tp = ctx;
 	struct rte_mbuf *st[CAP_TX_MAX_CAPS][CAP_TX_CHUNK];
 	uint16_t done = 0, chunk, sent;
 	unsigned int i;
@@ -121,6 +124,7 @@ eng_cap_tx_attach(struct cap_rt *c, uint16_t port)
 		return -ENOSPC;
 	tp->caps[tp->nc++] = c;
 	eng_cap_tx_ports[port] = tp;
+	eng_egress_hook_set(port, eng_cap_tx_burst, tp);
 	return 0;
 }
 
@@ -145,6 +149,7 @@ eng_cap_tx_detach(struct cap_rt *c, uint16_t port)
 	memmove(&tp->hold[i], &tp->hold[i + 1], (tp->nc - i) * sizeof(tp->hold[0]));
 	memset(&tp->hold[tp->nc], 0, sizeof(tp->hold[0]));
 	if (tp->nc == 0) {
+		eng_egress_hook_set(port, NULL, NULL);
 		eng_cap_tx_ports[port] = NULL;
 		free(tp);
 	}

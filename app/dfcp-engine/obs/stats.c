@@ -242,12 +242,13 @@ pools_write(struct eng_runtime *rt, struct eng_out *o)
 	eng_out_end(o);
 }
 
-/* Every kind's part, in kind-table order. */
+/* The pace records, then every kind's part, in kind-table order. */
 static void
 kinds_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	unsigned int k;
 
+	eng_pace_report(rt, o, what);
 	for (k = 0; k < eng_kinds_count(); k++)
 		if (eng_kind(k)->report != NULL)
 			eng_kind(k)->report(rt, o, what);

@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "core/task.h"	/* enum eng_report */
+
 struct eng_runtime;
 
 void eng_stats_start(struct eng_runtime *rt);
@@ -23,6 +25,11 @@ extern const struct eng_ctr_table eng_core_tables[];
 
 /* Every counter table: record, name, unit, outputs, meaning (--counters). */
 void eng_counters_print(FILE *f);
+
+/* pace_report.c: every paced task's and flow's "pace" record (the kinds'
+ * pace_view and flow_pace_view ops) in each report, and /dfcp/pace. */
+void eng_pace_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+int eng_pace_tel(struct eng_runtime *rt, const char *params, struct eng_out *o);
 
 /* telemetry.c */
 int eng_telemetry_register(struct eng_runtime *rt);

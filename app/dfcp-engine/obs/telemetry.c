@@ -30,6 +30,8 @@ static const struct eng_tel_cmd core_first[] = {
 };
 
 static const struct eng_tel_cmd core_last[] = {
+	{"/dfcp/pace", "Paced tasks and flows: configured vs achieved rate, stalls. No parameters",
+		eng_pace_tel},
 	{"/dfcp/lcores", "Busy/idle TSC cycles and polls per lcore and task. No parameters",
 		eng_lcore_tel},
 	{NULL, NULL, NULL},

@@ -20,13 +20,12 @@
 #include "kinds/xport/xport.h"
 #include "pace.h"
 
-#define DFCP_L1_OVERHEAD 24u	/* FCS + preamble + inter-frame gap */
 
 int
 eng_dfcp_fpace_init(struct dfcp_fpace *fp, const struct eng_runtime *rt,
 		const struct eng_dfcp_flow_conf *df, unsigned int burst, const char *name)
 {
-	struct pace_conf pc = {.rate_bps = df->rate_bps, .overhead = DFCP_L1_OVERHEAD,
+	struct pace_conf pc = {.rate_bps = df->rate_bps, .overhead = ENG_L1_OVERHEAD,
 			.catchup_ns = rt->cfg->pace_catchup_ns, .bucket = df->bucket};
 
 	memset(fp, 0, sizeof(*fp));
@@ -34,7 +33,7 @@ eng_dfcp_fpace_init(struct dfcp_fpace *fp, const struct eng_runtime *rt,
 		return 0;
 	fp->frame = (uint32_t)df->T + DFCP_DATA_OFF;
 	if (df->bucket == ENG_DFCP_BUCKET_AUTO)	/* one burst, as before lib/pace */
-		pc.bucket = (uint64_t)(burst > 16 ? burst : 16) * (fp->frame + DFCP_L1_OVERHEAD);
+		pc.bucket = (uint64_t)(burst > 16 ? burst : 16) * (fp->frame + ENG_L1_OVERHEAD);
 	fp->p = pace_create(&pc);
 	if (fp->p == NULL) {
 		ENG_LOG(ERR, task, "flow %s: cannot pace rate %" PRIu64 " bit/s with bucket %" PRIu64

@@ -136,10 +136,9 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"stalls", "", FT(stalls), ENG_CT_U64, 0, V_TJ,
 		"episodes of no progress for its stall time (4 x its usual time between two acked / delivered blocks, 1..60 s) while the peer was alive"},
 	{"loss_est", "%", FV(loss), ENG_CT_DBL, 2, ENG_V_TEXT,
-		"end-to-end DATA loss over the whole connection (sender: as its receiver's last "
-		"report counts it, received vs highest seq, with reports on; the per-block EWMA "
-		"without; receiver: the sequence gaps it saw), not a bottleneck's drops (pipe "
-		"drop_pct) nor the 1024-packet estimate that sizes auto rounds (see `redundancy`)"},
+		"end-to-end DATA loss over the connection (sender: from its receiver's last "
+		"report, or the per-block EWMA without reports; receiver: its sequence gaps); "
+		"not a bottleneck's drops (pipe drop_pct) nor what sizes auto rounds"},
 	{"loss_ppm", "ppm", FT(loss_ppm), ENG_CT_U32, 0, ENG_V_DATA,
 		"loss_est in parts per million"},
 	{"redundancy", "pkts", FT(redundancy), ENG_CT_U32, 0, 0, "packets per block in use"},

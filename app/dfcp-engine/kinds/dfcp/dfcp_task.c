@@ -616,6 +616,7 @@ const struct eng_task_ops eng_task_dfcp = {
 	.parse = eng_dfcp_parse,
 	.flow_parse = eng_dfcp_flow_parse,
 	.flow_view = eng_xport_flow_view,
+	.flow_pace_view = eng_dfcp_flow_pace_view,
 	.check = eng_dfcp_check,
 	.setup = eng_dfcp_setup,
 	.poll = eng_xport_poll,

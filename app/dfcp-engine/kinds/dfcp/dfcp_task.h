@@ -121,7 +121,7 @@ int eng_dfcp_mem_snap(const struct eng_task *t, struct eng_dfcp_mem_snap *out);
 extern const struct eng_ctr eng_dfcp_mem_ctrs[ENG_DFCP_MEM_NCTRS];
 extern const struct eng_tel_cmd eng_dfcp_tel[];
 
-/* Live per-flow counters, published by the owning lcore (stats_flow.c reads). */
+/* Live per-flow counters, published by the owning lcore (dfcp_stats.c reads). */
 struct eng_flow_snap {
 	struct dfcp_stats st;		/* sum over the flow's connections */
 	uint64_t start_ns, last_ns;	/* first ESTABLISHED, last goodput change */
@@ -150,7 +150,7 @@ void eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum,
 		const struct eng_flow_conf *fc, struct dfcp_conn_conf *cc);
 void eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b);
 
-/* task_dfcp.c */
+/* dfcp_task.c */
 /* Snapshot of a flow's counters (any thread); 0 or -ENOENT if not running. */
 int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_snap *out);
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */

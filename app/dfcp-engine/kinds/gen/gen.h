@@ -17,9 +17,4 @@ extern const struct eng_task_ops eng_task_io;
  * periodic call, which moves on); 0, or -ENOENT when t is not one. */
 int eng_txonly_pace_view(const struct eng_task *t, struct eng_pace_view *v, int period);
 
-/* gen_pace.c: the paced generators' "pace" records (report, /dfcp/pace; their counter
- * table eng_pace_ctrs is listed by txonly's tables) */
-void eng_gen_pace_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
-extern const struct eng_tel_cmd eng_gen_pace_tel[];
-
 #endif /* ENG_GEN_H */

@@ -8,9 +8,9 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "core/egress.h"
 #include "core/runtime.h"
 #include "core/task.h"
-#include "obs/capture_tx.h"
 
 struct io_priv {
 	uint16_t rx_port, rxq, tx_port, txq;

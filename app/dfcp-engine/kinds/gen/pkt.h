@@ -15,11 +15,13 @@
 
 #include <rte_common.h>
 
+#include "core/defs.h"
+
 #define ENG_PKT_MAGIC 0xDFC9
 #define ENG_PKT_HDR_LEN (14 + 20 + 8)
 #define ENG_PKT_FCS_LEN 4
 #define ENG_PKT_MIN_FRAME 64
-#define ENG_PKT_MAX_FRAME 9618
+#define ENG_PKT_MAX_FRAME ENG_MAX_FRAME
 
 struct eng_pkt_payload {
 	uint64_t seq;

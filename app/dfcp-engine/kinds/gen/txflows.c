@@ -21,13 +21,11 @@
 #include <rte_udp.h>
 
 #include "config/config.h"
+#include "core/egress.h"
 #include "core/log.h"
 #include "core/runtime.h"
 #include "kinds/gen/txbuild.h"
 #include "kinds/gen/txflows.h"
-#include "kinds/sched/sched.h"
-#include "kinds/sched/sched_tx.h"
-#include "obs/capture_tx.h"
 
 #define TXF_MAX_BURST 512
 #define TXF_PF_AHEAD 8			/* mbufs prefetched ahead of the build */
@@ -38,7 +36,7 @@ struct eng_txflows {
 	uint32_t data_off;		/* of a raw mbuf's data (eng_txf_prefetch) */
 	uint32_t n, next;
 	uint64_t start_cyc, start_tsc;	/* start: delay, and when (0: not yet seen) */
-	struct eng_sched_tx **h;	/* [n], NULL: the port */
+	struct eng_egress_flow **h;	/* [n], NULL: the port */
 	struct eng_txflow *f;		/* [n] */
 	struct eng_txf_frame fr;	/* template, length, offloads */
 };
@@ -160,7 +158,7 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 		if (tf->h == NULL)
 			continue;
 		snprintf(name, sizeof(name), "%.20s.%u", t->name, i);
-		tf->h[i] = eng_sched_attach(rt, t, b->egress, name,
+		tf->h[i] = eng_egress_attach(rt, t, b->egress, name,
 				c->nb_weights ? c->weights[i % c->nb_weights] : b->weight, &id);
 		if (tf->h[i] == NULL) {
 			eng_txflows_free(tf);
@@ -182,7 +180,7 @@ txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t *droppe
 		uint32_t cur = f;
 
 		f = f + 1 == tf->n ? 0 : f + 1;
-		if (tf->h != NULL && !eng_sched_admit(tf->h[cur])) {
+		if (tf->h != NULL && !eng_egress_admit(tf->h[cur])) {
 			(*dropped)++;
 			continue;
 		}
@@ -207,7 +205,7 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 	if (n > TXF_MAX_BURST)
 		n = TXF_MAX_BURST;
 	if (tf->h != NULL) {
-		uint32_t room = eng_sched_ring_room(tf->h[0]);
+		uint32_t room = eng_egress_ring_room(tf->h[0]);
 
 		if (room < n) {
 			*dropped += n - room;
@@ -231,10 +229,10 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 			eng_txf_prefetch(pkts[i + TXF_PF_AHEAD], tf->data_off);
 		eng_txf_build(&tf->fr, &tf->f[fid[i]], pkts[i], now);
 		if (tf->h != NULL)
-			eng_sched_tag(tf->h[fid[i]], pkts[i]);
+			eng_egress_tag(tf->h[fid[i]], pkts[i]);
 	}
 	if (tf->h != NULL) {
-		eng_sched_push(tf->h[0], pkts, k); /* admitted within the ring's room */
+		eng_egress_push(tf->h[0], pkts, k); /* admitted within the ring's room */
 		return (uint16_t)k;
 	}
 	sent = eng_port_tx(tf->port_id, tf->txq, pkts, (uint16_t)k);

@@ -30,12 +30,10 @@
 #include "kinds/gen/imix.h"
 #include "kinds/gen/pkt.h"
 #include "kinds/gen/txflows.h"
-#include "kinds/sched/sched.h"
 #include "obs/out.h"
 #include "obs/pace_view.h"
 #include "pace.h"
 
-#define TX_L1_OVERHEAD 24u /* FCS + preamble + inter-frame gap of a frame without FCS */
 
 struct txonly_conf {
 	uint32_t pkt_size;   /* frame size including FCS (an IMIX: the largest) */
@@ -55,7 +53,7 @@ struct txonly_conf {
 
 struct txonly_priv {
 	struct rte_mempool *pool;
-	struct eng_sched_tx *ring; /* egress sched task's hand-off for this flow, or NULL */
+	struct eng_egress_flow *ring; /* egress sched task's hand-off for this flow, or NULL */
 	struct eng_txflows *mf;    /* flows > 1 (txflows.c), or NULL */
 	uint16_t port_id, queue;
 	uint16_t data_len;	/* one size; an IMIX: the mean (for the pacer) */
@@ -246,7 +244,7 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 			c->warmup_ns : rt->cfg->warmup_ns);
 	t->priv = p;
 	if (c->rate_bps != 0) {
-		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = TX_L1_OVERHEAD,
+		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = ENG_L1_OVERHEAD,
 				.catchup_ns = rt->cfg->pace_catchup_ns, .bucket = c->bucket};
 		void *mem = rte_zmalloc_socket("txonly_pace", pace_size(), RTE_CACHE_LINE_SIZE,
 				socket);
@@ -278,7 +276,7 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	if (c->egress[0] != '\0') {
 		uint32_t id;
 
-		p->ring = eng_sched_attach(rt, t, c->egress, t->name, c->weight, &id);
+		p->ring = eng_egress_attach(rt, t, c->egress, t->name, c->weight, &id);
 		if (p->ring == NULL)
 			return -EINVAL;
 	}
@@ -472,13 +470,12 @@ tx_view_fill(struct eng_runtime *rt, const struct eng_task *t, struct tx_view *v
 	}
 }
 
-/* The pace records (gen_pace.c), then "txonly" (summary and JSON). */
+/* "txonly" (summary and JSON); the pace records are obs/'s (pace_view op). */
 static void
 txonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	unsigned int i, n = 0;
 
-	eng_gen_pace_report(rt, o, what);
 	if (what != ENG_REPORT_SUMMARY && what != ENG_REPORT_JSON)
 		return;
 	for (i = 0; i < rt->cfg->nb_tasks; i++) {
@@ -507,6 +504,6 @@ const struct eng_task_ops eng_task_txonly = {
 	.stats = txonly_stats,
 	.teardown = txonly_teardown,
 	.report = txonly_report,
-	.tel = eng_gen_pace_tel,
+	.pace_view = eng_txonly_pace_view,
 	.tables = tx_tables,
 };

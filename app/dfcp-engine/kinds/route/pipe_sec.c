@@ -183,7 +183,7 @@ route_pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
 	memset(pc, 0, sizeof(*pc));
 	snprintf(pc->name, sizeof(pc->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
 	pc->line = sec->line;
-	pc->overhead = 24;
+	pc->overhead = ENG_L1_OVERHEAD;
 	snprintf(pc->sched, sizeof(pc->sched), "wf2q+");
 	snprintf(pc->unmatched, sizeof(pc->unmatched), "default");
 	pc->next_idx = -1;

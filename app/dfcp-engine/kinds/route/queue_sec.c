@@ -4,7 +4,7 @@
  * W queue Q") with its match rules (ipfw "add queue N ip from A to B"):
  * keys match, match1 .. match15, evaluated in that order; over the pipe,
  * queues are tried in file order, first match wins. Cross-references are
- * resolved by [pipe]'s check (section_pipe.c).
+ * resolved by [pipe]'s check (pipe_sec.c).
  */
 #include <errno.h>
 #include <stdio.h>

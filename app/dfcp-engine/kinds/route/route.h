@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * route.h: private header of the link-emulation and scheduling part of the
- * engine: [pipe NAME] and [queue NAME] sections (section_pipe.c,
- * section_queue.c), the ipfw-like match rule parser (route_rule.c, no DPDK),
- * the router task (task_router.c), the sched task (task_sched.c), the pipe
- * runtime (route.c) and their statistics and telemetry (stats_route.c).
+ * The router kind's private header (link emulation): its [pipe NAME] and
+ * [queue NAME] sections (pipe_sec.c, queue_sec.c), the ipfw-like match rule
+ * parser (rule.c, no DPDK), the router task (router.c), the pipe runtime
+ * (route.c) and their statistics and telemetry (route_stats.c).
  * See doc/architecture.md ("Router and sched tasks") and doc/config.md.
  */
 #ifndef ENG_ROUTE_H
@@ -100,7 +99,7 @@ eng_route_conf(const struct eng_config *cfg)
 struct eng_route_conf *eng_route_conf_get(struct eng_config *cfg);
 int eng_route_pipe_index(const struct eng_config *cfg, const char *name);
 
-/* Router task conf (task_router.c; checked by section_pipe.c). */
+/* Router task conf (router.c; checked by pipe_sec.c). */
 struct eng_router_conf {
 	char pipe_name[2][ENG_NAME_LEN];  /* a_to_b, b_to_a; "pass" */
 	int pipe_idx[2];                  /* ENG_ROUTE_PASS or chain head */

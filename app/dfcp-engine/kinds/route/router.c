@@ -28,10 +28,10 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "core/egress.h"
 #include "core/wire_ts.h"
 #include "kinds/route/hold.h"
 #include "kinds/route/route.h"
-#include "obs/capture_tx.h"
 #include "obs/obs.h"
 
 #define RT_TXBUF 256

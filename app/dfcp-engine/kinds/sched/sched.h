@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The sched task (sched_task.c): a scheduler lcore with one SPSC ring per
- * producer task, its mbufs tagged with their flow (sched_tx.h). See
+ * producer task, its mbufs tagged with their flow (core/egress.h). See
  * doc/scheduler.md ("Hand-off") and doc/architecture.md.
  */
 #ifndef ENG_SCHED_H
@@ -14,16 +14,6 @@
 
 struct eng_config;
 struct eng_runtime;
-struct eng_sched_tx;
-
-/* Attach a flow of task PRODUCER to sched task SCHED_TASK during set-up
- * (from the producer's setup(), any task order). Returns the flow's handle
- * for eng_sched_tx_burst() / eng_sched_tx_multi() (sched_tx.h; used on the
- * producer's lcore only; the sched task owns the producer's ring and frees
- * mbufs left in it at teardown) and its id in *flow_id, or NULL with the
- * reason logged. */
-struct eng_sched_tx *eng_sched_attach(struct eng_runtime *rt, const struct eng_task *producer,
-		const char *sched_task, const char *flow_name, uint32_t weight, uint32_t *flow_id);
 
 /* sched_stats.c: the kind's report, /dfcp/sched, its counter tables */
 struct eng_out;

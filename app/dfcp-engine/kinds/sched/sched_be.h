@@ -6,7 +6,7 @@
  * entry in eng_sched_backends[] (sched_task.c).
  *
  * A backend instance is owned by the sched task's lcore. Packets are mbufs
- * tagged with their flow id (sched_tx.h); the task's admission keeps every
+ * tagged with their flow id (core/egress.h); the task's admission keeps every
  * flow at or below flow_queue packets, so a backend refuses a packet only
  * when something is wrong (it is then freed and counted).
  */

@@ -10,8 +10,8 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "core/egress.h"
 #include "kinds/sched/sched_be.h"
-#include "kinds/sched/sched_tx.h"
 #include "pktsched.h"
 
 #define BE_LIB_BURST 64

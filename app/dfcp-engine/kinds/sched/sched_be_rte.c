@@ -30,9 +30,9 @@
 #include <rte_mbuf.h>
 #include <rte_sched.h>
 
-#include "kinds/gen/pkt.h"
+#include "core/defs.h"
+#include "core/egress.h"
 #include "kinds/sched/sched_be.h"
-#include "kinds/sched/sched_tx.h"
 
 #define BE_RTE_UNSHAPED_BPS 100000000000ull	/* "off": far above any software rate */
 #define BE_RTE_TB_SIZE 1000000ull		/* bytes of token bucket (about a ms at 10G) */
@@ -101,7 +101,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	b->max_flows = c->max_flows;
 	b->n_pipes = rte_align32pow2(c->max_flows);
 	b->overhead = c->overhead;
-	b->frame = ENG_PKT_MAX_FRAME + c->overhead;
+	b->frame = ENG_MAX_FRAME + c->overhead;
 	snprintf(b->name, sizeof(b->name), "sched_%.24s", c->task);
 	memset(&sp, 0, sizeof(sp));
 	sp.tb_rate = b->rate;
@@ -114,7 +114,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	pt.name = b->name;
 	pt.socket = c->socket;
 	pt.rate = b->rate;
-	pt.mtu = ENG_PKT_MAX_FRAME;
+	pt.mtu = ENG_MAX_FRAME;
 	pt.frame_overhead = c->overhead;
 	pt.n_subports_per_port = 1;
 	pt.subport_profiles = &sp;

@@ -13,8 +13,8 @@
 #include <rte_ring.h>
 
 #include "core/clock.h"
+#include "core/egress.h"
 #include "kinds/sched/sched_be.h"
-#include "kinds/sched/sched_tx.h"
 
 #define SCH_MAX_BURST 512
 
@@ -49,7 +49,7 @@ struct eng_sched_priv {
 	uint16_t pend_n, pend_off;
 	struct rte_mbuf *pend[SCH_MAX_BURST];
 	struct eng_sched_in *ins;          /* [max_ins] */
-	struct eng_sched_tx *txh;          /* [max_flows], the producers' */
+	struct eng_egress_flow *txh;          /* [max_flows], the producers' */
 	uint64_t *drops;                   /* [max_flows], refused by the backend */
 	uint64_t *done;                    /* [max_flows], tx_pkts + drops: what left the flow's limit */
 	uint32_t done_step;                /* published every done_step packets */

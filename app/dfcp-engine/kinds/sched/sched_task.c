@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * sched: the scheduler lcore of a host. Worker tasks attach flows with
- * eng_sched_attach() during set-up; each producer task gets one
+ * eng_egress_attach() during set-up; each producer task gets one
  * single-producer/single-consumer rte_ring for all its flows and tags every
- * mbuf with its flow id (sched_tx.h). This task classifies what the rings
+ * mbuf with its flow id (core/egress.h). This task classifies what the rings
  * bring into a scheduler backend (sched_be.h: lib/sched's WF2Q+, DRR or
  * FIFO, or DPDK's rte_sched; one queue per flow, weight per flow) and
  * transmits in scheduling order on its port, shaped by lib/pace at a
@@ -30,13 +30,14 @@
 #include <rte_ring.h>
 
 #include "config/config.h"
-#include "kinds/route/route.h"
+#include "core/egress.h"
+#include "core/log.h"
+#include "core/runtime.h"
 #include "kinds/sched/sched.h"
 #include "kinds/sched/sched_be.h"
 #include "kinds/sched/sched_priv.h"
-#include "kinds/sched/sched_tx.h"
-#include "obs/capture_tx.h"
 #include "pace.h"
+#include "pktsched.h"
 
 /* bursts per producer ring per poll (4 stalled every sender at 4096 flows:
  * doc/performance.md, "Many flows") */
@@ -89,7 +90,7 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	c->rate_line = 1;
 	c->max_flows = 64;
 	c->ring_size = 1024;
-	c->overhead = 24;
+	c->overhead = ENG_L1_OVERHEAD;
 	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
 	if (rc == 0)
 		rc = eng_sec_str(sec, "sched", c->algo, sizeof(c->algo));
@@ -182,7 +183,7 @@ eng_sched_priv_free(struct eng_sched_priv *p)
 	rte_free(p);
 }
 
-/* Created by the first of eng_sched_attach() and setup(). */
+/* Created by the first of eng_egress_attach() and setup(). */
 static struct eng_sched_priv *
 eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 {
@@ -269,50 +270,36 @@ eng_sched_in_get(struct eng_task *t, struct eng_sched_priv *p, const struct eng_
 	return in->ring;
 }
 
-static struct eng_task *
-eng_sched_find(struct eng_runtime *rt, const char *sched_task, const char *flow_name,
+/* What the egress path cannot check: the phase and the weight's range. */
+static int
+eng_sched_attach_ok(const struct eng_runtime *rt, const char *sched_task, const char *flow_name,
 		uint32_t weight)
 {
-	struct eng_task *t = NULL;
-	unsigned int i;
-
-	for (i = 0; i < rt->cfg->nb_tasks; i++)
-		if (strcmp(rt->cfg->tasks[i].name, sched_task) == 0)
-			t = &rt->cfg->tasks[i];
-	if (t == NULL) {
-		ENG_LOG(ERR, task, "flow %s: no task named \"%s\" to attach to", flow_name,
-				sched_task);
-		return NULL;
-	}
-	if (t->ops != &eng_task_sched) {
-		ENG_LOG(ERR, task, "flow %s: task %s is a %s task, not a sched task", flow_name,
-				sched_task, t->ops->name);
-		return NULL;
-	}
 	if (rt->phase != ENG_PHASE_INIT) {
 		ENG_LOG(ERR, task, "flow %s: flows attach to %s during set-up only", flow_name,
 				sched_task);
-		return NULL;
+		return 0;
 	}
 	if (weight < 1 || weight > SCHED_WEIGHT_MAX) {
 		ENG_LOG(ERR, task, "flow %s: weight %u out of range 1..%u", flow_name, weight,
 				SCHED_WEIGHT_MAX);
-		return NULL;
+		return 0;
 	}
-	return t;
+	return 1;
 }
 
-struct eng_sched_tx *
-eng_sched_attach(struct eng_runtime *rt, const struct eng_task *producer, const char *sched_task,
+/* egress_attach (core/egress.h): a producer's flow joins this sched task. */
+static struct eng_egress_flow *
+eng_sched_attach(struct eng_runtime *rt, struct eng_task *t, const struct eng_task *producer,
 		const char *flow_name, uint32_t weight, uint32_t *flow_id)
 {
-	struct eng_task *t = eng_sched_find(rt, sched_task, flow_name, weight);
+	const char *sched_task = t->name;
 	struct eng_sched_priv *p;
-	struct eng_sched_tx *h;
+	struct eng_egress_flow *h;
 	struct rte_ring *ring;
 	uint32_t id;
 
-	if (t == NULL)
+	if (!eng_sched_attach_ok(rt, sched_task, flow_name, weight))
 		return NULL;
 	p = eng_sched_priv_get(t, rt);
 	if (p == NULL) {
@@ -484,7 +471,7 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 	}
 	for (i = 0; i < k; i++) {
 		struct rte_mbuf *m = pkts[i];
-		uint32_t id = eng_sched_flow_get(m);
+		uint32_t id = eng_egress_flow_id(m);
 
 		if (i + SCH_PF_AHEAD < k) {
 			rte_prefetch0(pkts[i + SCH_PF_AHEAD]);
@@ -628,6 +615,7 @@ const struct eng_task_ops eng_task_sched = {
 	.check = eng_sched_check,
 	.pool_need = eng_sched_pool_need,
 	.setup = eng_sched_setup,
+	.egress_attach = eng_sched_attach,
 	.poll = eng_sched_poll,
 	.stats = eng_sched_stats_cb,
 	.teardown = eng_sched_teardown,

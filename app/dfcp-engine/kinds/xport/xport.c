@@ -18,7 +18,6 @@
 #include "core/runtime.h"
 #include "core/tx.h"
 #include "core/wire_ts.h"
-#include "kinds/sched/sched.h"
 #include "kinds/xport/xport.h"
 #include "kinds/xport/xport_demux.h"
 #include "net.h"
@@ -69,7 +68,7 @@ eng_xport_ep_attach(struct eng_xtask *x, struct eng_xep *e, const char *egress, 
 {
 	if (egress[0] == '\0')
 		return 0;
-	e->ring = eng_sched_attach(x->rt, x->t, egress, name, weight, &e->sched_id);
+	e->ring = eng_egress_attach(x->rt, x->t, egress, name, weight, &e->sched_id);
 	if (e->ring == NULL) {
 		ENG_LOG(ERR, task, "task %s: %s: cannot attach to sched task %s", x->t->name, name,
 				egress);
@@ -345,7 +344,7 @@ ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot
 static uint64_t
 ep_held(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 {
-	if (e->ring == NULL || eng_sched_ring_full(e->ring)) {
+	if (e->ring == NULL || eng_egress_ring_full(e->ring)) {
 		x->egress_full = 1;
 		return EP_NEXT_POLL;
 	}

@@ -63,7 +63,7 @@ struct eng_xep;
 struct eng_xflow;
 struct rte_mbuf;
 struct rte_mempool;
-struct eng_sched_tx;
+struct eng_egress_flow;
 struct eng_demux;
 struct rte_ring;
 
@@ -121,7 +121,7 @@ struct eng_xep {
 	void *priv;			/* the adapter's */
 	uint32_t local_ip;		/* host order */
 	uint16_t local_port;		/* 0: every port of local_ip */
-	struct eng_sched_tx *ring;	/* sched hand-off, or NULL: the port's tx queue */
+	struct eng_egress_flow *ring;	/* sched hand-off, or NULL: the port's tx queue */
 	uint32_t sched_id;
 	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck */
 	uint64_t stuck_ns;		/* pending frames made no progress since (x->active_ns), 0: none */

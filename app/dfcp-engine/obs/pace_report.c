@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The paced generators' output: one "pace" record per txonly task with a
- * rate (configured vs achieved, stall time lost, tx-queue and mbuf
- * failures; obs/pace_view.h) in the periodic stats, the summary, the JSON
- * summary ("pace" array) and /dfcp/pace; the summary's warning line when a
- * task achieved < 99 % of its rate.
+ * Every paced task and flow's output: one "pace" record each (configured vs
+ * achieved rate, stall time lost, tx-queue and mbuf failures; pace_view.h),
+ * from the kinds' pace_view and flow_pace_view ops, in the periodic stats,
+ * the summary, the JSON summary ("pace" array) and /dfcp/pace; the summary's
+ * warning line when one achieved < 99 % of its rate.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,22 +13,30 @@
 #include <rte_common.h>
 
 #include "config/config.h"
+#include "config/flow.h"
 #include "core/runtime.h"
-#include "kinds/dfcp/dfcp_task.h"
-#include "kinds/gen/gen.h"
 #include "obs/out.h"
 #include "obs/pace_view.h"
+#include "obs/stats.h"
 
 /* The i-th paced thing (tasks, then flows): 0, -ENOENT (not paced), -ERANGE (past the end). */
 static int
 pace_nth(struct eng_runtime *rt, unsigned int i, struct eng_pace_view *v, int period)
 {
+	const struct eng_task_ops *ops;
+
 	memset(v, 0, sizeof(*v));
-	if (i < rt->cfg->nb_tasks)
-		return eng_txonly_pace_view(&rt->cfg->tasks[i], v, period);
+	if (i < rt->cfg->nb_tasks) {
+		ops = rt->cfg->tasks[i].ops;
+		return ops->pace_view != NULL ? ops->pace_view(&rt->cfg->tasks[i], v, period) :
+				-ENOENT;
+	}
 	i -= rt->cfg->nb_tasks;
-	if (i < rt->cfg->nb_flows)
-		return eng_dfcp_flow_pace_view(rt, i, v, period);
+	if (i < rt->cfg->nb_flows) {
+		ops = rt->cfg->flows[i].proto;
+		return ops != NULL && ops->flow_pace_view != NULL ?
+				ops->flow_pace_view(rt, i, v, period) : -ENOENT;
+	}
 	return -ERANGE;
 }
 
@@ -65,7 +73,7 @@ paces_warn(struct eng_runtime *rt, FILE *f)
 }
 
 void
-eng_gen_pace_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
+eng_pace_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 {
 	switch (what) {
 	case ENG_REPORT_PERIOD:
@@ -81,8 +89,8 @@ eng_gen_pace_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report w
 	}
 }
 
-static int
-tel_pace(struct eng_runtime *rt, const char *params, struct eng_out *o)
+int
+eng_pace_tel(struct eng_runtime *rt, const char *params, struct eng_out *o)
 {
 	RTE_SET_USED(params);
 	if (!paces_write(rt, o, 0)) {
@@ -91,9 +99,3 @@ tel_pace(struct eng_runtime *rt, const char *params, struct eng_out *o)
 	}
 	return 0;
 }
-
-const struct eng_tel_cmd eng_gen_pace_tel[] = {
-	{"/dfcp/pace", "Paced tasks and flows: configured vs achieved rate, stalls. No parameters",
-		tel_pace},
-	{NULL, NULL, NULL},
-};
