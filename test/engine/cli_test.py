@@ -96,20 +96,24 @@ def case_eal_merge(engine, root, tmp):
         fail(f"unknown EAL option: exit {p.returncode}, want 2")
 
 
-def telemetry_pid(path, timeout=15.0):
-    deadline = time.time() + timeout
+def tel_connect(path, deadline):
+    """A connected telemetry socket (its greeting read), retried until deadline."""
     while True:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
             s.settimeout(5)
             s.connect(path)
-            break
-        except OSError:
+            return s, json.loads(s.recv(16384).decode())
+        except (OSError, ValueError):
             s.close()
             if time.time() > deadline:
                 fail(f"no telemetry socket {path}")
             time.sleep(0.1)
-    info = json.loads(s.recv(16384).decode())
+
+
+def telemetry_pid(path, timeout=15.0):
+    deadline = time.time() + timeout
+    s, info = tel_connect(path, deadline)
     ports = None
     while ports is None and time.time() < deadline:  # registered once the ports are up
         s.send(b"/dfcp/ports")
@@ -158,25 +162,22 @@ def case_two_engines(engine, root, tmp):
 
 
 def tel_query(path, cmd, timeout=15.0):
-    """The reply of telemetry command cmd on socket path (retried until the engine
+    """The reply of telemetry command cmd on socket path (asked again until the engine
     has registered it)."""
     deadline = time.time() + timeout
-    while True:
-        try:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-            s.settimeout(5)
-            s.connect(path)
-            s.recv(16384)
+    s, _ = tel_connect(path, deadline)
+    try:
+        while True:
             s.send(cmd.encode())
             reply = json.loads(s.recv(1 << 20).decode()).get(cmd)
-            s.close()
-            if reply:
-                return reply
-        except (OSError, ValueError):
-            s.close()
-        if time.time() > deadline:
-            fail(f"{path}: no answer to {cmd}")
-        time.sleep(0.1)
+            if reply or time.time() > deadline:
+                break
+            time.sleep(0.1)
+    finally:
+        s.close()
+    if not reply:
+        fail(f"{path}: no answer to {cmd}")
+    return reply
 
 
 def case_pace_tel(engine, root, tmp):
