@@ -65,8 +65,11 @@ struct sched_qstats {
 	uint64_t qlen_bytes;
 };
 
-/* Names of the built-in schedulers, NULL-terminated. */
-extern const char *const sched_algo_names[];
+/* The i-th built-in scheduler's name (0: the default), NULL past the end. */
+const char *sched_algo_name(unsigned int i);
+/* Their names into buf ("wf2q+, drr, fifo"; last_sep, e.g. " or ", before the
+ * last one when not NULL). 0, or -ENOSPC (buf cut). */
+int sched_algo_list(char *buf, size_t len, const char *last_sep);
 /* 0 if name is a known scheduler, -ENOENT otherwise. */
 int sched_algo_check(const char *name);
 

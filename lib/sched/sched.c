@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* sched: the generic layer (queues, packet pool, limits, counters). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pktsched.h"
 #include "sched_priv.h"
 
-/* The scheduler table: adding one is a new file and one line here. */
+/*
+ * The scheduler table: adding one is its file (sched_<name>.c defining a
+ * struct sched_ops), its line here and its name in meson.build. The first is
+ * the default; every list of names (messages, docs) is read from here.
+ */
+extern const struct sched_ops sched_wf2qp_ops, sched_drr_ops, sched_fifo_ops;
 static const struct sched_ops *const sched_algos[] = {
 	&sched_wf2qp_ops,
 	&sched_drr_ops,
@@ -15,7 +21,32 @@ static const struct sched_ops *const sched_algos[] = {
 };
 #define NB_ALGOS (sizeof(sched_algos) / sizeof(sched_algos[0]))
 
-const char *const sched_algo_names[] = { "wf2q+", "drr", "fifo", NULL };
+const char *
+sched_algo_name(unsigned int i)
+{
+	return i < NB_ALGOS ? sched_algos[i]->name : NULL;
+}
+
+int
+sched_algo_list(char *buf, size_t len, const char *last_sep)
+{
+	size_t off = 0;
+	unsigned int i;
+	int n;
+
+	if (len == 0)
+		return -ENOSPC;
+	buf[0] = '\0';
+	for (i = 0; i < NB_ALGOS; i++) {
+		n = snprintf(buf + off, len - off, "%s%s",
+				i == 0 ? "" : i + 1 == NB_ALGOS && last_sep ? last_sep : ", ",
+				sched_algos[i]->name);
+		if (n < 0 || (size_t)n >= len - off)
+			return -ENOSPC;
+		off += (size_t)n;
+	}
+	return 0;
+}
 
 static const struct sched_ops *
 algo_find(const char *name)

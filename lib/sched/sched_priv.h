@@ -3,7 +3,7 @@
  * sched internals shared by the generic layer and the schedulers.
  *
  * Adding a scheduler: write sched_<name>.c defining a `struct sched_ops`,
- * declare it below and add it to sched_algos[] in sched.c.
+ * add its line to the table in sched.c and its file to meson.build.
  */
 #ifndef SCHED_PRIV_H
 #define SCHED_PRIV_H
@@ -95,9 +95,6 @@ struct sched {
 	struct sched_conf conf;
 };
 
-extern const struct sched_ops sched_wf2qp_ops;
-extern const struct sched_ops sched_drr_ops;
-extern const struct sched_ops sched_fifo_ops;
 
 /* Length of the head packet of queue q (which must not be empty). */
 static inline uint32_t

@@ -346,13 +346,47 @@ test_q64k(void)
 	sched_free(s);
 }
 
+/* The algorithm table: its names, listed, checked and created by name (every list of
+ * names in messages and docs comes from it). */
+static void
+test_algos(void)
+{
+	char list[256], want[256] = "", cut[8];
+	struct sched_conf sc = { .nb_queues = 4 };
+	const char *name;
+	unsigned int i;
+
+	CHECK(sched_algo_name(0) != NULL);
+	CHECK(strcmp(sched_algo_name(0), "wf2q+") == 0); /* the default */
+	for (i = 0; (name = sched_algo_name(i)) != NULL; i++) {
+		struct sched *s;
+
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+				i ? ", " : "", name);
+		CHECKF(sched_algo_check(name) == 0, "%s not accepted", name);
+		sc.algo = name;
+		s = sched_create(&sc);
+		CHECKF(s != NULL && strcmp(sched_algo(s), name) == 0, "%s not created", name);
+		sched_free(s);
+	}
+	CHECKF(i >= 3, "%u algorithms", i);
+	CHECK(sched_algo_list(list, sizeof(list), NULL) == 0);
+	CHECKF(strcmp(list, want) == 0, "list \"%s\", want \"%s\"", list, want);
+	CHECK(sched_algo_list(list, sizeof(list), " or ") == 0);
+	CHECKF(strstr(list, " or ") != NULL && strstr(list, " or ") == strrchr(list, ' ') - 3,
+			"\"%s\"", list);
+	CHECK(sched_algo_list(cut, sizeof(cut), NULL) == -ENOSPC);
+	CHECK(sched_algo_check("qfq") == -ENOENT);
+	CHECK(sched_algo_name(i) == NULL);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
 	{ "share2", NULL }, { "weights", NULL }, { "many", NULL },
 	{ "joinleave", test_joinleave }, { "fifo", test_fifo }, { "drr", test_drr },
-	{ "q64k", test_q64k },
+	{ "q64k", test_q64k }, { "algos", test_algos },
 };
 
 static void

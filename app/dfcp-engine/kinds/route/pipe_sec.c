@@ -184,7 +184,7 @@ route_pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
 	snprintf(pc->name, sizeof(pc->name), "%.*s", ENG_NAME_LEN - 1, sec->id);
 	pc->line = sec->line;
 	pc->overhead = ENG_L1_OVERHEAD;
-	snprintf(pc->sched, sizeof(pc->sched), "wf2q+");
+	snprintf(pc->sched, sizeof(pc->sched), "%s", sched_algo_name(0));
 	snprintf(pc->unmatched, sizeof(pc->unmatched), "default");
 	pc->next_idx = -1;
 	pc->seed = name_seed(pc->name);
@@ -207,9 +207,13 @@ route_pipe_parse(struct eng_config *cfg, struct eng_sec *sec)
 		rc = eng_sec_u32(sec, "overhead", 0, 1024, &pc->overhead);
 	if (rc == 0)
 		rc = eng_sec_str(sec, "sched", pc->sched, sizeof(pc->sched));
-	if (rc == 0 && sched_algo_check(pc->sched) != 0)
-		return eng_sec_error(sec, "sched",
-				"unknown scheduler \"%s\" (expected wf2q+, drr or fifo)", pc->sched);
+	if (rc == 0 && sched_algo_check(pc->sched) != 0) {
+		char names[128];
+
+		(void)sched_algo_list(names, sizeof(names), " or ");
+		return eng_sec_error(sec, "sched", "unknown scheduler \"%s\" (expected %s)",
+				pc->sched, names);
+	}
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "queue", 1, 1u << 20, &pc->queue_pkts);
 	if (rc == 0) {

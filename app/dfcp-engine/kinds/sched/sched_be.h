@@ -13,6 +13,7 @@
 #ifndef ENG_SCHED_BE_H
 #define ENG_SCHED_BE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct rte_mbuf;
@@ -31,6 +32,8 @@ struct eng_sched_be_conf {
 struct eng_sched_be {
 	/* 0 if this backend runs scheduler algo */
 	int (*check)(const char *algo);
+	/* The algorithms it runs, ", "-separated, into buf (messages). */
+	void (*names)(char *buf, size_t len);
 	void *(*create)(const struct eng_sched_be_conf *c);
 	/* flow id (< max_flows) attached with its weight (set-up) */
 	int (*flow)(void *s, uint32_t id, uint32_t weight);

@@ -22,6 +22,12 @@ struct be_lib {
 	uint32_t flow_queue;
 };
 
+static void
+be_lib_names(char *buf, size_t len)
+{
+	(void)sched_algo_list(buf, len, NULL);
+}
+
 static int
 be_lib_check(const char *algo)
 {
@@ -162,6 +168,7 @@ be_lib_free(void *s)
 
 const struct eng_sched_be eng_sched_be_lib = {
 	.check = be_lib_check,
+	.names = be_lib_names,
 	.create = be_lib_create,
 	.flow = be_lib_flow,
 	.start = be_lib_start,

@@ -50,6 +50,12 @@ struct be_rte {
 	uint32_t weights[];		/* [max_flows] */
 };
 
+static void
+be_rte_names(char *buf, size_t len)
+{
+	snprintf(buf, len, "rte_sched");
+}
+
 static int
 be_rte_check(const char *algo)
 {
@@ -270,6 +276,7 @@ be_rte_free(void *s)
 
 const struct eng_sched_be eng_sched_be_rte = {
 	.check = be_rte_check,
+	.names = be_rte_names,
 	.create = be_rte_create,
 	.flow = be_rte_flow,
 	.start = be_rte_start,

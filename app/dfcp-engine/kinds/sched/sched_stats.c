@@ -34,7 +34,7 @@ struct eng_sched_view {
 
 static const struct eng_ctr eng_sched_ctrs[] = {
 	{"task", "", SV(task), ENG_CT_STR, 0, ENG_V_JSON, "the sched task"},
-	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "wf2q+, drr, fifo or rte_sched"},
+	{"algo", "", SS(algo), ENG_CT_STR, 0, V_TJ, "the task's scheduler (its sched key)"},
 	{"rate_bps", "bit/s", SS(rate_bps), ENG_CT_U64, 0, ENG_V_DATA, "shaped rate, 0 = unshaped"},
 	{"rate", "", SV(rate), ENG_CT_CHARS, 0, ENG_V_TEXT,
 		"shaped rate (\"500.0Mbit/s\") or \"unshaped\""},

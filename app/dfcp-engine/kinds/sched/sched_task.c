@@ -44,13 +44,11 @@
 #define SCH_DRAIN 1
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 
-/* The backends, first match of `sched` wins (sched_be.h). */
-static const struct {
-	const char *names;
-	const struct eng_sched_be *be;
-} eng_sched_backends[] = {
-	{"wf2q+, drr, fifo", &eng_sched_be_lib},
-	{"rte_sched", &eng_sched_be_rte},
+/* The backends, first match of `sched` wins (sched_be.h): a backend is its
+ * file, its line here and meson; the names in messages come from them. */
+static const struct eng_sched_be *const eng_sched_backends[] = {
+	&eng_sched_be_lib,
+	&eng_sched_be_rte,
 };
 
 struct eng_sched_conf {
@@ -70,9 +68,25 @@ eng_sched_backend(const char *algo)
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(eng_sched_backends); i++)
-		if (eng_sched_backends[i].be->check(algo) == 0)
-			return eng_sched_backends[i].be;
+		if (eng_sched_backends[i]->check(algo) == 0)
+			return eng_sched_backends[i];
 	return NULL;
+}
+
+/* "wf2q+, drr, fifo or rte_sched": every backend's algorithms. */
+static void
+eng_sched_names(char *buf, size_t len)
+{
+	char one[128];
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < RTE_DIM(eng_sched_backends) && off < len; i++) {
+		eng_sched_backends[i]->names(one, sizeof(one));
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+				i == 0 ? "" : i + 1 == RTE_DIM(eng_sched_backends) ? " or " : ", ", one);
+	}
 }
 
 static int
@@ -86,7 +100,7 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	if (c == NULL)
 		return -ENOMEM;
 	t->conf = c;
-	snprintf(c->algo, sizeof(c->algo), "wf2q+");
+	snprintf(c->algo, sizeof(c->algo), "%s", sched_algo_name(0));
 	c->rate_line = 1;
 	c->max_flows = 64;
 	c->ring_size = 1024;
@@ -94,9 +108,13 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	rc = eng_task_parse_port(t, sec, cfg, "port", NULL, "txq", 1);
 	if (rc == 0)
 		rc = eng_sec_str(sec, "sched", c->algo, sizeof(c->algo));
-	if (rc == 0 && eng_sched_backend(c->algo) == NULL)
-		return eng_sec_error(sec, "sched", "unknown scheduler \"%s\" (expected wf2q+, drr, "
-				"fifo or rte_sched)", c->algo);
+	if (rc == 0 && eng_sched_backend(c->algo) == NULL) {
+		char names[256];
+
+		eng_sched_names(names, sizeof(names));
+		return eng_sec_error(sec, "sched", "unknown scheduler \"%s\" (expected %s)",
+				c->algo, names);
+	}
 	v = eng_sec_get(sec, "rate");
 	if (rc == 0 && v != NULL) {
 		if (strcasecmp(v, "line") == 0) {
