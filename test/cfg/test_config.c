@@ -96,6 +96,13 @@ test_flows(void)
 			"[flow ts] redundancy: unknown key", NULL);
 	expect_err("dfcp flow tcp key", fedit("sink = verify\n[flow ts]", "sink = verify\ncc = reno\n[flow ts]"),
 			"[flow r1] cc: unknown key", NULL);
+	/* a word out of a list names the list; a role takes no words after it */
+	expect_err("flow sink typo", fedit("sink = verify\n[flow ts]", "sink = verfy\n[flow ts]"),
+			"[flow r1] sink:", "unknown value \"verfy\" (expected count, verify or file)");
+	expect_err("flow role with words after", fedit("[flow f1]\nrole = sender",
+			"[flow f1]\nrole = sender now"), "[flow f1] role:", "unexpected \"now\" after sender");
+	expect_err("flow address without port", fedit("remote = 10.0.0.2:6001", "remote = 10.0.0.2"),
+			"[flow f1] remote:", "missing \":PORT\"");
 	expect_err("tcp flow sink file", fedit("local = 10.0.1.2:5201\nsink = verify",
 			"local = 10.0.1.2:5201\nsink = file /tmp/x"), "[flow tr] sink:", "not supported");
 	expect_err("tcp flow not listed", fedit("flows = ts", "flows = tr"), "[task t1] flows:",

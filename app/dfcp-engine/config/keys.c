@@ -189,3 +189,71 @@ eng_sec_port_range(struct eng_sec *sec, const char *key, uint16_t *lo, uint16_t 
 {
 	SEC_PARSE(sec, key, cfg_parse_port_range(s, lo, hi, e, sizeof(e)));
 }
+
+int
+eng_sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port, int need_port)
+{
+	const char *v = eng_sec_get(sec, key);
+	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *colon;
+	uint64_t p;
+
+	if (v == NULL)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", v);
+	colon = strchr(buf, ':');
+	if (colon != NULL)
+		*colon = '\0';
+	if (cfg_parse_ipv4(buf, ip, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s (expected A.B.C.D:PORT)", e);
+	if (colon == NULL) {
+		if (need_port)
+			return eng_sec_error(sec, key, "missing \":PORT\" (expected A.B.C.D:PORT)");
+		return 0;
+	}
+	if (cfg_parse_u64(colon + 1, 1, 65535, &p, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "port: %s", e);
+	*port = (uint16_t)p;
+	return 0;
+}
+
+/* "a, b or c" from names[0..n) */
+static void
+choice_list(const char *const *names, int n, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+				i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+}
+
+int
+eng_sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n, int *out,
+		char *arg, size_t arglen)
+{
+	const char *v = eng_sec_get(sec, key);
+	char word[CFG_VALUE_LEN], list[CFG_VALUE_LEN];
+	const char *sp;
+	int i;
+
+	if (v == NULL)
+		return 0;
+	sp = strpbrk(v, " \t");
+	snprintf(word, sizeof(word), "%.*s", sp ? (int)(sp - v) : (int)strlen(v), v);
+	while (sp != NULL && (*sp == ' ' || *sp == '\t'))
+		sp++;
+	for (i = 0; i < n; i++) {
+		if (strcmp(word, names[i]) != 0)
+			continue;
+		if (arg == NULL && sp != NULL && *sp != '\0')
+			return eng_sec_error(sec, key, "unexpected \"%s\" after %s", sp, word);
+		*out = i;
+		if (arg != NULL)
+			snprintf(arg, arglen, "%s", sp != NULL ? sp : "");
+		return 0;
+	}
+	choice_list(names, n, list, sizeof(list));
+	return eng_sec_error(sec, key, "unknown value \"%s\" (expected %s)", word, list);
+}

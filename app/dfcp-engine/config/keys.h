@@ -66,5 +66,12 @@ int eng_sec_size(struct eng_sec *sec, const char *key, uint64_t min, uint64_t ma
 int eng_sec_ipv4(struct eng_sec *sec, const char *key, uint32_t *out);
 int eng_sec_mac(struct eng_sec *sec, const char *key, struct rte_ether_addr *out);
 int eng_sec_port_range(struct eng_sec *sec, const char *key, uint16_t *lo, uint16_t *hi);
+/* "A.B.C.D:PORT" ("A.B.C.D" alone, port left as it is, when !need_port). */
+int eng_sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port,
+		int need_port);
+/* One of names[0..n) as *out; with arg, the words after it (a value such as
+ * "file PATH") into arg, else nothing may follow. The error lists the names. */
+int eng_sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n,
+		int *out, char *arg, size_t arglen);
 
 #endif /* ENG_KEYS_H */

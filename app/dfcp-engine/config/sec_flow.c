@@ -16,63 +16,6 @@
 #include "config/flow.h"
 #include "core/task.h"
 
-/* "A.B.C.D:PORT" (port required) or "A.B.C.D" (port 0 allowed when !need_port). */
-static int
-sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port, int need_port)
-{
-	const char *v = eng_sec_get(sec, key);
-	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *colon;
-	uint64_t p;
-
-	if (v == NULL)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", v);
-	colon = strchr(buf, ':');
-	if (colon != NULL)
-		*colon = '\0';
-	if (cfg_parse_ipv4(buf, ip, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, key, "%s (expected A.B.C.D:PORT)", e);
-	if (colon == NULL) {
-		if (need_port)
-			return eng_sec_error(sec, key, "missing \":PORT\" (expected A.B.C.D:PORT)");
-		return 0;
-	}
-	if (cfg_parse_u64(colon + 1, 1, 65535, &p, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, key, "port: %s", e);
-	*port = (uint16_t)p;
-	return 0;
-}
-
-static int
-sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n, int *out,
-		char *arg, size_t arglen)
-{
-	const char *v = eng_sec_get(sec, key);
-	char word[CFG_VALUE_LEN];
-	const char *sp;
-	int i;
-
-	if (v == NULL)
-		return 0;
-	sp = strchr(v, ' ');
-	snprintf(word, sizeof(word), "%.*s", sp ? (int)(sp - v) : (int)strlen(v), v);
-	for (i = 0; i < n; i++) {
-		if (strcmp(word, names[i]) != 0)
-			continue;
-		*out = i;
-		if (arg != NULL) {
-			arg[0] = '\0';
-			if (sp != NULL) {
-				while (*sp == ' ' || *sp == '\t')
-					sp++;
-				snprintf(arg, arglen, "%s", sp);
-			}
-		}
-		return 0;
-	}
-	return eng_sec_error(sec, key, "unknown value \"%s\"", word);
-}
-
 static void
 flow_defaults(struct eng_flow_conf *f, const char *name, int line,
 		const struct eng_task_ops *proto)
@@ -120,15 +63,15 @@ flow_parse_addresses(struct eng_sec *sec, struct eng_flow_conf *f)
 
 	if (eng_sec_get(sec, "role") == NULL)
 		return eng_sec_missing(sec, "role", "sender or receiver");
-	rc = sec_choice(sec, "role", roles, 2, &f->role, NULL, 0);
+	rc = eng_sec_choice(sec, "role", roles, 2, &f->role, NULL, 0);
 	if (rc == 0 && eng_sec_get(sec, "local") == NULL)
 		rc = eng_sec_missing(sec, "local", "A.B.C.D:PORT");
 	if (rc == 0)
-		rc = sec_addr(sec, "local", &f->local_ip, &f->local_port, 1);
+		rc = eng_sec_addr(sec, "local", &f->local_ip, &f->local_port, 1);
 	if (rc == 0 && f->role == ENG_FLOW_SENDER && eng_sec_get(sec, "remote") == NULL)
 		rc = eng_sec_missing(sec, "remote", "A.B.C.D:PORT of the receiver");
 	if (rc == 0)
-		rc = sec_addr(sec, "remote", &f->remote_ip, &f->remote_port,
+		rc = eng_sec_addr(sec, "remote", &f->remote_ip, &f->remote_port,
 				f->role == ENG_FLOW_SENDER);
 	if (rc == 0 && eng_sec_get(sec, "remote_mac") != NULL) {
 		f->has_remote_mac = 1;
@@ -159,7 +102,7 @@ flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &f->seed);
 	if (rc == 0 && f->role == ENG_FLOW_SENDER) {
-		rc = sec_choice(sec, "source", sources, 2, &f->source, arg, sizeof(arg));
+		rc = eng_sec_choice(sec, "source", sources, 2, &f->source, arg, sizeof(arg));
 		if (rc == 0 && f->source == ENG_SRC_FILE) {
 			if (arg[0] == '\0')
 				return eng_sec_error(sec, "source", "expected \"file PATH\"");
@@ -168,7 +111,7 @@ flow_parse_application(struct eng_sec *sec, struct eng_flow_conf *f)
 	}
 	if (rc == 0 && f->role == ENG_FLOW_RECEIVER) {
 		f->sink = ENG_SINK_COUNT;
-		rc = sec_choice(sec, "sink", sinks, 3, &f->sink, arg, sizeof(arg));
+		rc = eng_sec_choice(sec, "sink", sinks, 3, &f->sink, arg, sizeof(arg));
 		if (rc == 0 && f->sink == ENG_SINK_FILE) {
 			if (arg[0] == '\0')
 				return eng_sec_error(sec, "sink", "expected \"file PATH\"");

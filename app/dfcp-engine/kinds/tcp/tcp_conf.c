@@ -18,46 +18,6 @@
 #include "net.h"
 #include "tcp.h"
 
-/* "A.B.C.D:PORT" */
-static int
-sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port)
-{
-	const char *v = eng_sec_get(sec, key);
-	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *colon;
-	uint64_t n;
-
-	if (v == NULL)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", v);
-	colon = strchr(buf, ':');
-	if (colon == NULL)
-		return eng_sec_error(sec, key, "missing \":PORT\" (expected A.B.C.D:PORT)");
-	*colon = '\0';
-	if (cfg_parse_ipv4(buf, ip, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, key, "%s (expected A.B.C.D:PORT)", e);
-	if (cfg_parse_u64(colon + 1, 1, 65535, &n, e, sizeof(e)) < 0)
-		return eng_sec_error(sec, key, "TCP port: %s", e);
-	*port = (uint16_t)n;
-	return 0;
-}
-
-static int
-sec_word(struct eng_sec *sec, const char *key, const char *const *names, int n, int *out,
-		const char *expected)
-{
-	const char *v = eng_sec_get(sec, key);
-	int i;
-
-	if (v == NULL)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (strcmp(v, names[i]) == 0) {
-			*out = i;
-			return 0;
-		}
-	return eng_sec_error(sec, key, "unknown value \"%s\" (expected %s)", v, expected);
-}
-
 /* "RISE:SEGS, RISE:SEGS, ..." with ascending RISE (time, bare = ms). */
 static int
 sec_cap_table(struct eng_sec *sec, struct tcp_cap_conf *cc)
@@ -291,7 +251,7 @@ eng_tcp_conf_fill(struct tcp_conf *d, const struct eng_tcp_flow_conf *c)
 static int
 sec_tristate(struct eng_sec *sec, const char *key, int *out)
 {
-	int v = 0, rc = sec_word(sec, key, pairs, 3, &v, "auto, off or on");
+	int v = 0, rc = eng_sec_choice(sec, key, pairs, 3, &v, NULL, 0);
 
 	*out = v == 0 ? -1 : v - 1;
 	return rc;
@@ -398,15 +358,15 @@ tcp_parse_addresses(struct eng_sec *sec, struct eng_tcp_conf *c)
 
 	if (eng_sec_get(sec, "role") == NULL)
 		return eng_sec_missing(sec, "role", "sender or receiver");
-	rc = sec_word(sec, "role", roles, 2, &c->role, "sender or receiver");
+	rc = eng_sec_choice(sec, "role", roles, 2, &c->role, NULL, 0);
 	if (rc == 0 && eng_sec_get(sec, "local") == NULL)
 		rc = eng_sec_missing(sec, "local", "A.B.C.D:PORT");
 	if (rc == 0)
-		rc = sec_addr(sec, "local", &c->local_ip, &c->local_port);
+		rc = eng_sec_addr(sec, "local", &c->local_ip, &c->local_port, 1);
 	if (rc == 0 && c->role == ENG_TCP_SENDER && eng_sec_get(sec, "remote") == NULL)
 		rc = eng_sec_missing(sec, "remote", "A.B.C.D:PORT of the receiver");
 	if (rc == 0)
-		rc = sec_addr(sec, "remote", &c->remote_ip, &c->remote_port);
+		rc = eng_sec_addr(sec, "remote", &c->remote_ip, &c->remote_port, 1);
 	if (rc == 0 && eng_sec_get(sec, "remote_mac") != NULL) {
 		rc = eng_sec_mac(sec, "remote_mac", &c->remote_mac);
 		c->has_remote_mac = 1;
@@ -521,7 +481,7 @@ tcp_parse_trace_cap(struct eng_sec *sec, struct eng_tcp_conf *c)
 	if (rc == 0)
 		rc = eng_sec_time(sec, "trace_gap", ms, 0, 10 * sec_ns, &c->trace_gap_ns);
 	if (rc == 0) {
-		rc = sec_word(sec, "cap_policy", caps, 3, &v, "off, old or coordinated");
+		rc = eng_sec_choice(sec, "cap_policy", caps, 3, &v, NULL, 0);
 		c->cap.mode = (enum tcp_cap_mode)v;
 	}
 	if (rc == 0)
