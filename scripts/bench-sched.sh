@@ -4,7 +4,7 @@
 # both backends in one run, alternated, medians of RUNS. Figures go into
 # doc/performance.md ("Sched task").
 #
-#   rate    [task gen] txonly, pkt_size 64, flows = N (weights 1,2,3,4 in
+#   rate    [task gen] txonly, pkt_size 64, streams = N (weights 1,2,3,4 in
 #           turn), egress = s0, on lcore 0 -> [task s0] sched, port net_null0,
 #           rate = off, sched = wf2q+ | rte_sched, max_flows = 4096, on
 #           lcore 1; Mpps = the flows' run-phase packets / run time, and
@@ -96,7 +96,7 @@ tx_desc = 2048
 kind = txonly
 port = n0
 pkt_size = $4
-flows = $3
+streams = $3
 weights = 1,2,3,4
 EOC
 	if [ "${6:-}" = gen ]; then

@@ -363,6 +363,8 @@ test_not_text(void)
 static void
 test_cross_refs(void)
 {
+	expect_err("txonly streams and flows", edit("rate = 1Gbit", "rate = 1Gbit\nstreams = 4\nflows = 4"),
+			":19: [task tx0] flows:", "streams is its newer spelling");
 	expect_err("egress to no task", edit("rate = 1Gbit", "rate = 1Gbit\negress = ghost"),
 			":18: [task tx0] egress: no task named \"ghost\"", "kind = sched");
 	expect_err("egress to a non-sched task", edit("rate = 1Gbit", "rate = 1Gbit\negress = rx0"),

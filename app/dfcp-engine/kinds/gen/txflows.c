@@ -50,7 +50,13 @@ eng_txflows_parse(struct eng_txflows_conf *c, struct eng_sec *sec)
 	memset(c, 0, sizeof(*c));
 	c->n = 1;
 	c->vary = ENG_TXF_VARY_PORT;
-	rc = eng_sec_u32(sec, "flows", 1, ENG_TXF_MAX_FLOWS, &c->n);
+	/* streams; "flows", its older spelling, is still read (not both) */
+	if (eng_sec_get(sec, "streams") != NULL && eng_sec_get(sec, "flows") != NULL)
+		return eng_sec_error(sec, "flows", "streams is its newer spelling: give one of "
+				"them");
+	rc = eng_sec_u32(sec, "streams", 1, ENG_TXF_MAX_FLOWS, &c->n);
+	if (rc == 0)
+		rc = eng_sec_u32(sec, "flows", 1, ENG_TXF_MAX_FLOWS, &c->n);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "start", 1000000ull, 0, 3600000000000ull, &c->start_ns);
 	if (rc == 0 && eng_sec_get(sec, "flow_vary") != NULL) {
