@@ -214,10 +214,10 @@ min_str(const struct eng_dfcp_plan *pl, char *buf, size_t n)
 /*
  * Bytes beyond the minimum for one buffer per receiver connection and two
  * encoders per sender where its window wants them (what mem_budget auto adds
- * at least). With one encoder a sender is stop-and-wait: 4096 equal flows
- * through one WF2Q+ link finish their blocks together, and the link idled
- * while they all waited for their BLOCK-ACKs (676-730 Mbit/s of 1 Gbit/s;
- * 937 with two).
+ * at least). With one encoder a sender is stop-and-wait: equal flows
+ * through one WF2Q+ link finish their blocks together and the link idles
+ * while they all wait for their BLOCK-ACKs; a second encoder keeps a block
+ * in flight meanwhile.
  */
 static uint64_t
 guarantees(const struct eng_dfcp_plan *pl)

@@ -39,8 +39,8 @@
 #include "pace.h"
 #include "pktsched.h"
 
-/* bursts per producer ring per poll (4 stalled every sender at 4096 flows:
- * doc/performance.md, "Many flows") */
+/* bursts per producer ring per poll: one, so that with thousands of flows
+ * every producer's ring is visited often and none waits behind the others */
 #define SCH_DRAIN 1
 #define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
 

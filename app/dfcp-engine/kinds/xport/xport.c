@@ -336,10 +336,9 @@ ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot
  * Pending frames refused and kept (ep_refused). A full tx queue or sched
  * ring refuses every endpoint of the task: the walk stops there
  * (x->egress_full) and this one goes first in the next poll. A flow over
- * its own flow_queue at the scheduler waits its backoff (xport_due.h):
- * tried every poll, 4096 flows at 1/4096 of a link each made 4096 refused
- * tries a poll, 3/4 of the lcore, and the sched task on the same lcore was
- * polled too seldom to fill the link (issue 13).
+ * its own flow_queue at the scheduler waits its backoff (xport_due.h)
+ * rather than retrying every poll: with thousands of slow flows the
+ * refused tries would take the lcore from the sched task that shares it.
  */
 static uint64_t
 ep_held(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
