@@ -259,12 +259,6 @@ pipe_queue_add(struct pipe *p, uint32_t weight, uint32_t limit_pkts,
 	return (int)(p->nb_queues - 1);
 }
 
-static uint32_t
-prefix_mask(uint8_t len)
-{
-	return len == 0 ? 0 : len >= 32 ? UINT32_MAX : ~(UINT32_MAX >> len);
-}
-
 int
 pipe_rule_add(struct pipe *p, const struct pipe_rule *r)
 {
@@ -282,8 +276,8 @@ pipe_rule_add(struct pipe *p, const struct pipe_rule *r)
 		d->sport_hi = UINT16_MAX;
 	if (d->dport_lo == 0 && d->dport_hi == 0)
 		d->dport_hi = UINT16_MAX;
-	p->rule_smask[p->nb_rules] = prefix_mask(r->src_len);
-	p->rule_dmask[p->nb_rules] = prefix_mask(r->dst_len);
+	p->rule_smask[p->nb_rules] = pipe_prefix_mask(r->src_len);
+	p->rule_dmask[p->nb_rules] = pipe_prefix_mask(r->dst_len);
 	d->src &= p->rule_smask[p->nb_rules];
 	d->dst &= p->rule_dmask[p->nb_rules];
 	p->nb_rules++;
@@ -299,34 +293,14 @@ pipe_set_unmatched(struct pipe *p, uint32_t q)
 	return 0;
 }
 
-static inline int
-has_ports(uint8_t proto)
-{
-	return proto == 6 || proto == 17 || proto == 132 || proto == 136;
-}
-
 uint32_t
 pipe_classify(const struct pipe *p, const struct pipe_flow *f)
 {
 	uint32_t i;
 
-	for (i = 0; i < p->nb_rules; i++) {
-		const struct pipe_rule *r = &p->rules[i];
-		int any_ports;
-
-		if ((f->src & p->rule_smask[i]) != r->src ||
-		    (f->dst & p->rule_dmask[i]) != r->dst)
-			continue;
-		if (r->proto && r->proto != f->proto)
-			continue;
-		any_ports = r->sport_lo == 0 && r->sport_hi == UINT16_MAX &&
-			r->dport_lo == 0 && r->dport_hi == UINT16_MAX;
-		if (!any_ports && (!has_ports(f->proto) ||
-		    f->sport < r->sport_lo || f->sport > r->sport_hi ||
-		    f->dport < r->dport_lo || f->dport > r->dport_hi))
-			continue;
-		return r->queue;
-	}
+	for (i = 0; i < p->nb_rules; i++)
+		if (pipe_rule_match(&p->rules[i], p->rule_smask[i], p->rule_dmask[i], f))
+			return p->rules[i].queue;
 	return p->unmatched;
 }
 

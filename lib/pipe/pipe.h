@@ -84,6 +84,42 @@ struct pipe_rule {
 	uint32_t queue;			/* queue index from pipe_queue_add */
 };
 
+/* The address mask of a prefix length (0: any address). */
+static inline uint32_t
+pipe_prefix_mask(uint8_t len)
+{
+	return len == 0 ? 0 : len >= 32 ? UINT32_MAX : ~(UINT32_MAX >> len);
+}
+
+/* 1 when flow f matches rule r, whose src and dst are already masked with
+ * smask / dmask (pipe_prefix_mask of its lengths): the one match of pipes'
+ * queues and of the engine's capture filters. */
+static inline int
+pipe_rule_match(const struct pipe_rule *r, uint32_t smask, uint32_t dmask,
+		const struct pipe_flow *f)
+{
+	int any_ports = r->sport_lo == 0 && r->sport_hi == UINT16_MAX &&
+			r->dport_lo == 0 && r->dport_hi == UINT16_MAX;
+	int has_ports = f->proto == 6 || f->proto == 17 || f->proto == 132 || f->proto == 136;
+
+	if ((f->src & smask) != r->src || (f->dst & dmask) != r->dst)
+		return 0;
+	if (r->proto && r->proto != f->proto)
+		return 0;
+	return any_ports || (has_ports && f->sport >= r->sport_lo && f->sport <= r->sport_hi &&
+			f->dport >= r->dport_lo && f->dport <= r->dport_hi);
+}
+
+/* Parse one ipfw-like match rule (grammar in doc/config.md):
+ *   [PROTO] [from ADDR [PORTS]] [to ADDR [PORTS]] [proto PROTO]
+ *   [sport PORTS] [dport PORTS]
+ * ADDR: any | A.B.C.D | A.B.C.D/LEN; PROTO: any, ip, all, tcp, udp, icmp,
+ * sctp, udplite or 0..255; PORTS: N or LO-HI (1..65535).
+ * Fills r (queue left 0). 0 or -EINVAL with the reason in err. No DPDK. */
+int pipe_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
+/* Format a rule back into the same grammar (for logs and telemetry). */
+void pipe_rule_format(const struct pipe_rule *r, char *buf, size_t len);
+
 struct pipe_pkt {
 	uint64_t pkt;
 	uint64_t t_depart;	/* ns: when it left the delay line */

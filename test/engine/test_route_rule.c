@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The ipfw-like match rule parser of [queue NAME] (app/dfcp-engine/
- * rule.c): accepted forms, the fields they set, rejected forms, and
+ * The ipfw-like match rule parser of [queue NAME] and [capture NAME]
+ * (lib/pipe/pipe_rule.c): accepted forms, the fields they set, rejected forms, and
  * that a parsed rule classifies packets in lib/pipe as written.
  */
 #include <stdio.h>
@@ -10,8 +10,6 @@
 #include "pipe.h"
 #include "test_harness.h"
 
-int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
-void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
 
 #define IP(a, b, c, d) (((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
 
@@ -22,7 +20,7 @@ ok(const char *s, uint32_t src, uint8_t sl, uint32_t dst, uint8_t dl, uint8_t pr
 	struct pipe_rule r;
 	char err[256], back[128];
 
-	if (eng_rule_parse(s, &r, err, sizeof(err)) != 0) {
+	if (pipe_rule_parse(s, &r, err, sizeof(err)) != 0) {
 		fprintf(stderr, "FAIL \"%s\": %s\n", s, err);
 		test_failures++;
 		return;
@@ -37,11 +35,11 @@ ok(const char *s, uint32_t src, uint8_t sl, uint32_t dst, uint8_t dl, uint8_t pr
 		return;
 	}
 	/* the formatted rule parses back to the same rule */
-	eng_rule_format(&r, back, sizeof(back));
+	pipe_rule_format(&r, back, sizeof(back));
 	{
 		struct pipe_rule r2;
 
-		if (eng_rule_parse(back, &r2, err, sizeof(err)) != 0 ||
+		if (pipe_rule_parse(back, &r2, err, sizeof(err)) != 0 ||
 				memcmp(&r, &r2, sizeof(r)) != 0) {
 			fprintf(stderr, "FAIL \"%s\": formatted as \"%s\" which does not parse back\n",
 					s, back);
@@ -58,7 +56,7 @@ bad(const char *s, const char *needle)
 	struct pipe_rule r;
 	char err[256] = "";
 
-	if (eng_rule_parse(s, &r, err, sizeof(err)) == 0) {
+	if (pipe_rule_parse(s, &r, err, sizeof(err)) == 0) {
 		fprintf(stderr, "FAIL \"%s\": accepted\n", s);
 		test_failures++;
 		return;
@@ -86,10 +84,10 @@ classify(void)
 
 	q1 = pipe_queue_add(p, 1, 0, 0);
 	q2 = pipe_queue_add(p, 1, 0, 0);
-	eng_rule_parse("udp from 10.0.0.1/32 to any dport 5000-5010", &r, err, sizeof(err));
+	pipe_rule_parse("udp from 10.0.0.1/32 to any dport 5000-5010", &r, err, sizeof(err));
 	r.queue = (uint32_t)q1;
 	pipe_rule_add(p, &r);
-	eng_rule_parse("ip from 10.0.0.0/24 to 10.0.1.0/24", &r, err, sizeof(err));
+	pipe_rule_parse("ip from 10.0.0.0/24 to 10.0.1.0/24", &r, err, sizeof(err));
 	r.queue = (uint32_t)q2;
 	pipe_rule_add(p, &r);
 	pipe_set_unmatched(p, PIPE_NO_QUEUE);

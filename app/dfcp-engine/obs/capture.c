@@ -2,7 +2,7 @@
 /*
  * Packet capture: [capture NAME] sections write pcapng files of a port's
  * received and/or transmitted frames, optionally only those matching ipfw-like
- * rules (the grammar of [queue] match, rule.c), bounded by a packet
+ * rules (the grammar of [queue] match, lib/pipe), bounded by a packet
  * count, a byte count (captured bytes) and/or a duration, with a snap length.
  *
  * Ethdev rx/tx callbacks (installed only for ports that have a capture, so a
@@ -38,9 +38,11 @@
 #include <rte_pdump.h>
 #include <rte_ring.h>
 
+#include "config/config.h"
 #include "core/log.h"
+#include "core/pkt_flow.h"
+#include "core/runtime.h"
 #include "obs/capture_tx.h"
-#include "kinds/route/route.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 
@@ -100,12 +102,6 @@ struct eng_capture_rt {
 static const char *const cap_match_keys[CAP_MAX_RULES] = {
 	"match", "match1", "match2", "match3", "match4", "match5", "match6", "match7",
 };
-
-static uint32_t
-prefix_mask(unsigned int len)
-{
-	return len == 0 ? 0 : ~0u << (32 - len);
-}
 
 static int
 capture_parse(struct eng_config *cfg, struct eng_sec *sec)
@@ -168,10 +164,10 @@ capture_parse(struct eng_config *cfg, struct eng_sec *sec)
 		if (s == NULL)
 			continue;
 		r = &c->rules[c->nb_rules];
-		if (eng_rule_parse(s, r, e, sizeof(e)) < 0)
+		if (pipe_rule_parse(s, r, e, sizeof(e)) < 0)
 			return eng_sec_error(sec, cap_match_keys[i], "%s", e);
-		c->smask[c->nb_rules] = prefix_mask(r->src_len);
-		c->dmask[c->nb_rules] = prefix_mask(r->dst_len);
+		c->smask[c->nb_rules] = pipe_prefix_mask(r->src_len);
+		c->dmask[c->nb_rules] = pipe_prefix_mask(r->dst_len);
 		r->src &= c->smask[c->nb_rules];
 		r->dst &= c->dmask[c->nb_rules];
 		c->nb_rules++;
@@ -231,58 +227,16 @@ const struct eng_section_kind eng_section_capture = {
 static int
 cap_match(const struct eng_capture_conf *cc, const struct rte_mbuf *m)
 {
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-	const struct rte_ipv4_hdr *ip;
-	uint32_t len = m->data_len, off = sizeof(struct rte_ether_hdr), ihl, src, dst;
-	uint16_t et, sport = 0, dport = 0;
+	struct pipe_flow f;
 	unsigned int i;
-	uint8_t proto;
 
 	if (cc->nb_rules == 0)
 		return 1;
-	if (len < off + sizeof(*ip))
+	if (!eng_pkt_flow(m, &f))
 		return 0;
-	et = ((const struct rte_ether_hdr *)d)->ether_type;
-	if (et == rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN)) {
-		off += sizeof(struct rte_vlan_hdr);
-		if (len < off + sizeof(*ip))
-			return 0;
-		et = ((const struct rte_vlan_hdr *)(d + sizeof(struct rte_ether_hdr)))->eth_proto;
-	}
-	if (et != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4))
-		return 0;
-	ip = (const struct rte_ipv4_hdr *)(d + off);
-	ihl = (uint32_t)(ip->version_ihl & 0x0f) * 4;
-	if ((ip->version_ihl >> 4) != 4 || ihl < sizeof(*ip))
-		return 0;
-	src = rte_be_to_cpu_32(ip->src_addr);
-	dst = rte_be_to_cpu_32(ip->dst_addr);
-	proto = ip->next_proto_id;
-	if ((proto == IPPROTO_UDP || proto == IPPROTO_TCP || proto == IPPROTO_SCTP ||
-			    proto == 136) &&
-			!(ip->fragment_offset & rte_cpu_to_be_16(RTE_IPV4_HDR_OFFSET_MASK)) &&
-			len >= off + ihl + 4) {
-		const uint8_t *p = (const uint8_t *)ip + ihl;
-
-		sport = (uint16_t)(p[0] << 8 | p[1]);
-		dport = (uint16_t)(p[2] << 8 | p[3]);
-	}
-	for (i = 0; i < cc->nb_rules; i++) {
-		const struct pipe_rule *r = &cc->rules[i];
-		int any_ports = r->sport_lo == 0 && r->sport_hi == UINT16_MAX &&
-				r->dport_lo == 0 && r->dport_hi == UINT16_MAX;
-		int has_ports = proto == IPPROTO_UDP || proto == IPPROTO_TCP ||
-				proto == IPPROTO_SCTP || proto == 136;
-
-		if ((src & cc->smask[i]) != r->src || (dst & cc->dmask[i]) != r->dst)
-			continue;
-		if (r->proto && r->proto != proto)
-			continue;
-		if (!any_ports && (!has_ports || sport < r->sport_lo || sport > r->sport_hi ||
-				dport < r->dport_lo || dport > r->dport_hi))
-			continue;
-		return 1;
-	}
+	for (i = 0; i < cc->nb_rules; i++)
+		if (pipe_rule_match(&cc->rules[i], cc->smask[i], cc->dmask[i], &f))
+			return 1;
 	return 0;
 }
 

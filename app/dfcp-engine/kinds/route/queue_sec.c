@@ -61,7 +61,7 @@ queue_parse(struct eng_config *cfg, struct eng_sec *sec)
 
 		if (s == NULL)
 			continue;
-		if (eng_rule_parse(s, &q->rules[q->nb_rules], e, sizeof(e)) < 0)
+		if (pipe_rule_parse(s, &q->rules[q->nb_rules], e, sizeof(e)) < 0)
 			return eng_sec_error(sec, match_keys[i], "%s", e);
 		q->nb_rules++;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The router kind's private header (link emulation): its [pipe NAME] and
- * [queue NAME] sections (pipe_sec.c, queue_sec.c), the ipfw-like match rule
- * parser (rule.c, no DPDK), the router task (router.c), the pipe runtime
+ * [queue NAME] sections (pipe_sec.c, queue_sec.c; their match rules are
+ * lib/pipe's), the router task (router.c), the pipe runtime
  * (route.c) and their statistics and telemetry (route_stats.c).
  * See doc/architecture.md ("Router and sched tasks") and doc/config.md.
  */
@@ -26,18 +26,9 @@
 #define ENG_UNMATCHED_DEFAULT -1 /* pipe's own queue 0 */
 #define ENG_UNMATCHED_PASS -2
 
-/* Parse one ipfw-like match rule (grammar in doc/config.md):
- *   [PROTO] [from ADDR [PORTS]] [to ADDR [PORTS]] [proto PROTO]
- *   [sport PORTS] [dport PORTS]
- * ADDR: any | A.B.C.D | A.B.C.D/LEN; PROTO: any, ip, all, tcp, udp, icmp,
- * sctp, udplite or 0..255; PORTS: N or LO-HI (1..65535).
- * Fills r (queue left 0). 0 or -EINVAL with the reason in err. No DPDK. */
-int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
 /* The router kind's check (pipe_sec.c): router directions -> chain heads. */
 int eng_route_check_routers(struct eng_config *cfg, char *err, size_t errlen);
 
-/* Format a rule back into the same grammar (for logs and telemetry). */
-void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
 
 /* [pipe NAME] */
 struct eng_pipe_conf {

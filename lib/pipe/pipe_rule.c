@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ipfw-like match rules for [queue NAME] match keys. Pure parsing: no DPDK,
- * no allocation (unit-tested by test/engine/test_route_rule.c).
+ * ipfw-like match rules (the engine's [queue NAME] and [capture NAME] match
+ * keys). Pure parsing: no DPDK, no allocation (unit-tested by
+ * test/engine/test_route_rule.c).
  *
  *   match = [PROTO] [from ADDR [PORTS]] [to ADDR [PORTS]] [proto PROTO]
  *           [sport PORTS] [dport PORTS]
@@ -25,8 +26,6 @@ static const struct {
 	{"sctp", 132}, {"udplite", 136},
 };
 
-int eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen);
-void eng_rule_format(const struct pipe_rule *r, char *buf, size_t len);
 
 static int
 rule_err(char *err, size_t errlen, const char *fmt, const char *tok)
@@ -208,7 +207,7 @@ rule_keyword(char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN], int n, int *i, struct pi
 }
 
 int
-eng_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
+pipe_rule_parse(const char *s, struct pipe_rule *r, char *err, size_t errlen)
 {
 	char tok[RULE_MAX_TOKENS][RULE_TOKEN_LEN];
 	struct rule_seen seen = {0};
@@ -274,7 +273,7 @@ fmt_ports(char *buf, size_t len, uint16_t lo, uint16_t hi)
 }
 
 void
-eng_rule_format(const struct pipe_rule *r, char *buf, size_t len)
+pipe_rule_format(const struct pipe_rule *r, char *buf, size_t len)
 {
 	char pb[8], a[24], b[24], sp[16] = "", dp[16] = "";
 
