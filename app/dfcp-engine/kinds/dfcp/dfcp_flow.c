@@ -208,13 +208,8 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 		return eng_sec_error(sec, "max_K", "%u is below the flow's own K = %u", f->max_K, f->K);
 	if (rc < 0)
 		return rc;
-	if (f->window_auto) {
-		/* until the check sizes it by the flow's share (eng_dfcp_windows) */
-		unsigned __int128 bdp = (unsigned __int128)f->path_rate_bps * f->path_rtt_ns;
-		uint64_t blocks = (uint64_t)(bdp / 8u / 1000000000u / f->block_size) + 64u;
-
-		f->window = blocks > DFCP_MAX_WINDOW ? DFCP_MAX_WINDOW : (uint32_t)blocks;
-	}
+	if (f->window_auto) /* until the check sizes it by the flow's share */
+		f->window = eng_dfcp_window_path(f);
 	return 0;
 }
 

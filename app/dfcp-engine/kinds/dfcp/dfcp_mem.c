@@ -60,6 +60,16 @@ same_group(const struct eng_flow_conf *a, const struct eng_flow_conf *b)
  * block that lost a symbol takes a top-up round, two round trips or more)
  * plus its share of 64 blocks for queues, at least ENG_DFCP_WINDOW_FLOOR.
  */
+uint32_t
+eng_dfcp_window_path(const struct eng_dfcp_flow_conf *df)
+{
+	unsigned __int128 bdp = (unsigned __int128)df->path_rate_bps * df->path_rtt_ns /
+			8u / 1000000000u;
+	uint64_t blocks = (uint64_t)(bdp / df->block_size) + 64u;
+
+	return blocks > DFCP_MAX_WINDOW ? DFCP_MAX_WINDOW : (uint32_t)blocks;
+}
+
 void
 eng_dfcp_windows(struct eng_config *cfg)
 {
@@ -77,7 +87,7 @@ eng_dfcp_windows(struct eng_config *cfg)
 		bdp = (unsigned __int128)df->path_rate_bps * df->path_rtt_ns / 8u / 1000000000u;
 		df->share_bps = df->path_rate_bps;
 		if (f->bottleneck[0] == '\0') {
-			blocks = (uint64_t)(bdp / bs) + 64u;
+			blocks = eng_dfcp_window_path(df);
 		} else {
 			for (j = 0; j < cfg->nb_flows; j++)
 				if (j == i || same_group(f, &cfg->flows[j]))

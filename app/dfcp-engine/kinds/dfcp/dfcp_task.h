@@ -105,6 +105,9 @@ struct eng_dfcp_mem {
 	uint64_t made_records;			/* the endpoints' slab_bytes (== plan.records) */
 };
 void eng_dfcp_windows(struct eng_config *cfg);
+/* window = auto of a flow with the whole path: path_rate x path_rtt in blocks
+ * + 64 for queues, at most DFCP_MAX_WINDOW (dfcp_mem.c; the one formula). */
+uint32_t eng_dfcp_window_path(const struct eng_dfcp_flow_conf *df);
 /* The task's plan; a budget below its flows' minimum: err (file:line, the numbers). */
 int eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk,
 		struct eng_dfcp_plan *pl, char *err, size_t errlen);
