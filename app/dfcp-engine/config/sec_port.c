@@ -46,11 +46,10 @@ port_devargs_key(struct eng_port_conf *pc, struct eng_sec *sec)
 				return eng_sec_error(sec, "devargs", "bad key \"%.*s\"",
 						(int)(eq - tok), tok);
 	}
-	if (pc->devargs[0] == '\0' || eng_sec_get(sec, "devargs") == NULL)
-		return eng_sec_str(sec, "devargs", pc->devargs, sizeof(pc->devargs));
-	return eng_devargs_merge(pc->devargs, sizeof(pc->devargs), eng_sec_get(sec, "devargs"))
-			< 0 ? eng_sec_error(sec, "devargs", "preset and section devargs together are "
-					"too long (at most %d characters)", CFG_VALUE_LEN - 1) : 0;
+	if (eng_devargs_merge(pc->devargs, sizeof(pc->devargs), eng_sec_get(sec, "devargs")) < 0)
+		return eng_sec_error(sec, "devargs", "preset and section devargs together are too "
+				"long (at most %d characters)", CFG_VALUE_LEN - 1);
+	return 0;
 }
 
 /* Keys shared by [port NAME] and preset files. */

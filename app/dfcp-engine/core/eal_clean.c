@@ -59,25 +59,41 @@ mount_unescape(char *s)
 	*w = '\0';
 }
 
-static void
-huge_from_mounts(struct eng_eal_huge *h, const char *mounts)
+int
+eng_mounts_each(const char *mounts, const char *fstype,
+		int (*fn)(const char *dir, void *arg), void *arg)
 {
 	char line[PATH_MAX + 256], *dev, *dir, *type, *save;
 	FILE *f = fopen(mounts, "r");
+	int rc = 0;
 
 	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f) != NULL) {
+		return 0;
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
 		save = NULL;
 		dev = strtok_r(line, " \t\n", &save);
 		dir = strtok_r(NULL, " \t\n", &save);
 		type = strtok_r(NULL, " \t\n", &save);
-		if (dev == NULL || dir == NULL || type == NULL || strcmp(type, "hugetlbfs") != 0)
+		if (dev == NULL || dir == NULL || type == NULL || strcmp(type, fstype) != 0)
 			continue;
 		mount_unescape(dir);
-		huge_add(h, dir);
+		rc = fn(dir, arg);
 	}
 	fclose(f);
+	return rc;
+}
+
+static int
+huge_mount(const char *dir, void *h)
+{
+	huge_add(h, dir);
+	return 0;
+}
+
+static void
+huge_from_mounts(struct eng_eal_huge *h, const char *mounts)
+{
+	(void)eng_mounts_each(mounts, "hugetlbfs", huge_mount, h);
 }
 
 int

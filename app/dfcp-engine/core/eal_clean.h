@@ -41,6 +41,14 @@ struct eng_eal_stale {
 	char first[PATH_MAX]; /* the first directory removed, for the log */
 };
 
+/*
+ * fn(dir, arg) for each mount of file system type fstype listed in mounts
+ * (/proc/mounts; the directory unescaped), until fn returns non-zero: that
+ * value, or 0.
+ */
+int eng_mounts_each(const char *mounts, const char *fstype,
+		int (*fn)(const char *dir, void *arg), void *arg);
+
 /* The EAL's runtime base: /var/run/dpdk as root, else $XDG_RUNTIME_DIR/dpdk or /tmp/dpdk. */
 void eng_eal_run_base(char *out, size_t len);
 

@@ -26,6 +26,7 @@
 
 #include "config/config.h"
 #include "core/devargs.h"
+#include "core/eal_clean.h"
 #include "core/log.h"
 #include "core/runtime.h"
 
@@ -92,20 +93,18 @@ ring_port_create(struct eng_runtime *rt, unsigned int idx)
 	return 0;
 }
 
+static int
+is_sys_fs_bpf(const char *dir, void *arg)
+{
+	(void)arg;
+	return strcmp(dir, "/sys/fs/bpf") == 0;
+}
+
 /* 1 when a bpf file system is mounted at /sys/fs/bpf. */
 static int
 bpffs_mounted(void)
 {
-	char dev[64], dir[256], type[32];
-	FILE *f = fopen("/proc/mounts", "r");
-	int found = 0;
-
-	if (f == NULL)
-		return 0;
-	while (!found && fscanf(f, "%63s %255s %31s %*[^\n]", dev, dir, type) == 3)
-		found = strcmp(dir, "/sys/fs/bpf") == 0 && strcmp(type, "bpf") == 0;
-	fclose(f);
-	return found;
+	return eng_mounts_each("/proc/mounts", "bpf", is_sys_fs_bpf, NULL);
 }
 
 /*
