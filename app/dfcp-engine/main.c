@@ -204,7 +204,7 @@ run(struct eng_runtime *rt)
 		eng_capture_poll(rt);
 		if (rt->phase == ENG_PHASE_RUN &&
 				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur) ||
-				 eng_tasks_done(rt) == ENG_GOAL_REACHED)) { /* every goal reached */
+				 eng_tasks_done(rt->cfg) == ENG_GOAL_REACHED)) { /* every goal reached */
 			if (eng_signal != 0)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
 			rt->stop_tsc = now;
@@ -292,7 +292,7 @@ engine_run(struct eng_runtime *rt)
 
 	eng_clock_init(&rt->clock, rte_get_tsc_hz(), rte_rdtsc());
 	if (eng_ports_probe(rt) < 0 || eng_lcores_check(rt) < 0 || eng_pools_create(rt) < 0 ||
-			eng_ports_start(rt) < 0 || eng_tasks_setup(rt) < 0 ||
+			eng_ports_start(rt) < 0 || eng_tasks_setup(rt->cfg, rt) < 0 ||
 			eng_capture_setup(rt) < 0 || eng_timeseries_open(rt) < 0)
 		return ENG_EXIT_SETUP;
 	eng_telemetry_register(rt);
@@ -310,7 +310,7 @@ engine_run(struct eng_runtime *rt)
 	run(rt);
 	eng_screen_close(rt);
 	exit_code = eng_lcores_wait(rt) < 0 ? ENG_EXIT_RUNTIME : ENG_EXIT_OK;
-	eng_tasks_quiesce(rt); /* lcores stopped: mbufs back, final counters */
+	eng_tasks_quiesce(rt->cfg); /* lcores stopped: mbufs back, final counters */
 	eng_capture_close(rt); /* callbacks off, files complete */
 	eng_stats_summary(rt);
 	eng_timeseries_close(rt);
@@ -330,7 +330,7 @@ engine_teardown(struct eng_runtime *rt)
 	eng_capture_close(rt);
 	eng_capture_free(rt);
 	eng_timeseries_close(rt);
-	eng_tasks_teardown(rt);
+	eng_tasks_teardown(rt->cfg);
 	eng_lat_free(rt);
 	eng_live_free(rt);
 	eng_ports_close(rt);

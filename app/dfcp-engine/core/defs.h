@@ -18,6 +18,7 @@ enum eng_exit {
 #define ENG_NAME_LEN 32
 #define ENG_MAX_PORTS 32
 #define ENG_MAX_TASKS 128
+#define ENG_MAX_KINDS 16
 #define ENG_MAX_LCORE_TASKS 16
 #define ENG_MAX_TASK_PORTS 2
 #define ENG_MAX_KEYS 64

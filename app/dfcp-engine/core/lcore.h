@@ -12,34 +12,9 @@
 #include <rte_common.h>
 
 #include "core/defs.h"
+#include "core/lcore_rt.h"
 
 struct eng_runtime;
-struct eng_lcore_conf;
-
-struct eng_cycles {
-	uint64_t busy, idle;		/* TSC cycles in polls that handled > 0 / 0 packets */
-	uint64_t busy_polls, idle_polls;
-};
-
-/* What a worker lcore's loop gets. */
-struct eng_lcore_arg {
-	struct eng_runtime *rt;
-	const struct eng_lcore_conf *lc;
-};
-
-/* The lcores' state in eng_runtime. */
-struct eng_lcore_rt {
-	/* per task (cfg->tasks index), one writer: the lcore polling it */
-	struct {
-		struct eng_cycles c;
-	} __rte_cache_aligned task[ENG_MAX_TASKS];
-	/* main thread: cycles at the previous periodic block */
-	struct eng_cycles prev[ENG_MAX_TASKS];
-	/* the main lcore's [lcore] section (NULL: none), looked up once */
-	const struct eng_lcore_conf *main_lc;
-	int main_lc_known;
-	struct eng_lcore_arg arg[RTE_MAX_LCORE];	/* of the launched lcores */
-};
 
 int eng_lcores_check(struct eng_runtime *rt);
 int eng_lcores_launch(struct eng_runtime *rt);

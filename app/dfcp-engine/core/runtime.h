@@ -14,9 +14,8 @@
 
 #include "core/clock.h"
 #include "core/defs.h"
-#include "core/lcore.h"
+#include "core/lcore_rt.h"
 #include "core/port.h"
-#include "core/task.h"
 
 struct eng_capture_rt;
 struct eng_config;

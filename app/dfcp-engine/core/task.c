@@ -11,17 +11,16 @@
 
 #include "config/config.h"
 #include "core/log.h"
-#include "core/runtime.h"
 #include "core/task.h"
 
 int
-eng_tasks_setup(struct eng_runtime *rt)
+eng_tasks_setup(struct eng_config *cfg, struct eng_runtime *rt)
 {
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		struct eng_task *t = &cfg->tasks[i];
 		int socket = (int)rte_lcore_to_socket_id(t->lcore_id);
 
 		t->rt = rt;
@@ -36,13 +35,13 @@ eng_tasks_setup(struct eng_runtime *rt)
 }
 
 enum eng_goal
-eng_tasks_done(struct eng_runtime *rt)
+eng_tasks_done(const struct eng_config *cfg)
 {
 	enum eng_goal all = ENG_GOAL_NONE;
 	unsigned int i;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		const struct eng_task *t = &rt->cfg->tasks[i];
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		const struct eng_task *t = &cfg->tasks[i];
 		enum eng_goal g = t->ops->done != NULL && t->priv != NULL ? t->ops->done(t) :
 				ENG_GOAL_NONE;
 
@@ -55,12 +54,12 @@ eng_tasks_done(struct eng_runtime *rt)
 }
 
 void
-eng_tasks_quiesce(struct eng_runtime *rt)
+eng_tasks_quiesce(struct eng_config *cfg)
 {
 	unsigned int i;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		struct eng_task *t = &cfg->tasks[i];
 
 		if (t->priv != NULL && t->ops->quiesce != NULL)
 			t->ops->quiesce(t);
@@ -68,12 +67,12 @@ eng_tasks_quiesce(struct eng_runtime *rt)
 }
 
 void
-eng_tasks_teardown(struct eng_runtime *rt)
+eng_tasks_teardown(struct eng_config *cfg)
 {
 	unsigned int i;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++) {
-		struct eng_task *t = &rt->cfg->tasks[i];
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		struct eng_task *t = &cfg->tasks[i];
 
 		if (t->priv != NULL)
 			t->ops->teardown(t);

@@ -15,8 +15,6 @@
 
 #include "core/defs.h"
 
-#define ENG_MAX_KINDS 16
-
 struct eng_config;
 struct eng_runtime;
 struct eng_sec;
@@ -175,10 +173,10 @@ void eng_task_kind_list(char *buf, size_t len);
 
 /* Every task in config order (task.c): setup (0 or the first error), goals,
  * quiesce and teardown of the tasks that were set up. */
-int eng_tasks_setup(struct eng_runtime *rt);
-enum eng_goal eng_tasks_done(struct eng_runtime *rt);
-void eng_tasks_quiesce(struct eng_runtime *rt);
-void eng_tasks_teardown(struct eng_runtime *rt);
+int eng_tasks_setup(struct eng_config *cfg, struct eng_runtime *rt);
+enum eng_goal eng_tasks_done(const struct eng_config *cfg);
+void eng_tasks_quiesce(struct eng_config *cfg);
+void eng_tasks_teardown(struct eng_config *cfg);
 
 /* Helper for parse(): read "KEY = PORTNAME" and optional queue keys. */
 int eng_task_parse_port(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg,
