@@ -13,12 +13,12 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
            NewReno, SACK, Vegas cwnd traces and average throughput at a 50-packet and a
            15-packet queue (10 s); two flows with different RTTs (FTP1 +100 ms one-way;
            40 s with --duration 40, else shorter); RTO timer tick: both flows 0.5 s, and
-           FTP0 0.5 s / FTP1 0.1 s in one run (per-connection tick of one task)
+           FTP0 0.5 s / FTP1 0.1 s in one run (two flows of one task, each its own tick)
   seed001  10 Mbit/s 25 ms access -> 2 Mbit/s bottleneck, uniform packet error, MTU 400
            (mss 360), delayed ACK 2 / 200 ms: Reno, NewReno, Tahoe, Westwood, TCPW-C
            throughput vs error rate (--full: also vs bottleneck delay 0.1-25 ms and rate
            1-4 Mbit/s at 0.5 % error); fairness (2 TCPW-C flows) on 2 Mbit/s 25 ms 0.8 %;
-           friendliness: our TCPW-C next to our Reno (one task, cc = tcpw-c, reno), and
+           friendliness: our TCPW-C next to our Reno (two flows of one task), and
            our TCPW-C (or Reno) next to the kernel's Reno (namespaces)
   seed002  3-6 CUBIC flows, 20 Mbit/s bottleneck (300 packets), 100 ms added delay:
            aggregate throughput and Jain's index with cap_policy off / old / coordinated
@@ -98,6 +98,32 @@ def load(name):
         return ex.Ini(f.read())
 
 
+def conns(ini, side, keys):
+    """Keys of the connections of task `side` (tx or rx), the flow group [flow SIDE]:
+    count = their number; a list gives connection i element i (the last one repeats),
+    and then each connection becomes its own [flow SIDE.i] (local port + i x the
+    group's local_port_step), named as the group's flows are."""
+    g = f"flow {side}"
+    lists = {k: v for k, v in keys.items() if isinstance(v, (list, tuple))}
+    for k, v in keys.items():
+        if k not in lists:
+            ini.set(g, k, v)
+    if not lists:
+        return
+    base = ini.keys(g)
+    n = int(base.pop("count", 1))
+    step = int(base.pop("local_port_step", 1))
+    for k in ("remote_port_step", "local_ip_step", "remote_ip_step", "seed_step"):
+        base.pop(k, None)
+    ip, port = base["local"].rsplit(":", 1)
+    for i in range(n):
+        own = dict(base, local=f"{ip}:{int(port) + i * step}")
+        own.update({k: v[min(i, len(v) - 1)] for k, v in lists.items()})
+        ini.add(f"{g}.{i}", own)
+    ini.drop(g)
+    ini.set(f"task {side}", "flows", ", ".join(f"{side}.{i}" for i in range(n)))
+
+
 class Seeds:
     def __init__(self, a):
         self.a = a
@@ -121,13 +147,13 @@ class Seeds:
         return kw
 
     # ---------------------------------------------------------- engine runs
-    def ours(self, tag, ini, dur, tx=None, rx=None, trace=True):
-        """Run the template's tcp tasks (ring ports). Returns (summary, [sender conns])."""
-        for k, v in (tx or {}).items():
+    def ours(self, tag, ini, dur, tx=None, rx=None, task=None, trace=True):
+        """Run the template's tcp tasks (ring ports): tx / rx: keys of their connections
+        (conns()), task: keys of [task tx]. Returns (summary, [sender conns], trace)."""
+        conns(ini, "tx", dict({"duration": f"{dur}s"}, **(tx or {})))
+        conns(ini, "rx", rx or {})
+        for k, v in (task or {}).items():
             ini.set("task tx", k, v)
-        for k, v in (rx or {}).items():
-            ini.set("task rx", k, v)
-        ini.set("task tx", "duration", f"{dur}s")
         tr = os.path.join(self.r.runs, tag + ".cwnd") if trace else None
         ini.set("task tx", "cwnd_trace", tr)
         ini.set("engine", "duration", f"{dur + 15}s")
@@ -147,8 +173,8 @@ class Seeds:
 
     def dfcp(self, tag, ini, dur, rate_mbit, rtt_ms, symbol=None):
         """The same links with one DFCP flow pair instead of the tcp tasks."""
-        ini.drop("task tx")
-        ini.drop("task rx")
+        for s in ("task tx", "task rx", "flow tx", "flow rx"):
+            ini.drop(s)
         f1 = {"role": "sender", "local": "10.0.0.1:5001", "remote": "10.0.1.1:6001",
               "remote_mac": "02:00:00:00:00:02", "rate": ex.mbit(rate_mbit),
               "duration": f"{dur}s", "redundancy": "auto", "window": "auto",
@@ -178,14 +204,14 @@ class Seeds:
         """experiments.py's kernel variant of a template (ra/rb on veths); with keep_ours
         our tcp tasks stay, on ports hosts/sinks over the namespaces' second veth pair."""
         if not keep_ours:
-            self.r.to_tcp(ini)
+            self.r.to_tcp(ini)  # drops every [flow]
             ini.drop("task tx")
             ini.drop("task rx")
             return
         args = ini.get("eal", "args").replace("--log-level=pmd.net.ring:warning", "")
         ini.set("eal", "args", args.strip())
         ex.af_packet_ports(ini, [("ra", "ea"), ("rb", "eb"), ("hosts", "da"), ("sinks", "db")])
-        ini.set("task tx", "remote_mac", None)  # ARP across the bridges and the router
+        ini.set("flow tx", "remote_mac", None)  # ARP across the bridges and the router
         ini.set("engine", "duration", "0")
 
     def set_mtu(self, mtu):
@@ -249,7 +275,7 @@ class Seeds:
                          goodput_mbps=gs[0])
         # two flows, different RTTs (FTP1: +S003_RTT_EXTRA ms one-way); the RTO tick: the
         # seed's case 1 (both flows 0.5 s) and case 2 (FTP0 0.5 s, FTP1 0.1 s) in one run,
-        # per-connection tick / rto_min of one task (connection i takes element i)
+        # two flows of one task, each with its own tick / rto_min (conns(): element i)
         for scen, extra, ticks in (("s003-rtt", S003_RTT_EXTRA, [(0, 0)]),
                                    ("s003-rto", 0, S003_TICKS)):
             if a.quick and scen == "s003-rto":
@@ -264,12 +290,12 @@ class Seeds:
                         ini.add("pipe extra", {"delay": f"{extra}ms", "unmatched": "pass"})
                         ini.add("queue x1", {"pipe": "extra",
                                              "match": "tcp from 10.0.0.1 40001 to any"})
-                    tx = {"cc": cc, "flows": 2, "sack": "on" if cc == "sack" else "off",
-                          "tick": f"{t0}ms, {t1}ms",
-                          "rto_min": ", ".join(f"{t}ms" if t else "200ms" for t in (t0, t1))}
+                    tx = {"cc": cc, "count": 2, "sack": "on" if cc == "sack" else "off",
+                          "tick": [f"{t0}ms", f"{t1}ms"],
+                          "rto_min": [f"{t}ms" if t else "200ms" for t in (t0, t1)]}
                     x = f"{t0 / 1000:g}/{t1 / 1000:g}" if scen == "s003-rto" else extra
                     js, snd, tr = self.ours(f"{scen}-{cc}-t{t0}-{t1}", ini, d2, tx,
-                                            {"flows": 2, "sack": tx["sack"]})
+                                            {"count": 2, "sack": tx["sack"]})
                     for i, c in enumerate(sorted(snd, key=lambda c: c["local_port"])):
                         self.row(scenario=scen, x=x, variant=cc, flow=f"ftp{i}",
                                  trace=tr, trace_index=i, tick_ms=c.get("tick_us", 0) / 1000,
@@ -322,7 +348,7 @@ class Seeds:
         df = a.duration or 20
         for cc in ("tcpw-c", "reno"):
             js, snd, tr = self.ours(f"s001-fair-{cc}", self.s001_ini(0.008, 25), df,
-                                    {"cc": cc, "flows": 2}, {"flows": 2})
+                                    {"cc": cc, "count": 2}, {"count": 2})
             g = [c["avg_mbps"] for c in snd]
             for i, c in enumerate(snd):
                 self.row(scenario="s001-fair", x=0.008, variant=cc, flow=f"f{i}",
@@ -331,7 +357,7 @@ class Seeds:
         # Reno, two connections of one task with their own cc; 0 and 2 Reno are the
         # fairness runs above
         js, snd, tr = self.ours("s001-friend-ours", self.s001_ini(0.008, 25), df,
-                                {"cc": "tcpw-c, reno", "flows": 2}, {"flows": 2})
+                                {"cc": ["tcpw-c", "reno"], "count": 2}, {"count": 2})
         snd = sorted(snd, key=lambda c: c["local_port"])
         g = [c["avg_mbps"] for c in snd]
         for c in snd:
@@ -345,15 +371,16 @@ class Seeds:
         if "reno" in self.kcc and self.r.need_net():
             for cc in ("tcpw-c", "reno"):
                 ini = self.s001_ini(0.008, 25)
-                ini.set("task tx", "local", "10.0.0.5:40000")
-                ini.set("task tx", "remote", "10.0.1.5:5201")
-                ini.set("task rx", "local", "10.0.1.5:5201")
-                # a receiver that is never "done": the run must not end with our flow
-                # while the kernel's iperf3 still exchanges its results (it then hung
-                # and printed nothing); run_tcp stops the engine after iperf3
-                ini.set("task rx", "flows", "0")
-                ini.set("task tx", "cc", cc)
-                ini.set("task tx", "duration", f"{df}s")
+                ini.set("flow tx", "local", "10.0.0.5:40000")
+                ini.set("flow tx", "remote", "10.0.1.5:5201")
+                ini.set("flow rx", "local", "10.0.1.5:5201")
+                # a second receiver flow no connection reaches keeps task rx from being
+                # "done": the run must not end with our flow while the kernel's iperf3
+                # still exchanges its results (it then hung and printed nothing);
+                # run_tcp stops the engine after iperf3
+                ini.set("flow rx", "count", 2)
+                ini.set("flow tx", "cc", cc)
+                ini.set("flow tx", "duration", f"{df}s")
                 self.to_kernel(ini, keep_ours=True)
                 self.r.net.hosts(["10.0.0.1"], ["10.0.1.1"])
                 self.set_mtu(400)
@@ -381,8 +408,8 @@ class Seeds:
         for n in ([3] if a.quick else S002_N):
             for pol in (["off", "coordinated"] if a.quick else CAP):
                 ini = load("exp-tcp-cap.ini")
-                js, snd, tr = self.ours(f"s002-{n}-{pol}", ini, d,
-                                        {"flows": n, "cap_policy": pol}, {"flows": n})
+                js, snd, tr = self.ours(f"s002-{n}-{pol}", ini, d, {"count": n},
+                                        {"count": n}, {"cap_policy": pol})
                 g = [c["avg_mbps"] for c in snd]
                 task = [t for t in js["tcp_tasks"] if t["name"] == "tx"][0]
                 cap = task.get("cap") or {}
@@ -424,14 +451,16 @@ class Seeds:
                 ini.set("pipe link", "plr", f"{x if scen == 'loss' else 0}%")
                 for s in ("flow f1", "flow r1", "task d0", "task d1"):
                     ini.drop(s)
-                ini.add("task tx", {"kind": "tcp", "port": "hosts", "role": "sender",
+                ini.add("flow tx", {"proto": "tcp", "role": "sender",
                                     "local": "10.0.0.1:40000", "remote": "10.0.1.1:5201",
                                     "remote_mac": "02:00:00:00:00:02", "cc": cc,
                                     # Linux's loss recovery under either module: SACK +
                                     # RACK-TLP + PRR (+ limited transmit), as the kernel's
                                     "rack": "on"})
-                ini.add("task rx", {"kind": "tcp", "port": "sinks", "role": "receiver",
+                ini.add("flow rx", {"proto": "tcp", "role": "receiver",
                                     "local": "10.0.1.1:5201"})
+                ini.add("task tx", {"kind": "tcp", "port": "hosts", "flows": "tx"})
+                ini.add("task rx", {"kind": "tcp", "port": "sinks", "flows": "rx"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
                 nrun = KVO_RUNS.get((scen, x, cc), KVO_RUNS.get((scen, x), 1))
                 oruns, snd = [], None

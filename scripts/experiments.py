@@ -181,6 +181,15 @@ class Ini:
                    or [-1])
         s[1].insert(last + 1, f"{key} = {value}")
 
+    def keys(self, name):
+        """The section's keys and values, in order (comments left out)."""
+        out = {}
+        for line in self._sec(name)[1]:
+            m = re.match(r"\s*([A-Za-z0-9_]+)\s*=\s*(.*?)\s*$", line)
+            if m and not line.lstrip().startswith("#"):
+                out[m.group(1)] = m.group(2)
+        return out
+
     def drop(self, name):
         self.secs = [s for s in self.secs if s[0] != name]
 

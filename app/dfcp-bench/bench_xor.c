@@ -4,7 +4,7 @@
  * multi-source XOR operations (rq_xor_idx_at) over `slots` symbols, replayed
  * column stripe by column stripe as rq_plan_run does — to measure how the
  * symbol stride (T vs T rounded to 64 bytes) and the stripe length change the
- * rate at which source bytes are read (doc/raptorq.md, round 5).
+ * rate at which source bytes are read (doc/raptorq.md).
  *
  *   dfcp-bench xor [--slots N] [--symbol-size T] [--stride B] [--stripe S]
  *                  [--sources M] [--ops N] [--json]

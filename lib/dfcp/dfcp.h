@@ -3,7 +3,7 @@
  * dfcp: the DFCP protocol core (Digital Fountain based Communication
  * Protocol). Wire format, connection state machine, fountain-coded sender
  * and receiver with full reliability, listener with bounded half-open
- * connections, application source/sink helpers.
+ * connections. Sources and sinks are lib/net's (net_source_fn, net_sink_fn).
  *
  * No DPDK calls. Time is passed in (nanoseconds, any monotonic origin);
  * packets are plain byte buffers owned by the caller. The engine drives a
@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "net.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,11 +53,9 @@ extern "C" {
 #define DFCP_DATA_OFF_XR	(DFCP_DATA_OFF_V1 + DFCP_RND_LEN) /* 74 */
 #define DFCP_DATA_OFF		(DFCP_DATA_OFF_XR + DFCP_CRC_LEN) /* 78 */
 #define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 64 + DFCP_TAG_LEN) /* largest control frame */
-#define DFCP_ARP_LEN		42	/* Ethernet + ARP, before padding */
 #define DFCP_MIN_FRAME		60	/* frames are padded to this */
 
 #define DFCP_ETHERTYPE_IPV4	0x0800
-#define DFCP_ETHERTYPE_ARP	0x0806
 
 /* Defaults (the thesis): 64 KiB blocks of 1420-byte symbols, K = 47. */
 #define DFCP_DEFAULT_T		1420
@@ -117,19 +117,21 @@ enum dfcp_type {
 
 /*
  * Parse and validation errors. The parsers return 0 or the negative of one
- * of these, so the engine counts drops per reason (dfcp_err_str()).
+ * of these, so the engine counts drops per reason (dfcp_err_str()). The
+ * Ethernet / IPv4 and ARP ones are lib/net's (enum net_err), the same numbers.
  */
 enum dfcp_err {
-	DFCP_E_OK = 0,
-	DFCP_E_TRUNC_ETH,	/* shorter than an Ethernet header */
-	DFCP_E_ETHERTYPE,	/* not IPv4 (and not ARP for the ARP parser) */
-	DFCP_E_TRUNC_IP,	/* shorter than the IPv4 header */
-	DFCP_E_IP_HDR,		/* version != 4 or IHL != 5 (no options) */
-	DFCP_E_IP_LEN,		/* total length inconsistent with the frame */
-	DFCP_E_IP_CSUM,		/* bad IPv4 header checksum */
-	DFCP_E_IP_FRAG,		/* fragment */
-	DFCP_E_IP_PROTO,	/* not UDP */
-	DFCP_E_UDP_LEN,		/* UDP length inconsistent */
+	DFCP_E_OK = NET_E_OK,
+	DFCP_E_TRUNC_ETH = NET_E_TRUNC_ETH,
+	DFCP_E_ETHERTYPE = NET_E_ETHERTYPE,
+	DFCP_E_TRUNC_IP = NET_E_TRUNC_IP,
+	DFCP_E_IP_HDR = NET_E_IP_HDR,	/* IHL != 5: no options */
+	DFCP_E_IP_LEN = NET_E_IP_LEN,
+	DFCP_E_IP_CSUM = NET_E_IP_CSUM,
+	DFCP_E_IP_FRAG = NET_E_IP_FRAG,
+	DFCP_E_IP_PROTO = NET_E_IP_PROTO,	/* not UDP */
+	DFCP_E_ARP = NET_E_ARP,		/* malformed ARP */
+	DFCP_E_UDP_LEN = NET_E_MAX,	/* UDP length inconsistent */
 	DFCP_E_UDP_CSUM,	/* bad UDP checksum */
 	DFCP_E_TRUNC_DFCP,	/* shorter than the DFCP common header */
 	DFCP_E_VERSION,		/* unknown DFCP version */
@@ -143,7 +145,6 @@ enum dfcp_err {
 	DFCP_E_NOBUF,		/* DATA for a block with no free buffer */
 	DFCP_E_STALE,		/* DATA for a block already decoded/delivered */
 	DFCP_E_BACKLOG,		/* SYN dropped: half-open table full */
-	DFCP_E_ARP,		/* malformed ARP */
 	DFCP_E_ADDR,		/* not addressed to us (MAC/IP/port) */
 	DFCP_E_ROUND,		/* DATA round header inconsistent */
 	DFCP_E_REPORT,		/* loss report inconsistent (parser or sender state) */
@@ -297,77 +298,6 @@ dfcp_data_frame_len(uint32_t T, int auth)
 	return DFCP_DATA_OFF + T + (auth ? DFCP_TAG_LEN : 0);
 }
 
-/* Internet checksum helper (RFC 1071), returns the folded complement. */
-uint16_t dfcp_csum16(const void *buf, size_t len, uint32_t seed);
-
-/* ARP (Ethernet/IPv4 only). */
-#define DFCP_ARP_REQUEST	1
-#define DFCP_ARP_REPLY		2
-struct dfcp_arp {
-	uint16_t op;
-	uint8_t sha[6];
-	uint32_t spa;		/* host order */
-	uint8_t tha[6];
-	uint32_t tpa;		/* host order */
-};
-/* 0 or -DFCP_E_TRUNC_ETH / -DFCP_E_ETHERTYPE / -DFCP_E_ARP. */
-int dfcp_arp_parse(const void *frame, size_t len, struct dfcp_arp *arp);
-/* Build a request (tha ignored, broadcast) or reply; returns 60 or -EMSGSIZE. */
-int dfcp_arp_build(void *frame, size_t cap, const struct dfcp_arp *arp);
-/*
- * If frame is an ARP request for my_ip, write the reply to out and return
- * its length; 0 if not for us; negative -DFCP_E_* if malformed.
- */
-int dfcp_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
-		uint32_t my_ip, void *out, size_t cap);
-
-/* ------------------------------------------------------------------ */
-/* Application side                                                     */
-/* ------------------------------------------------------------------ */
-
-/*
- * Source: fill buf with up to len bytes; return bytes written, 0 at end of
- * data. Called by the sender whenever a block buffer frees.
- */
-typedef size_t (*dfcp_source_fn)(void *ctx, uint64_t now, void *buf, size_t len);
-/*
- * Sink: in-order delivery of bytes at stream offset off. data is NULL when
- * decoding is off (only the length is known).
- */
-typedef void (*dfcp_sink_fn)(void *ctx, uint64_t off, const void *data, size_t len);
-
-/* Verifiable pattern: byte at stream offset o is a function of (seed, o). */
-void dfcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len);
-/* Returns the offset of the first mismatch relative to buf, or len if all match. */
-size_t dfcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len);
-
-/* Pattern source: total bytes (0 = unlimited) and/or duration (0 = none). */
-struct dfcp_src_pattern {
-	uint32_t seed;
-	uint64_t total;		/* bytes; 0: no byte limit */
-	uint64_t duration_ns;	/* 0: no time limit */
-	uint64_t start_ns;	/* set on first call */
-	uint64_t off;		/* bytes produced */
-	int started;
-	int fd;			/* >= 0: read this file instead of the pattern */
-};
-void dfcp_src_pattern_init(struct dfcp_src_pattern *s, uint32_t seed,
-		uint64_t total, uint64_t duration_ns);
-size_t dfcp_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len);
-
-/* Counting / verifying sink. */
-struct dfcp_sink_count {
-	uint32_t seed;
-	int verify;		/* check the pattern */
-	int fd;			/* >= 0: also write the data to this file */
-	uint64_t bytes;		/* goodput bytes */
-	uint64_t next_off;	/* expected next offset */
-	uint64_t bad_bytes;	/* pattern mismatches (bytes in bad chunks) */
-	uint64_t order_errors;	/* deliveries out of order */
-};
-void dfcp_sink_count_init(struct dfcp_sink_count *s, uint32_t seed, int verify);
-void dfcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len);
-
 /* ------------------------------------------------------------------ */
 /* Connections                                                          */
 /* ------------------------------------------------------------------ */
@@ -462,9 +392,9 @@ struct dfcp_conn_conf {
 	 */
 	struct dfcp_pool *pool;
 	/* application */
-	dfcp_source_fn source;
+	net_source_fn source;	/* e.g. net_src_pattern_read (lib/net) */
 	void *source_ctx;
-	dfcp_sink_fn sink;
+	net_sink_fn sink;	/* e.g. net_sink_count_write (lib/net) */
 	void *sink_ctx;
 	/* observability (optional, lib/hist): every block acked records first
 	 * symbol sent -> ack received, ns (sender side; one writer: the caller) */
@@ -580,7 +510,7 @@ int dfcp_conn_is_sender(const struct dfcp_conn *c);
 const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c);
 const struct dfcp_addr *dfcp_conn_remote(const struct dfcp_conn *c);
 /* Its sink from now on (on_accept: a per-connection context, before any delivery). */
-void dfcp_conn_set_sink(struct dfcp_conn *c, dfcp_sink_fn sink, void *ctx);
+void dfcp_conn_set_sink(struct dfcp_conn *c, net_sink_fn sink, void *ctx);
 void dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st);
 
 /* ------------------------------------------------------------------ */

@@ -263,9 +263,7 @@ conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid, const struct dfcp_
 	c->p = p;
 	c->W = p.window;
 	c->rcid = syn->src_cid;
-	memcpy(c->remote.mac, syn->src_mac, 6);
-	c->remote.ip = syn->src_ip;
-	c->remote.port = syn->src_port;
+	dfcp_pkt_src(syn, &c->remote);
 	c->state = DFCP_SYN_RECV;
 	c->pending = P_SYNACK;
 	c->hs_deadline = now + conf->hs_rto_ns;
@@ -329,7 +327,7 @@ const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c) { return &
 const struct dfcp_addr *dfcp_conn_remote(const struct dfcp_conn *c) { return &c->remote; }
 
 void
-dfcp_conn_set_sink(struct dfcp_conn *c, dfcp_sink_fn sink, void *ctx)
+dfcp_conn_set_sink(struct dfcp_conn *c, net_sink_fn sink, void *ctx)
 {
 	c->conf.sink = sink;
 	c->conf.sink_ctx = ctx;

@@ -47,9 +47,7 @@ ctrl_rst(struct dfcp_ep *ep, const struct dfcp_pkt *in, uint16_t reason)
 	struct dfcp_addr dst;
 	struct dfcp_pkt pkt;
 
-	memcpy(dst.mac, in->src_mac, 6);
-	dst.ip = in->src_ip;
-	dst.port = in->src_port;
+	dfcp_pkt_src(in, &dst);
 	memset(&pkt, 0, sizeof(pkt));
 	pkt.type = DFCP_T_RST;
 	pkt.dst_cid = in->src_cid;
@@ -235,9 +233,7 @@ ep_syn(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, uint64_t now)
 	s = &ep->sl[i];
 	s->state = SL_HALF;
 	s->rcid = pkt->src_cid;
-	memcpy(s->peer.mac, pkt->src_mac, 6);
-	s->peer.ip = pkt->src_ip;
-	s->peer.port = pkt->src_port;
+	dfcp_pkt_src(pkt, &s->peer);
 	s->p = p;
 	s->t = now;
 	s->on_syn = 1;
@@ -331,10 +327,10 @@ ep_arp(struct dfcp_ep *ep, const void *frame, size_t len)
 	if (ep->ctrl_count == DFCP_EP_CTRL_RING)
 		return 0;
 	i = (ep->ctrl_head + ep->ctrl_count) % DFCP_EP_CTRL_RING;
-	rc = dfcp_arp_answer(frame, len, ep->conf.local.mac, ep->conf.local.ip, ep->ctrl[i],
+	rc = net_arp_answer(frame, len, ep->conf.local.mac, ep->conf.local.ip, ep->ctrl[i],
 			DFCP_EP_CTRL_FRAME);
 	if (rc < 0)
-		return ep_drop(ep, rc);
+		return ep_drop(ep, rc);	/* -NET_E_*: the numbers of -DFCP_E_* */
 	if (rc > 0) {
 		ep->ctrl_len[i] = (uint16_t)rc;
 		ep->ctrl_count++;
@@ -352,7 +348,7 @@ dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now)
 	int rc;
 
 	ep->st.rx_pkts++;
-	if (len >= DFCP_ETH_LEN && net_rd16((const uint8_t *)frame + 12) == DFCP_ETHERTYPE_ARP)
+	if (len >= DFCP_ETH_LEN && net_rd16((const uint8_t *)frame + 12) == NET_ETHERTYPE_ARP)
 		return ep_arp(ep, frame, len);
 	rc = dfcp_parse(frame, len, ep->conf.rx_flags, &pkt);
 	if (rc == -DFCP_E_PARAMS && pkt.type == DFCP_T_SYN && !ep->has_auth &&

@@ -33,6 +33,15 @@ void dfcp_udp_csum(uint8_t *f);
 /* dfcp_wire.c: the tag of a built frame (message of msg_len bytes at f + 42). */
 void dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len);
 
+/* The address a received packet came from: where an answer to it goes. */
+static inline void
+dfcp_pkt_src(const struct dfcp_pkt *pkt, struct dfcp_addr *a)
+{
+	memcpy(a->mac, pkt->src_mac, 6);
+	a->ip = pkt->src_ip;
+	a->port = pkt->src_port;
+}
+
 /* Connection internals used by the endpoint. */
 struct dfcp_conn *dfcp_conn_accept(const struct dfcp_conn_conf *conf,
 		uint32_t local_cid, const struct dfcp_pkt *syn,

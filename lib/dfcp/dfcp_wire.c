@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * DFCP wire format: Ethernet / IPv4 / UDP / DFCP build and parse, ARP.
+ * DFCP wire format: Ethernet / IPv4 / UDP / DFCP build and parse (the
+ * Ethernet / IPv4 layer and ARP: lib/net).
  * Everything on the wire is big-endian; see doc/protocol.md.
  */
 #include <errno.h>
@@ -10,16 +11,8 @@
 #include "dfcp_priv.h"
 #include "net_hash.h"
 
+/* DFCP's own codes; the Ethernet / IPv4 ones are named by lib/net */
 static const char *const err_names[DFCP_E_MAX] = {
-	[DFCP_E_OK] = "ok",
-	[DFCP_E_TRUNC_ETH] = "truncated-eth",
-	[DFCP_E_ETHERTYPE] = "ethertype",
-	[DFCP_E_TRUNC_IP] = "truncated-ip",
-	[DFCP_E_IP_HDR] = "ip-header",
-	[DFCP_E_IP_LEN] = "ip-length",
-	[DFCP_E_IP_CSUM] = "ip-checksum",
-	[DFCP_E_IP_FRAG] = "ip-fragment",
-	[DFCP_E_IP_PROTO] = "ip-proto",
 	[DFCP_E_UDP_LEN] = "udp-length",
 	[DFCP_E_UDP_CSUM] = "udp-checksum",
 	[DFCP_E_TRUNC_DFCP] = "truncated-dfcp",
@@ -34,7 +27,6 @@ static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_NOBUF] = "no-buffer",
 	[DFCP_E_STALE] = "stale",
 	[DFCP_E_BACKLOG] = "backlog",
-	[DFCP_E_ARP] = "arp",
 	[DFCP_E_ADDR] = "address",
 	[DFCP_E_ROUND] = "round",
 	[DFCP_E_REPORT] = "report",
@@ -48,11 +40,7 @@ static const char *const err_names[DFCP_E_MAX] = {
 const char *
 dfcp_err_str(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= DFCP_E_MAX)
-		return "?";
-	return err_names[err];
+	return net_err_str(err, err_names, DFCP_E_MAX);
 }
 
 /* DFCP payload length (after the common header) of each control type. */
@@ -66,12 +54,6 @@ static const uint16_t body_len[DFCP_T_MAX] = {
 	[DFCP_T_FINACK] = 0,
 	[DFCP_T_RST] = DFCP_RST_BODY,
 };
-
-uint16_t
-dfcp_csum16(const void *buf, size_t len, uint32_t seed)
-{
-	return net_csum16(buf, len, seed);
-}
 
 static inline uint32_t
 pseudo_sum(const uint8_t *ip, uint16_t udp_len)
@@ -259,30 +241,20 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 {
 	const uint8_t *f = frame;
 	const uint8_t *ip, *udp, *d;
-	uint16_t tot, ulen, dlen, ucs;
+	uint16_t ulen, dlen, ucs;
+	uint32_t l4_len;
 	uint8_t type;
+	int l4;
 
-	if (len < DFCP_ETH_LEN)
-		return -DFCP_E_TRUNC_ETH;
-	if (net_rd16(f + 12) != DFCP_ETHERTYPE_IPV4)
-		return -DFCP_E_ETHERTYPE;
-	if (len < DFCP_ETH_LEN + DFCP_IP_LEN)
-		return -DFCP_E_TRUNC_IP;
+	/* IHL 5 only: the UDP header at DFCP_ETH_LEN + DFCP_IP_LEN */
+	l4 = net_l3_parse(f, len, NET_PROTO_UDP, DFCP_UDP_LEN,
+			(rx_flags & DFCP_RX_IP_CSUM_OK) ? NET_L3_CSUM_OK : 0, &l4_len);
+	if (l4 < 0)
+		return l4;
 	ip = f + DFCP_ETH_LEN;
-	if (ip[0] != 0x45)
-		return -DFCP_E_IP_HDR;
-	tot = net_rd16(ip + 2);
-	if (tot < DFCP_IP_LEN + DFCP_UDP_LEN || tot > len - DFCP_ETH_LEN)
-		return -DFCP_E_IP_LEN;
-	if (!(rx_flags & DFCP_RX_IP_CSUM_OK) && net_csum16(ip, DFCP_IP_LEN, 0) != 0)
-		return -DFCP_E_IP_CSUM;
-	if (net_rd16(ip + 6) & 0x3fff)
-		return -DFCP_E_IP_FRAG;
-	if (ip[9] != 17)
-		return -DFCP_E_IP_PROTO;
-	udp = ip + DFCP_IP_LEN;
+	udp = f + l4;
 	ulen = net_rd16(udp + 4);
-	if (ulen != tot - DFCP_IP_LEN)
+	if (ulen != l4_len)
 		return -DFCP_E_UDP_LEN;
 	ucs = net_rd16(udp + 6);
 	if (ucs != 0 && !(rx_flags & DFCP_RX_UDP_CSUM_OK)) {
@@ -550,62 +522,4 @@ dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
 		flen = DFCP_MIN_FRAME;
 	}
 	return (int)flen;
-}
-
-/* ------------------------------------------------------------------ */
-/* ARP                                                                  */
-/* ------------------------------------------------------------------ */
-
-/* lib/net's ARP refusals as DFCP drop reasons. */
-static int
-arp_err(int rc)
-{
-	switch (rc) {
-	case -NET_ARP_E_TRUNC_ETH:
-		return -DFCP_E_TRUNC_ETH;
-	case -NET_ARP_E_ETHERTYPE:
-		return -DFCP_E_ETHERTYPE;
-	case -NET_ARP_E_ARP:
-		return -DFCP_E_ARP;
-	default:
-		return rc;
-	}
-}
-
-int
-dfcp_arp_parse(const void *frame, size_t len, struct dfcp_arp *arp)
-{
-	struct net_arp a;
-	int rc = net_arp_parse(frame, len, &a);
-
-	if (rc < 0)
-		return arp_err(rc);
-	arp->op = a.op;
-	memcpy(arp->sha, a.sha, 6);
-	arp->spa = a.spa;
-	memcpy(arp->tha, a.tha, 6);
-	arp->tpa = a.tpa;
-	return 0;
-}
-
-int
-dfcp_arp_build(void *frame, size_t cap, const struct dfcp_arp *arp)
-{
-	struct net_arp a;
-
-	a.op = arp->op;
-	memcpy(a.sha, arp->sha, 6);
-	a.spa = arp->spa;
-	memcpy(a.tha, arp->tha, 6);
-	a.tpa = arp->tpa;
-	return net_arp_build(frame, cap, &a);
-}
-
-int
-dfcp_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
-		uint32_t my_ip, void *out, size_t cap)
-{
-	int rc = net_arp_answer(frame, len, my_mac, my_ip, out, cap);
-
-	return rc < 0 ? arp_err(rc) : rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net: Internet checksum, Ethernet / IPv4 / UDP / TCP header build, ARP.
- * Everything on the wire is big-endian.
+ * net: Internet checksum, Ethernet / IPv4 / UDP / TCP header build, ARP,
+ * the names of the Ethernet / IPv4 error codes. Everything on the wire is
+ * big-endian.
  */
 #include <errno.h>
 #include <string.h>
@@ -10,6 +11,31 @@
 #endif
 
 #include "net.h"
+
+static const char *const net_err_names[NET_E_MAX] = {
+	[NET_E_OK] = "ok",
+	[NET_E_TRUNC_ETH] = "truncated-eth",
+	[NET_E_ETHERTYPE] = "ethertype",
+	[NET_E_TRUNC_IP] = "truncated-ip",
+	[NET_E_IP_HDR] = "ip-header",
+	[NET_E_IP_LEN] = "ip-length",
+	[NET_E_IP_CSUM] = "ip-checksum",
+	[NET_E_IP_FRAG] = "ip-fragment",
+	[NET_E_IP_PROTO] = "ip-proto",
+	[NET_E_ARP] = "arp",
+};
+
+const char *
+net_err_str(int err, const char *const *names, unsigned int max)
+{
+	unsigned int e = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	if (e < NET_E_MAX)
+		return net_err_names[e];
+	if (names == NULL || e >= max || names[e] == NULL)
+		return "?";
+	return names[e];
+}
 
 /* The 16-bit words after 8-byte steps; folds the sum to 16 bits. */
 static uint32_t
@@ -142,17 +168,17 @@ net_arp_parse(const void *frame, size_t len, struct net_arp *arp)
 	const uint8_t *f = frame, *a;
 
 	if (len < NET_ETH_LEN)
-		return -NET_ARP_E_TRUNC_ETH;
+		return -NET_E_TRUNC_ETH;
 	if (net_rd16(f + 12) != NET_ETHERTYPE_ARP)
-		return -NET_ARP_E_ETHERTYPE;
+		return -NET_E_ETHERTYPE;
 	if (len < NET_ARP_LEN)
-		return -NET_ARP_E_ARP;
+		return -NET_E_ARP;
 	a = f + NET_ETH_LEN;
 	if (net_rd16(a) != 1 || net_rd16(a + 2) != NET_ETHERTYPE_IPV4 || a[4] != 6 || a[5] != 4)
-		return -NET_ARP_E_ARP;
+		return -NET_E_ARP;
 	arp->op = net_rd16(a + 6);
 	if (arp->op != NET_ARP_REQUEST && arp->op != NET_ARP_REPLY)
-		return -NET_ARP_E_ARP;
+		return -NET_E_ARP;
 	memcpy(arp->sha, a + 8, 6);
 	arp->spa = net_rd32(a + 14);
 	memcpy(arp->tha, a + 18, 6);

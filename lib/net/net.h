@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net: Ethernet / IPv4 / UDP / TCP / ARP header helpers shared by the
- * protocol libraries (lib/dfcp, lib/tcp) and the engine. No DPDK calls:
- * frames are byte arrays, multi-byte fields big-endian on the wire and host
- * order in the API.
+ * net: Ethernet / IPv4 / UDP / TCP / ARP header helpers, the Ethernet / IPv4
+ * validation and its error codes, and the application side (verifiable
+ * pattern, pattern source, counting sink) shared by the protocol libraries
+ * (lib/dfcp, lib/tcp) and the engine. No DPDK calls: frames are byte arrays,
+ * multi-byte fields big-endian on the wire and host order in the API.
  */
 #ifndef NET_H
 #define NET_H
@@ -23,6 +24,31 @@
 #define NET_ETHERTYPE_ARP	0x0806
 #define NET_PROTO_TCP		6
 #define NET_PROTO_UDP		17
+
+/*
+ * Why a frame was refused at the Ethernet / IPv4 layer or as ARP (returned
+ * negated). They are the first codes of every protocol library's own list
+ * (enum dfcp_err, enum tcp_err go on from NET_E_MAX), so a protocol parser
+ * returns a net code as it is.
+ */
+enum net_err {
+	NET_E_OK = 0,
+	NET_E_TRUNC_ETH,	/* shorter than an Ethernet header */
+	NET_E_ETHERTYPE,	/* not IPv4 (not ARP for the ARP parser) */
+	NET_E_TRUNC_IP,		/* shorter than an IPv4 header */
+	NET_E_IP_HDR,		/* version != 4, IHL < 5 (or != 5), header past the end */
+	NET_E_IP_LEN,		/* total length inconsistent with the frame */
+	NET_E_IP_CSUM,		/* bad IPv4 header checksum */
+	NET_E_IP_FRAG,		/* fragment */
+	NET_E_IP_PROTO,		/* not the protocol asked for */
+	NET_E_ARP,		/* not an Ethernet/IPv4 ARP request or reply */
+	NET_E_MAX
+};
+/*
+ * Name of err (or -err): a net code's from lib/net, any other from names
+ * (the caller's table of max entries indexed by code); "?" when unknown.
+ */
+const char *net_err_str(int err, const char *const *names, unsigned int max);
 
 /* ------------------------------------------------------------------ */
 /* Big-endian load / store                                              */
@@ -89,6 +115,50 @@ uint16_t net_csum16_ref(const void *buf, size_t len, uint32_t seed);
  * protocol proto, L4 length l4_len) in native order, for net_csum16's seed.
  */
 uint32_t net_pseudo_sum(const uint8_t *ip, uint8_t proto, uint16_t l4_len);
+
+/* ------------------------------------------------------------------ */
+/* Ethernet / IPv4 validation (inline: it runs once per received frame)  */
+/* ------------------------------------------------------------------ */
+
+#define NET_L3_CSUM_OK		0x1	/* the NIC verified the IPv4 header checksum */
+#define NET_L3_OPTS		0x2	/* IPv4 options allowed (else IHL 5 only) */
+
+/*
+ * Validate the Ethernet and IPv4 headers of an IPv4 frame carrying protocol
+ * proto and at least min_l4 bytes of it: not a fragment, lengths within the
+ * frame (which may be padded past the IPv4 total length), the header
+ * checksum unless flags has NET_L3_CSUM_OK. Returns the offset of the L4
+ * header (Ethernet + IHL) and sets *l4_len (total length - IHL), or -NET_E_*.
+ */
+static inline int
+net_l3_parse(const void *frame, size_t len, uint8_t proto, unsigned int min_l4,
+		unsigned int flags, uint32_t *l4_len)
+{
+	const uint8_t *f = frame, *ip = f + NET_ETH_LEN;
+	unsigned int ihl, tot;
+
+	if (len < NET_ETH_LEN)
+		return -NET_E_TRUNC_ETH;
+	if (net_rd16(f + 12) != NET_ETHERTYPE_IPV4)
+		return -NET_E_ETHERTYPE;
+	if (len < NET_ETH_LEN + NET_IP_LEN)
+		return -NET_E_TRUNC_IP;
+	ihl = (ip[0] & 0x0fu) * 4u;
+	if ((ip[0] >> 4) != 4 || ihl < NET_IP_LEN || ihl > len - NET_ETH_LEN ||
+			(ihl != NET_IP_LEN && !(flags & NET_L3_OPTS)))
+		return -NET_E_IP_HDR;
+	tot = net_rd16(ip + 2);
+	if (tot < ihl + min_l4 || tot > len - NET_ETH_LEN)
+		return -NET_E_IP_LEN;
+	if (!(flags & NET_L3_CSUM_OK) && net_csum16(ip, ihl, 0) != 0)
+		return -NET_E_IP_CSUM;
+	if (net_rd16(ip + 6) & 0x3fff)
+		return -NET_E_IP_FRAG;
+	if (ip[9] != proto)
+		return -NET_E_IP_PROTO;
+	*l4_len = tot - ihl;
+	return (int)(NET_ETH_LEN + ihl);
+}
 
 /* ------------------------------------------------------------------ */
 /* Header build (inline: they run once per frame)                      */
@@ -160,14 +230,6 @@ net_tcp_build(uint8_t *th, uint16_t sport, uint16_t dport, uint32_t seq, uint32_
 #define NET_ARP_REQUEST		1
 #define NET_ARP_REPLY		2
 
-/* Why net_arp_parse refused a frame (returned negated). */
-enum net_arp_err {
-	NET_ARP_OK = 0,
-	NET_ARP_E_TRUNC_ETH,	/* shorter than an Ethernet header */
-	NET_ARP_E_ETHERTYPE,	/* not ARP */
-	NET_ARP_E_ARP,		/* not an Ethernet/IPv4 request or reply */
-};
-
 struct net_arp {
 	uint16_t op;
 	uint8_t sha[6];
@@ -176,7 +238,7 @@ struct net_arp {
 	uint32_t tpa;		/* host order */
 };
 
-/* 0 or -NET_ARP_E_*. */
+/* 0, -NET_E_TRUNC_ETH, -NET_E_ETHERTYPE or -NET_E_ARP. */
 int net_arp_parse(const void *frame, size_t len, struct net_arp *arp);
 /*
  * Build a request (broadcast, tha zero) or a reply (to tha), padded to
@@ -185,9 +247,59 @@ int net_arp_parse(const void *frame, size_t len, struct net_arp *arp);
 int net_arp_build(void *frame, size_t cap, const struct net_arp *arp);
 /*
  * If frame is an ARP request for my_ip, write the reply to out and return
- * its length; 0 if it is not a request for us; -NET_ARP_E_* if malformed.
+ * its length; 0 if it is not a request for us; net_arp_parse's -NET_E_* if
+ * malformed.
  */
 int net_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
 		uint32_t my_ip, void *out, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* Application side                                                     */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Source: fill buf with up to len bytes; return bytes written, 0 at end of
+ * data. Called by a sender whenever it has room for more of the stream.
+ */
+typedef size_t (*net_source_fn)(void *ctx, uint64_t now, void *buf, size_t len);
+/*
+ * Sink: in-order delivery of stream bytes at offset off. data is NULL when
+ * only the length is known (a DFCP receiver that does not decode).
+ */
+typedef void (*net_sink_fn)(void *ctx, uint64_t off, const void *data, size_t len);
+
+/* Verifiable pattern: byte at stream offset o is a function of (seed, o). */
+void net_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len);
+/* Returns the offset of the first mismatch relative to buf, or len if all match. */
+size_t net_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len);
+/* Plain reference of net_pattern_fill (one byte at a time) for the tests. */
+void net_pattern_fill_ref(uint32_t seed, uint64_t off, void *buf, size_t len);
+
+/* Pattern source (a net_source_fn): total bytes (0 = unlimited) and/or duration (0 = none). */
+struct net_src_pattern {
+	uint32_t seed;
+	uint64_t total;		/* bytes; 0: no byte limit */
+	uint64_t duration_ns;	/* 0: no time limit */
+	uint64_t start_ns;	/* set on first call */
+	uint64_t off;		/* bytes produced */
+	int started;
+	int fd;			/* >= 0: read this file instead of the pattern */
+};
+void net_src_pattern_init(struct net_src_pattern *s, uint32_t seed, uint64_t total,
+		uint64_t duration_ns);
+size_t net_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len);
+
+/* Counting / verifying sink (a net_sink_fn). */
+struct net_sink_count {
+	uint32_t seed;
+	int verify;		/* check the pattern */
+	int fd;			/* >= 0: also write the data to this file */
+	uint64_t bytes;		/* goodput bytes */
+	uint64_t next_off;	/* expected next offset */
+	uint64_t bad_bytes;	/* pattern mismatches (bytes in bad chunks) */
+	uint64_t order_errors;	/* deliveries out of order */
+};
+void net_sink_count_init(struct net_sink_count *s, uint32_t seed, int verify);
+void net_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len);
 
 #endif /* NET_H */

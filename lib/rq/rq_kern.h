@@ -47,9 +47,9 @@ struct rq_kern {
 	 * (a shorter one pays the walk of the source list once more per
 	 * vector group than it saves in cache misses). When no such stripe
 	 * keeps a block within the L2 target, stripe_clamp = 1 takes
-	 * stripe_min anyway (the AVX-512 machine's tuning, round 5); 0 stripes
-	 * for the L3 target instead, or not at all when the block fits it
-	 * (measured on the Zen 3 VM, round 6: doc/raptorq.md).
+	 * stripe_min anyway (best on the AVX-512 Xeon); 0 stripes for the L3
+	 * target instead, or not at all when the block fits it (best on the
+	 * Zen 3 VM: doc/raptorq.md).
 	 */
 	size_t stripe_min;
 	int stripe_clamp;
@@ -59,7 +59,7 @@ struct rq_kern {
 	 * res_e_sqrt_k * sqrt(K)) lost source symbols (0: no K-dependent
 	 * bound). Both pay dense GF(256) products (K x e and e x e per byte),
 	 * cheap with GFNI: without it the plan decoder wins from K' ~ 280 and
-	 * from e ~ 2.7 sqrt(K) (round 6, Zen 3); on the generic tier (bytewise
+	 * from e ~ 2.7 sqrt(K) (Zen 3); on the generic tier (bytewise
 	 * products) the generator paths win only below K ~ 40.
 	 */
 	uint32_t gen_dec_max_kp;

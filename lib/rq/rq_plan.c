@@ -38,7 +38,7 @@ rq_plan_get_stats(const struct rq_plan *pl, struct rq_plan_stats *st)
  * of every symbol before moving on, so that the symbols' working set stays
  * in L2 (or at least L3) for large blocks. The L2 target is a share of the
  * L2 read at start-up (RQ_STRIPE_L2_NUM / 8: 1.25 MiB of the AVX-512
- * machine's 2 MiB, as tuned in round 5), the L3 target an eighth of the
+ * machine's 2 MiB, where it was tuned), the L3 target an eighth of the
  * L3 (it is shared). RQ_STRIPE_WS (compile time) or rq_stripe_ws_set
  * override the L2 target.
  */

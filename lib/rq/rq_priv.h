@@ -148,7 +148,7 @@ struct rq_ws {
 	 * Phase 1's choice at r = 2: 1 the largest-component rule (fewer
 	 * inactivations; cached plans), 0 a column of the last degree-2 row
 	 * listed (per-block decoder builds: K = 10000 builds 12 % faster for
-	 * ~7 % more inactive columns, decode +5 %, round 6).
+	 * ~7 % more inactive columns, decode +5 %, Zen 3).
 	 */
 	int thorough;
 };

@@ -70,6 +70,17 @@ sched_algo_check(const char *name)
 	return algo_find(name) != NULL ? 0 : -ENOENT;
 }
 
+/* Frees what sched_create allocated (a part not made yet is NULL). */
+static void
+sched_release(struct sched *s)
+{
+	free(s->q);
+	free(s->cold);
+	free(s->node);
+	free(s->priv);
+	free(s);
+}
+
 struct sched *
 sched_create(const struct sched_conf *conf)
 {
@@ -108,11 +119,7 @@ sched_create(const struct sched_conf *conf)
 	s->priv = psz ? aligned_alloc(64, (psz + 63) & ~(size_t)63) : NULL;
 	if (s->q == NULL || s->cold == NULL || s->node == NULL ||
 	    (psz && s->priv == NULL)) {
-		free(s->q);
-		free(s->cold);
-		free(s->node);
-		free(s->priv);
-		free(s);
+		sched_release(s);
 		return NULL;
 	}
 	if (psz)
@@ -128,12 +135,7 @@ sched_create(const struct sched_conf *conf)
 		s->node[i].next = i + 1 < s->pool_pkts ? i + 1 : SCHED_NIL;
 	s->free_head = 0;
 	if (ops->init(s) != 0) {
-		s->ops = NULL;
-		free(s->q);
-		free(s->cold);
-		free(s->node);
-		free(s->priv);
-		free(s);
+		sched_release(s);
 		return NULL;
 	}
 	return s;
@@ -146,11 +148,7 @@ sched_free(struct sched *s)
 		return;
 	if (s->ops->fini)
 		s->ops->fini(s);
-	free(s->q);
-	free(s->cold);
-	free(s->node);
-	free(s->priv);
-	free(s);
+	sched_release(s);
 }
 
 const char *

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,9 +43,7 @@ extern "C" {
 #define TCP_L2L4_LEN		(TCP_ETH_LEN + TCP_IP_LEN + TCP_HDR_LEN)	/* 54 */
 #define TCP_HDR_MAX		(TCP_L2L4_LEN + TCP_OPT_MAX)	/* 94 */
 #define TCP_MIN_FRAME		60	/* frames are padded to this */
-#define TCP_ARP_LEN		42
 #define TCP_ETHERTYPE_IPV4	0x0800
-#define TCP_ETHERTYPE_ARP	0x0806
 
 #define TCP_FL_FIN		0x01
 #define TCP_FL_SYN		0x02
@@ -71,18 +71,22 @@ extern "C" {
 #define TCP_MAX_SACK		4	/* blocks in one segment (3 with TS) */
 #define TCP_MAX_WSCALE		14
 
-/* Parse and validation errors, counted per reason by the endpoint. */
+/*
+ * Parse and validation errors, counted per reason by the endpoint. The
+ * Ethernet / IPv4 and ARP ones are lib/net's (enum net_err), the same numbers.
+ */
 enum tcp_err {
-	TCP_E_OK = 0,
-	TCP_E_TRUNC_ETH,	/* shorter than an Ethernet header */
-	TCP_E_ETHERTYPE,	/* not IPv4 (not ARP for the ARP parser) */
-	TCP_E_TRUNC_IP,		/* shorter than an IPv4 header */
-	TCP_E_IP_HDR,		/* version != 4, IHL < 5 or header past the end */
-	TCP_E_IP_LEN,		/* total length inconsistent with the frame */
-	TCP_E_IP_CSUM,		/* bad IPv4 header checksum */
-	TCP_E_IP_FRAG,		/* fragment */
-	TCP_E_IP_PROTO,		/* not TCP */
-	TCP_E_TRUNC_TCP,	/* shorter than a TCP header */
+	TCP_E_OK = NET_E_OK,
+	TCP_E_TRUNC_ETH = NET_E_TRUNC_ETH,
+	TCP_E_ETHERTYPE = NET_E_ETHERTYPE,
+	TCP_E_TRUNC_IP = NET_E_TRUNC_IP,
+	TCP_E_IP_HDR = NET_E_IP_HDR,	/* IPv4 options are allowed */
+	TCP_E_IP_LEN = NET_E_IP_LEN,
+	TCP_E_IP_CSUM = NET_E_IP_CSUM,
+	TCP_E_IP_FRAG = NET_E_IP_FRAG,
+	TCP_E_IP_PROTO = NET_E_IP_PROTO,	/* not TCP */
+	TCP_E_ARP = NET_E_ARP,		/* malformed ARP */
+	TCP_E_TRUNC_TCP = NET_E_MAX,	/* shorter than a TCP header */
 	TCP_E_TCP_OFF,		/* data offset < 5 or past the end */
 	TCP_E_TCP_CSUM,		/* bad TCP checksum */
 	TCP_E_OPT,		/* malformed option */
@@ -96,7 +100,6 @@ enum tcp_err {
 	TCP_E_SYN,		/* SYN on a synchronized connection: challenged */
 	TCP_E_FULL,		/* connection table or half-open limit full */
 	TCP_E_PAWS,		/* timestamp older than TS.Recent (RFC 7323 PAWS) */
-	TCP_E_ARP,		/* malformed ARP */
 	TCP_E_MAX
 };
 const char *tcp_err_str(int err);	/* accepts err or -err */
@@ -141,27 +144,12 @@ int tcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 int tcp_build(void *frame, size_t cap, const struct tcp_seg *s);
 /* Header length (Ethernet + IPv4 + TCP with s's options). */
 unsigned int tcp_hdr_len(const struct tcp_seg *s);
-/* Internet checksum (RFC 1071) of buf, folded and complemented. */
-uint16_t tcp_csum16(const void *buf, size_t len, uint32_t seed);
 
 /* Sequence-space comparisons. */
 #define TCP_SEQ_LT(a, b)	((int32_t)((uint32_t)(a) - (uint32_t)(b)) < 0)
 #define TCP_SEQ_LEQ(a, b)	((int32_t)((uint32_t)(a) - (uint32_t)(b)) <= 0)
 #define TCP_SEQ_GT(a, b)	((int32_t)((uint32_t)(a) - (uint32_t)(b)) > 0)
 #define TCP_SEQ_GEQ(a, b)	((int32_t)((uint32_t)(a) - (uint32_t)(b)) >= 0)
-
-/* ARP (Ethernet/IPv4). */
-#define TCP_ARP_REQUEST		1
-#define TCP_ARP_REPLY		2
-struct tcp_arp {
-	uint16_t op;
-	uint8_t sha[6];
-	uint32_t spa;
-	uint8_t tha[6];
-	uint32_t tpa;
-};
-int tcp_arp_parse(const void *frame, size_t len, struct tcp_arp *arp);
-int tcp_arp_build(void *frame, size_t cap, const struct tcp_arp *arp);
 
 /* ------------------------------------------------------------------ */
 /* Congestion control                                                   */
@@ -270,43 +258,6 @@ void tcp_tcpwc_add_pair(struct tcp_cc *cc, uint64_t dispersion_ns,
 uint32_t tcp_tcpwc_pairs(const struct tcp_cc *cc);
 
 /* ------------------------------------------------------------------ */
-/* Application side                                                     */
-/* ------------------------------------------------------------------ */
-
-/* Source: fill buf with up to len bytes; 0 at end of data. */
-typedef size_t (*tcp_source_fn)(void *ctx, uint64_t now, void *buf, size_t len);
-/* Sink: in-order delivery of stream bytes at offset off. */
-typedef void (*tcp_sink_fn)(void *ctx, uint64_t off, const void *data, size_t len);
-
-void tcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len);
-size_t tcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len);
-
-/* Bulk source: N bytes (0 = unlimited) and/or a duration (0 = none). */
-struct tcp_src_bulk {
-	uint32_t seed;
-	uint64_t total;
-	uint64_t duration_ns;
-	uint64_t start_ns;
-	uint64_t off;
-	int started;
-};
-void tcp_src_bulk_init(struct tcp_src_bulk *s, uint32_t seed, uint64_t total,
-		uint64_t duration_ns);
-size_t tcp_src_bulk_read(void *ctx, uint64_t now, void *buf, size_t len);
-
-/* Counting sink with optional pattern verification. */
-struct tcp_sink_count {
-	uint32_t seed;
-	int verify;
-	uint64_t bytes;
-	uint64_t next_off;
-	uint64_t bad_bytes;
-	uint64_t order_errors;
-};
-void tcp_sink_count_init(struct tcp_sink_count *s, uint32_t seed, int verify);
-void tcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len);
-
-/* ------------------------------------------------------------------ */
 /* Connections                                                          */
 /* ------------------------------------------------------------------ */
 
@@ -396,9 +347,9 @@ struct tcp_conf {
 	uint32_t iss;			/* initial sequence number (0: from a hash) */
 	uint8_t ttl;			/* 64 */
 	/* application */
-	tcp_source_fn source;		/* NULL: nothing to send */
+	net_source_fn source;		/* NULL: nothing to send */
 	void *source_ctx;
-	tcp_sink_fn sink;		/* NULL: data counted and dropped */
+	net_sink_fn sink;		/* NULL: data counted and dropped */
 	void *sink_ctx;
 	int close_on_eof;		/* send FIN when the source ends (1) */
 	tcp_trace_fn trace;
@@ -462,7 +413,7 @@ int tcp_conn_send_done(const struct tcp_conn *c);
 int tcp_conn_recv_done(const struct tcp_conn *c);
 const struct tcp_addr *tcp_conn_remote(const struct tcp_conn *c);
 /* Replace the application sink (e.g. from on_accept, per connection). */
-void tcp_conn_set_sink(struct tcp_conn *c, tcp_sink_fn fn, void *ctx);
+void tcp_conn_set_sink(struct tcp_conn *c, net_sink_fn fn, void *ctx);
 uint16_t tcp_conn_local_port(const struct tcp_conn *c);
 
 /* ------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Application helpers: bulk source, counting / verifying sink, cwnd trace buffer. */
+/* Application helpers: the cwnd trace buffer (sources and sinks: lib/net). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,101 +7,6 @@
 
 #include "tcp.h"
 #include "tcp_priv.h"
-
-/* byte at offset o: a function of (seed, o / 8) and o % 8 */
-static uint64_t
-pat_word(uint32_t seed, uint64_t w)
-{
-	uint64_t x = (w + 1) * 0x9e3779b97f4a7c15ull ^ ((uint64_t)seed << 32 | seed);
-
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 29;
-	return x;
-}
-
-void
-tcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len)
-{
-	uint8_t *p = buf;
-
-	for (size_t i = 0; i < len;) {
-		uint64_t o = off + i, w = pat_word(seed, o / 8);
-		unsigned int b = (unsigned int)(o % 8);
-
-		for (; b < 8 && i < len; b++, i++)
-			p[i] = (uint8_t)(w >> (8 * b));
-	}
-}
-
-size_t
-tcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	for (size_t i = 0; i < len;) {
-		uint64_t o = off + i, w = pat_word(seed, o / 8);
-		unsigned int b = (unsigned int)(o % 8);
-
-		for (; b < 8 && i < len; b++, i++)
-			if (p[i] != (uint8_t)(w >> (8 * b)))
-				return i;
-	}
-	return len;
-}
-
-void
-tcp_src_bulk_init(struct tcp_src_bulk *s, uint32_t seed, uint64_t total,
-		uint64_t duration_ns)
-{
-	memset(s, 0, sizeof(*s));
-	s->seed = seed;
-	s->total = total;
-	s->duration_ns = duration_ns;
-}
-
-size_t
-tcp_src_bulk_read(void *ctx, uint64_t now, void *buf, size_t len)
-{
-	struct tcp_src_bulk *s = ctx;
-
-	if (!s->started) {
-		s->started = 1;
-		s->start_ns = now;
-	}
-	if (s->duration_ns && now - s->start_ns >= s->duration_ns)
-		return 0;
-	if (s->total) {
-		if (s->off >= s->total)
-			return 0;
-		if (len > s->total - s->off)
-			len = (size_t)(s->total - s->off);
-	}
-	tcp_pattern_fill(s->seed, s->off, buf, len);
-	s->off += len;
-	return len;
-}
-
-void
-tcp_sink_count_init(struct tcp_sink_count *s, uint32_t seed, int verify)
-{
-	memset(s, 0, sizeof(*s));
-	s->seed = seed;
-	s->verify = verify;
-}
-
-void
-tcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len)
-{
-	struct tcp_sink_count *s = ctx;
-
-	if (off != s->next_off)
-		s->order_errors++;
-	s->next_off = off + len;
-	s->bytes += len;
-	if (s->verify && data != NULL && tcp_pattern_check(s->seed, off, data, len) != len)
-		s->bad_bytes += len;
-}
 
 int
 tcp_trace_buf_init(struct tcp_trace_buf *b, uint32_t cap, uint64_t min_gap_ns)

@@ -559,7 +559,7 @@ tcp_conn_remote(const struct tcp_conn *c)
 }
 
 void
-tcp_conn_set_sink(struct tcp_conn *c, tcp_sink_fn fn, void *ctx)
+tcp_conn_set_sink(struct tcp_conn *c, net_sink_fn fn, void *ctx)
 {
 	c->conf.sink = fn;
 	c->conf.sink_ctx = ctx;

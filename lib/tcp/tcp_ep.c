@@ -145,26 +145,22 @@ ep_rst(struct tcp_ep *ep, const struct tcp_seg *in, uint64_t now)
 	ep->st.rst_sent++;
 }
 
+/* 0, or -NET_E_* (the numbers of -TCP_E_*) for a malformed frame. */
 static int
 ep_arp(struct tcp_ep *ep, const void *frame, size_t len)
 {
-	struct tcp_arp a, rep;
-	struct ep_frame *f;
-	int r = tcp_arp_parse(frame, len, &a);
+	struct ep_frame *f = ep_enqueue(ep);
+	int r;
 
-	if (r < 0)
-		return r;
-	if (a.op != TCP_ARP_REQUEST || a.tpa != ep->conf.local.ip)
-		return 0;
-	f = ep_enqueue(ep);
 	if (f == NULL)
-		return 0;
-	rep.op = TCP_ARP_REPLY;
-	memcpy(rep.sha, ep->conf.local.mac, 6);
-	rep.spa = ep->conf.local.ip;
-	memcpy(rep.tha, a.sha, 6);
-	rep.tpa = a.spa;
-	f->len = (uint16_t)tcp_arp_build(f->data, sizeof(f->data), &rep);
+		return 0;	/* no room for a reply */
+	r = net_arp_answer(frame, len, ep->conf.local.mac, ep->conf.local.ip, f->data,
+			sizeof(f->data));
+	if (r <= 0) {
+		ep->qlen--;
+		return r;
+	}
+	f->len = (uint16_t)r;
 	ep->st.arp_replies++;
 	return 0;
 }
@@ -189,7 +185,7 @@ tcp_ep_rx(struct tcp_ep *ep, const void *frame, size_t len, uint64_t now)
 
 	ep->st.rx_pkts++;
 	if (len >= TCP_ETH_LEN &&
-			net_rd16((const uint8_t *)frame + 12) == TCP_ETHERTYPE_ARP) {
+			net_rd16((const uint8_t *)frame + 12) == NET_ETHERTYPE_ARP) {
 		r = ep_arp(ep, frame, len);
 		if (r < 0)
 			ep->st.drops[-r]++;

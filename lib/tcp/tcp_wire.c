@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * TCP wire format: Ethernet / IPv4 / TCP build and parse with options
- * (MSS, window scale, SACK-permitted, SACK, timestamps), ARP.
+ * (MSS, window scale, SACK-permitted, SACK, timestamps); the Ethernet /
+ * IPv4 layer and ARP are lib/net's.
  */
 #include <errno.h>
 #include <string.h>
@@ -9,16 +10,8 @@
 #include "tcp.h"
 #include "tcp_priv.h"
 
+/* TCP's own codes; the Ethernet / IPv4 ones are named by lib/net */
 static const char *const err_names[TCP_E_MAX] = {
-	[TCP_E_OK] = "ok",
-	[TCP_E_TRUNC_ETH] = "truncated-eth",
-	[TCP_E_ETHERTYPE] = "ethertype",
-	[TCP_E_TRUNC_IP] = "truncated-ip",
-	[TCP_E_IP_HDR] = "ip-header",
-	[TCP_E_IP_LEN] = "ip-length",
-	[TCP_E_IP_CSUM] = "ip-checksum",
-	[TCP_E_IP_FRAG] = "ip-fragment",
-	[TCP_E_IP_PROTO] = "ip-proto",
 	[TCP_E_TRUNC_TCP] = "truncated-tcp",
 	[TCP_E_TCP_OFF] = "tcp-offset",
 	[TCP_E_TCP_CSUM] = "tcp-checksum",
@@ -33,17 +26,12 @@ static const char *const err_names[TCP_E_MAX] = {
 	[TCP_E_SYN] = "syn-challenged",
 	[TCP_E_FULL] = "table-full",
 	[TCP_E_PAWS] = "paws",
-	[TCP_E_ARP] = "arp",
 };
 
 const char *
 tcp_err_str(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= TCP_E_MAX)
-		return "?";
-	return err_names[err];
+	return net_err_str(err, err_names, TCP_E_MAX);
 }
 
 static const char *const state_names[TCP_STATE_MAX] = {
@@ -66,12 +54,6 @@ tcp_state_str(enum tcp_state s)
 	if ((unsigned int)s >= TCP_STATE_MAX)
 		return "?";
 	return state_names[s];
-}
-
-uint16_t
-tcp_csum16(const void *buf, size_t len, uint32_t seed)
-{
-	return net_csum16(buf, len, seed);
 }
 
 static inline uint32_t
@@ -149,33 +131,20 @@ int
 tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *s)
 {
 	const uint8_t *f = frame, *ip, *th;
-	unsigned int ihl, tot, tlen, off;
+	unsigned int off;
+	uint32_t tlen;
+	int l4;
 	uint8_t fl;
 
 	memset(s, 0, sizeof(*s));
-	if (len < TCP_ETH_LEN)
-		return -TCP_E_TRUNC_ETH;
-	if (net_rd16(f + 12) != TCP_ETHERTYPE_IPV4)
-		return -TCP_E_ETHERTYPE;
-	if (len < TCP_ETH_LEN + TCP_IP_LEN)
-		return -TCP_E_TRUNC_IP;
-	ip = f + TCP_ETH_LEN;
-	ihl = (ip[0] & 0x0fu) * 4u;
-	if ((ip[0] >> 4) != 4 || ihl < TCP_IP_LEN || ihl > len - TCP_ETH_LEN)
-		return -TCP_E_IP_HDR;
-	tot = net_rd16(ip + 2);
-	if (tot < ihl || tot > len - TCP_ETH_LEN)
-		return -TCP_E_IP_LEN;
-	if (!(rx_flags & TCP_RX_IP_CSUM_OK) && net_csum16(ip, ihl, 0) != 0)
-		return -TCP_E_IP_CSUM;
-	if (net_rd16(ip + 6) & 0x3fff)
-		return -TCP_E_IP_FRAG;
-	if (ip[9] != 6)
-		return -TCP_E_IP_PROTO;
-	tlen = tot - ihl;
+	l4 = net_l3_parse(f, len, NET_PROTO_TCP, 0, NET_L3_OPTS |
+			((rx_flags & TCP_RX_IP_CSUM_OK) ? NET_L3_CSUM_OK : 0), &tlen);
+	if (l4 < 0)
+		return l4;
 	if (tlen < TCP_HDR_LEN)
 		return -TCP_E_TRUNC_TCP;
-	th = ip + ihl;
+	ip = f + TCP_ETH_LEN;
+	th = f + l4;
 	off = (th[12] >> 4) * 4u;
 	if (off < TCP_HDR_LEN || off > tlen)
 		return -TCP_E_TCP_OFF;
@@ -196,7 +165,7 @@ tcp_parse(const void *frame, size_t len, unsigned int rx_flags, struct tcp_seg *
 	s->wnd = net_rd16(th + 14);
 	s->payload = th + off;
 	s->len = tlen - off;
-	s->frame_len = tot + TCP_ETH_LEN;
+	s->frame_len = (uint32_t)l4 + tlen;
 	if ((fl & TCP_FL_SYN) && (fl & (TCP_FL_FIN | TCP_FL_RST)))
 		return -TCP_E_FLAGS;
 	if (s->src_port == 0 || s->dst_port == 0)
@@ -322,46 +291,4 @@ int
 tcp_build(void *frame, size_t cap, const struct tcp_seg *s)
 {
 	return tcp_wire_build(frame, cap, s, 64);
-}
-
-int
-tcp_arp_parse(const void *frame, size_t len, struct tcp_arp *arp)
-{
-	struct net_arp a;
-	int rc = net_arp_parse(frame, len, &a);
-
-	switch (rc) {
-	case 0:
-		break;
-	case -NET_ARP_E_TRUNC_ETH:
-		return -TCP_E_TRUNC_ETH;
-	case -NET_ARP_E_ETHERTYPE:
-		return -TCP_E_ETHERTYPE;
-	default:
-		return -TCP_E_ARP;
-	}
-	arp->op = a.op;
-	memcpy(arp->sha, a.sha, 6);
-	arp->spa = a.spa;
-	memcpy(arp->tha, a.tha, 6);
-	arp->tpa = a.tpa;
-	return 0;
-}
-
-int
-tcp_arp_build(void *frame, size_t cap, const struct tcp_arp *arp)
-{
-	struct net_arp a;
-	int rc;
-
-	a.op = arp->op;
-	memcpy(a.sha, arp->sha, 6);
-	a.spa = arp->spa;
-	memcpy(a.tha, arp->tha, 6);
-	a.tpa = arp->tpa;
-	rc = net_arp_build(frame, cap, &a);
-	/* target hardware address: sent in replies only (other ops: zero) */
-	if (rc > 0 && arp->op != TCP_ARP_REPLY)
-		memset((uint8_t *)frame + TCP_ETH_LEN + 18, 0, 6);
-	return rc;
 }

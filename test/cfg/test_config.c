@@ -45,7 +45,7 @@ edit(const char *from, const char *to)
 	return config_edit(good_base, from, to);
 }
 
-/* The flow model: DFCP and TCP [flow]s, a tcp task written with the deprecated keys. */
+/* The flow model: DFCP and TCP [flow]s. */
 static const char *flow_base =
 	"[port a]\ndevice = ring:w\n[port b]\ndevice = ring:w\n"
 	"[port c]\ndevice = ring:v\n[port d]\ndevice = ring:v\n"
@@ -249,31 +249,53 @@ test_mem_guarantees(void)
 	free(group);
 }
 
-/* The deprecated tcp task keys: flows t0.0 .. t0.2 on ports 40000 .. 40002. */
+/* "FILE:LINE: [task t0] KEY:" of the first line after [task t0] in text that starts
+ * with "KEY ". */
 static void
-test_flows_deprecated(void)
+key_where(char *buf, size_t len, const char *text, const char *key)
 {
-	char err[ENG_ERR_LEN], *no_ts;
-	int rc, i0, i2;
+	size_t klen = strlen(key);
+	const char *p = text, *task = strstr(text, "[task t0]\n");
+	unsigned int line = 1;
 
+	while (p != NULL && *p != '\0' &&
+			(p < task || strncmp(p, key, klen) != 0 || p[klen] != ' ')) {
+		p = strchr(p, '\n');
+		if (p != NULL)
+			p++;
+		line++;
+	}
+	snprintf(buf, len, "%s:%u: [task t0] %s:", path, line, key);
+}
+
+/* A connection key in a tcp task is refused at its line, saying what to write instead. */
+static void
+test_tcp_task_conn_keys(void)
+{
+	static const char *const keys[][2] = {
+		{"role", "role = sender"}, {"cc", "cc = reno"}, {"verify", "verify = on"},
+		{"local", "local = 10.0.1.1:40001"}, {"sndbuf", "sndbuf = 64KiB"},
+	};
+	const char *hint = "not a tcp task key; connections are [flow NAME] sections with "
+			"proto = tcp, named in the task's flows (doc/config.md, [flow])";
+	char add[128], where[sizeof(path) + 64], *text, *no_ts;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(keys); i++) {
+		snprintf(add, sizeof(add), "flows = ts\n%s\n", keys[i][1]);
+		text = fedit("flows = ts\n", add);
+		key_where(where, sizeof(where), text, keys[i][0]);
+		expect_err(keys[i][0], text, where, hint);
+	}
+	/* the whole connection in the task, as it used to be written: its first key */
 	no_ts = strdup(fedit("[flow ts]\nproto = tcp\nrole = sender\nlocal = 10.0.1.1:40000\n"
 			"remote = 10.0.1.2:5201\ncc = cubic\nmss = 1200\nsack = off\nbytes = 2MiB\n", ""));
 	REQUIRE(no_ts != NULL);
-	rc = load(config_edit(no_ts, "flows = ts\n", "role = sender\nlocal = 10.0.1.1:40000\n"
-			"remote = 10.0.1.2:5201\nflows = 3\ncc = reno, cubic\n"), err, sizeof(err));
+	text = config_edit(no_ts, "flows = ts\n", "role = sender\nlocal = 10.0.1.1:40000\n"
+			"remote = 10.0.1.2:5201\nflows = 3\ncc = reno, cubic\n");
+	key_where(where, sizeof(where), text, "role");
+	expect_err("tcp task with its connection", text, where, hint);
 	free(no_ts);
-	CHECKF(rc == 0, "deprecated keys: %s", err);
-	if (rc != 0)
-		return;
-	i0 = eng_flow_index(&cfg, "t0.0");
-	i2 = eng_flow_index(&cfg, "t0.2");
-	CHECKF(i0 >= 0 && i2 >= 0 && cfg.tasks[2].nb_flows == 3, "alias flows %d %d", i0, i2);
-	if (i0 >= 0 && i2 >= 0)
-		CHECK(cfg.flows[i2].local_port == 40002 &&
-				strcmp(eng_tcp_fc(&cfg.flows[i0])->k.cc, "reno") == 0 &&
-				strcmp(eng_tcp_fc(&cfg.flows[i2])->k.cc, "cubic") == 0 &&
-				cfg.flows[i2].task_idx == 2);
-	eng_config_free(&cfg);
 }
 
 /* Every .ini file of the repository's configs/ (argv[1]) loads. */
@@ -456,7 +478,7 @@ main(int argc, char **argv)
 	expect_err("key outside section", "x = 1\n", "key outside of any [section]", NULL);
 
 	test_flows();
-	test_flows_deprecated();
+	test_tcp_task_conn_keys();
 	test_not_text();
 	test_cross_refs();
 	test_security_keys();

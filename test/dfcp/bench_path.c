@@ -115,8 +115,8 @@ main(int argc, char **argv)
 	unsigned int W = 256, burst = 64;
 	uint32_t loss = 0;
 	enum dfcp_csum csum = DFCP_CSUM_UDP_ZERO;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
 	struct dfcp_ep *ea, *eb;
@@ -153,8 +153,8 @@ main(int argc, char **argv)
 	}
 	q_init(&ab);
 	q_init(&ba);
-	dfcp_src_pattern_init(&src, 7, mb << 20, 0);
-	dfcp_sink_count_init(&sink, 7, 1);
+	net_src_pattern_init(&src, 7, mb << 20, 0);
+	net_sink_count_init(&sink, 7, 1);
 
 	dfcp_ep_conf_default(&ec);
 	ec.csum = csum;
@@ -169,7 +169,7 @@ main(int argc, char **argv)
 	ec.max_half_open = 4;
 	ec.accept_conf.csum = csum;
 	ec.accept_conf.min_rto_ns = 10000000ull;
-	ec.accept_conf.sink = dfcp_sink_count_write;
+	ec.accept_conf.sink = net_sink_count_write;
 	ec.accept_conf.sink_ctx = &sink;
 	eb = dfcp_ep_create(&ec);
 	dfcp_conn_conf_default(&cc);
@@ -180,7 +180,7 @@ main(int argc, char **argv)
 	cc.window = W;
 	cc.csum = csum;
 	cc.min_rto_ns = 10000000ull;
-	cc.source = dfcp_src_pattern_read;
+	cc.source = net_src_pattern_read;
 	cc.source_ctx = &src;
 	if (ea == NULL || eb == NULL || (a = dfcp_ep_connect(ea, &cc, now)) == NULL) {
 		fprintf(stderr, "set-up failed\n");

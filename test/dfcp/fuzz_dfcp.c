@@ -82,7 +82,7 @@ dfcp_fuzz_one(const uint8_t *data, size_t size)
 		goto out;
 	/* the parser alone on the whole input */
 	(void)dfcp_parse(data, size, 0, &pkt);
-	(void)dfcp_arp_parse(data, size, (struct dfcp_arp *)frame);
+	(void)net_arp_parse(data, size, (struct net_arp *)frame);
 
 	dfcp_conn_conf_default(&cc);
 	cc.remote = fz_b;

@@ -25,8 +25,8 @@ struct sec_run {
 	struct vnet v;
 	struct dfcp_ep *ea, *eb;
 	struct dfcp_conn *a;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	struct dfcp_ep_conf ec;		/* the listener's, before create */
 	struct dfcp_conn_conf cc;	/* the sender's */
 	uint64_t bytes;
@@ -52,8 +52,8 @@ sec_init(struct sec_run *r, uint64_t bytes)
 {
 	memset(r, 0, sizeof(*r));
 	r->bytes = bytes;
-	dfcp_src_pattern_init(&r->src, 77, bytes, 0);
-	dfcp_sink_count_init(&r->sink, 77, 1);
+	net_src_pattern_init(&r->src, 77, bytes, 0);
+	net_sink_count_init(&r->sink, 77, 1);
 	dfcp_conn_conf_default(&r->cc);
 	r->cc.remote = SB;
 	r->cc.T = 64;
@@ -63,7 +63,7 @@ sec_init(struct sec_run *r, uint64_t bytes)
 	r->cc.csum = DFCP_CSUM_UDP_ZERO;
 	r->cc.hs_rto_ns = 10 * MS;
 	r->cc.time_wait_ns = 10 * MS;
-	r->cc.source = dfcp_src_pattern_read;
+	r->cc.source = net_src_pattern_read;
 	r->cc.source_ctx = &r->src;
 	dfcp_ep_conf_default(&r->ec);
 	r->ec.local = SB;
@@ -75,7 +75,7 @@ sec_init(struct sec_run *r, uint64_t bytes)
 	r->ec.accept_conf.K = 16;
 	r->ec.accept_conf.hs_rto_ns = 10 * MS;
 	r->ec.accept_conf.time_wait_ns = 10 * MS;
-	r->ec.accept_conf.sink = dfcp_sink_count_write;
+	r->ec.accept_conf.sink = net_sink_count_write;
 	r->ec.accept_conf.sink_ctx = &r->sink;
 }
 

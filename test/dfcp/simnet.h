@@ -40,8 +40,8 @@ struct sn_flow {
 	struct dfcp_ep *sep, *rep;	/* sender, receiver endpoints */
 	struct dfcp_conn *conn;		/* the sender's connection */
 	struct dfcp_conn_conf cc;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	struct hist *lat;		/* block latency (sender) */
 	uint32_t hop[SN_HOPS], q[SN_HOPS], nhops;
 	uint32_t rev;			/* pipe of the receiver's frames */
@@ -159,8 +159,8 @@ sn_flow(struct simnet *n, uint32_t i, const struct dfcp_conn_conf *cc, uint64_t 
 	struct dfcp_addr a = { { 2, 0, 0, 0, 1, (uint8_t)i }, 0x0a000001 + i, 5000 };
 	struct dfcp_addr b = { { 2, 0, 0, 0, 2, (uint8_t)i }, 0x0a000101 + i, 6000 };
 
-	dfcp_src_pattern_init(&f->src, 100 + i, bytes, 0);
-	dfcp_sink_count_init(&f->sink, 100 + i, 1);
+	net_src_pattern_init(&f->src, 100 + i, bytes, 0);
+	net_sink_count_init(&f->sink, 100 + i, 1);
 	dfcp_ep_conf_default(&ec);
 	ec.local = a;
 	ec.listen = 0;
@@ -170,7 +170,7 @@ sn_flow(struct simnet *n, uint32_t i, const struct dfcp_conn_conf *cc, uint64_t 
 	ec.local = b;
 	ec.listen = 1;
 	ec.accept_conf = *cc;
-	ec.accept_conf.sink = dfcp_sink_count_write;
+	ec.accept_conf.sink = net_sink_count_write;
 	ec.accept_conf.sink_ctx = &f->sink;
 	ec.accept_conf.block_latency = NULL;
 	f->rep = dfcp_ep_create(&ec);
@@ -178,7 +178,7 @@ sn_flow(struct simnet *n, uint32_t i, const struct dfcp_conn_conf *cc, uint64_t 
 	f->cc = *cc;
 	f->cc.local = a;
 	f->cc.remote = b;
-	f->cc.source = dfcp_src_pattern_read;
+	f->cc.source = net_src_pattern_read;
 	f->cc.source_ctx = &f->src;
 	f->lat = hist_create(7);
 	f->cc.block_latency = f->lat;

@@ -73,8 +73,8 @@ a_closed(void *ctx)
 static void
 test_garbage_symbols(void)
 {
-	struct dfcp_sink_count sink;
-	struct dfcp_src_pattern src;
+	struct net_sink_count sink;
+	struct net_src_pattern src;
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
 	struct dfcp_ep *ea, *eb;
@@ -82,8 +82,8 @@ test_garbage_symbols(void)
 	struct corrupt cr = { 0 };
 	struct vnet v;
 
-	dfcp_src_pattern_init(&src, 42, 100 * 47 * 64, 0);
-	dfcp_sink_count_init(&sink, 42, 1);
+	net_src_pattern_init(&src, 42, 100 * 47 * 64, 0);
+	net_sink_count_init(&sink, 42, 1);
 	dfcp_ep_conf_default(&ec);
 	ec.local = fz_a;
 	ec.listen = 0;
@@ -92,7 +92,7 @@ test_garbage_symbols(void)
 	ea = dfcp_ep_create(&ec);
 	ec.local = fz_b;
 	ec.listen = 1;
-	ec.accept_conf.sink = dfcp_sink_count_write;
+	ec.accept_conf.sink = net_sink_count_write;
 	ec.accept_conf.sink_ctx = &sink;
 	eb = dfcp_ep_create(&ec);
 	dfcp_conn_conf_default(&cc);
@@ -102,7 +102,7 @@ test_garbage_symbols(void)
 	cc.window = 8;
 	cc.redundancy = DFCP_REDUNDANCY_AUTO;
 	cc.csum = DFCP_CSUM_FULL;
-	cc.source = dfcp_src_pattern_read;
+	cc.source = net_src_pattern_read;
 	cc.source_ctx = &src;
 	vn_init(&v, ea, eb, 77);
 	v.filter = corrupt_filter;

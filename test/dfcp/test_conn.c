@@ -24,8 +24,8 @@ static uint16_t fl[VN_BURST];
 static struct dfcp_pkt fp[VN_BURST];
 
 static void
-conf_init(struct dfcp_conn_conf *c, struct dfcp_src_pattern *src,
-		struct dfcp_sink_count *sink)
+conf_init(struct dfcp_conn_conf *c, struct net_src_pattern *src,
+		struct net_sink_count *sink)
 {
 	dfcp_conn_conf_default(c);
 	c->local = A;
@@ -37,11 +37,11 @@ conf_init(struct dfcp_conn_conf *c, struct dfcp_src_pattern *src,
 	c->hs_rto_ns = RTO;
 	c->time_wait_ns = TW;
 	if (src != NULL) {
-		c->source = dfcp_src_pattern_read;
+		c->source = net_src_pattern_read;
 		c->source_ctx = src;
 	}
 	if (sink != NULL) {
-		c->sink = dfcp_sink_count_write;
+		c->sink = net_sink_count_write;
 		c->sink_ctx = sink;
 	}
 }
@@ -107,13 +107,13 @@ static void
 test_open_close(void)
 {
 	struct dfcp_conn_conf ac;
-	struct dfcp_src_pattern src;
+	struct net_src_pattern src;
 	struct dfcp_conn *a, *b;
 	const struct dfcp_pkt *p;
 	struct dfcp_pkt ack, fin, finack, ackfin;
 	unsigned int k;
 
-	dfcp_src_pattern_init(&src, 1, 0, 0);
+	net_src_pattern_init(&src, 1, 0, 0);
 	src.total = 0;
 	conf_init(&ac, NULL, NULL);	/* no source: nothing to send */
 	a = dfcp_conn_connect(&ac, 0x100, 0);
@@ -238,14 +238,14 @@ static void
 test_lost_ack_and_dup_synack(void)
 {
 	struct dfcp_conn_conf ac;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	struct dfcp_conn *a, *b;
 	struct dfcp_pkt synack;
 	unsigned int k;
 
-	dfcp_src_pattern_init(&src, 5, 1000, 0);
-	dfcp_sink_count_init(&sink, 5, 1);
+	net_src_pattern_init(&src, 5, 1000, 0);
+	net_sink_count_init(&sink, 5, 1);
 	conf_init(&ac, &src, NULL);
 	a = dfcp_conn_connect(&ac, 0x100, 0);
 	tx(a, 0);
@@ -387,7 +387,7 @@ test_rst(void)
 /* ---- endpoint level ---- */
 
 static struct dfcp_ep *
-mk_ep(const struct dfcp_addr *addr, int listen, uint32_t half, struct dfcp_sink_count *sink)
+mk_ep(const struct dfcp_addr *addr, int listen, uint32_t half, struct net_sink_count *sink)
 {
 	struct dfcp_ep_conf ec;
 
@@ -418,8 +418,8 @@ a_closed(void *ctx)
 static void
 test_ep_rst_and_flood(void)
 {
-	struct dfcp_sink_count sink;
-	struct dfcp_src_pattern src;
+	struct net_sink_count sink;
+	struct net_src_pattern src;
 	struct dfcp_ep *ea, *eb;
 	struct dfcp_ep_stats st;
 	struct dfcp_conn_conf ac;
@@ -428,7 +428,7 @@ test_ep_rst_and_flood(void)
 	uint8_t f[256];
 	int len;
 
-	dfcp_sink_count_init(&sink, 9, 1);
+	net_sink_count_init(&sink, 9, 1);
 	ea = mk_ep(&A, 0, 0, NULL);
 	eb = mk_ep(&B, 1, 8, &sink);
 	REQUIRE(ea != NULL && eb != NULL);
@@ -482,15 +482,15 @@ test_ep_rst_and_flood(void)
 	CHECK(dfcp_parse(fb[0], lens[0], 0, &p) == 0 && p.u.rst.reason == DFCP_RST_PARAMS);
 
 	/* ARP for our address answered through the endpoint */
-	struct dfcp_arp req = { DFCP_ARP_REQUEST, { 2, 0, 0, 0, 0, 1 }, A.ip, { 0 }, B.ip };
+	struct net_arp req = { NET_ARP_REQUEST, { 2, 0, 0, 0, 0, 1 }, A.ip, { 0 }, B.ip };
 
-	len = dfcp_arp_build(f, sizeof(f), &req);
+	len = net_arp_build(f, sizeof(f), &req);
 	CHECK(dfcp_ep_rx(eb, f, (size_t)len, 0) == 0);
 	CHECK(dfcp_ep_tx_burst(eb, 0, bufs, lens, VN_FRAME, 4) == 1);
-	CHECK(dfcp_arp_parse(fb[0], lens[0], &req) == 0 && req.op == DFCP_ARP_REPLY);
+	CHECK(net_arp_parse(fb[0], lens[0], &req) == 0 && req.op == NET_ARP_REPLY);
 
 	/* an established flow, then a SYN flood while it runs */
-	dfcp_src_pattern_init(&src, 9, 200000, 0);
+	net_src_pattern_init(&src, 9, 200000, 0);
 	conf_init(&ac, &src, NULL);
 	a = dfcp_ep_connect(ea, &ac, 0);
 	REQUIRE(a != NULL);

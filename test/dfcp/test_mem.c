@@ -29,7 +29,7 @@ struct mem_run {
 	struct vnet v;
 	struct dfcp_ep *ea, *eb;
 	struct dfcp_conn *a[NCONN];
-	struct dfcp_src_pattern src[NCONN];
+	struct net_src_pattern src[NCONN];
 	struct dfcp_conn_conf cc;
 	uint64_t heap_max;
 };
@@ -112,8 +112,8 @@ test_shared_exhaustion(void)
 	CHECK(ps0.rx_slots == 6 && ps0.dec_slots == 2 && ps0.tx_slots == 5);
 	mem_setup(&m, pool, 20000);	/* 2 % loss: decoders are needed */
 	for (i = 0; i < NCONN; i++) {
-		dfcp_src_pattern_init(&m.src[i], 40 + i, BYTES, 0);
-		m.cc.source = dfcp_src_pattern_read;
+		net_src_pattern_init(&m.src[i], 40 + i, BYTES, 0);
+		m.cc.source = net_src_pattern_read;
 		m.cc.source_ctx = &m.src[i];
 		m.a[i] = dfcp_ep_connect(m.ea, &m.cc, 0);
 		REQUIRE(m.a[i] != NULL);
@@ -170,8 +170,8 @@ test_shared_guarantee(void)
 	REQUIRE(pool != NULL);
 	mem_setup(&m, pool, 0);
 	for (int i = 0; i < 2; i++) {
-		dfcp_src_pattern_init(&m.src[i], 50 + i, BYTES, 0);
-		m.cc.source = dfcp_src_pattern_read;
+		net_src_pattern_init(&m.src[i], 50 + i, BYTES, 0);
+		m.cc.source = net_src_pattern_read;
 		m.cc.source_ctx = &m.src[i];
 		m.a[i] = dfcp_ep_connect(m.ea, &m.cc, 0);
 		REQUIRE(m.a[i] != NULL);

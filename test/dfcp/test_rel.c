@@ -26,7 +26,7 @@ struct run {
 	int acks, encode, decode;
 	/* results */
 	struct dfcp_stats ss, rs;
-	struct dfcp_sink_count sink;
+	struct net_sink_count sink;
 	int closed;
 	int reason;
 	uint64_t t_end;
@@ -47,13 +47,13 @@ run_flow(struct run *r, uint64_t seed)
 {
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
-	struct dfcp_src_pattern src;
+	struct net_src_pattern src;
 	struct dfcp_ep *ea, *eb;
 	struct dfcp_conn *b;
 	uint32_t pos = 0;
 
-	dfcp_src_pattern_init(&src, (uint32_t)seed, r->bytes, 0);
-	dfcp_sink_count_init(&r->sink, (uint32_t)seed, 1);
+	net_src_pattern_init(&src, (uint32_t)seed, r->bytes, 0);
+	net_sink_count_init(&r->sink, (uint32_t)seed, 1);
 
 	dfcp_ep_conf_default(&ec);
 	ec.local = A;
@@ -63,7 +63,7 @@ run_flow(struct run *r, uint64_t seed)
 	ea = dfcp_ep_create(&ec);
 	ec.local = B;
 	ec.listen = 1;
-	ec.accept_conf.sink = dfcp_sink_count_write;
+	ec.accept_conf.sink = net_sink_count_write;
 	ec.accept_conf.sink_ctx = &r->sink;
 	ec.accept_conf.hs_rto_ns = 20 * MS;
 	ec.accept_conf.time_wait_ns = 20 * MS;
@@ -82,7 +82,7 @@ run_flow(struct run *r, uint64_t seed)
 	cc.csum = DFCP_CSUM_UDP_ZERO;
 	cc.hs_rto_ns = 20 * MS;
 	cc.time_wait_ns = 20 * MS;
-	cc.source = dfcp_src_pattern_read;
+	cc.source = net_src_pattern_read;
 	cc.source_ctx = &src;
 
 	vn_init(&r->v, ea, eb, seed);

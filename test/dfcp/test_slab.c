@@ -102,8 +102,8 @@ struct run {
 	struct dfcp_ep *ea, *eb;
 	struct dfcp_pool *pool;
 	struct dfcp_conn_conf cc;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	uint8_t frames[BURST][FRAME];
 	void *bufs[BURST];
 	uint16_t lens[BURST];
@@ -131,9 +131,9 @@ run_init(struct run *r, uint32_t listener_conns)
 	r->cc.hs_rto_ns = 10 * MS;
 	r->cc.time_wait_ns = 10 * MS;
 	r->cc.pool = r->pool;
-	r->cc.source = dfcp_src_pattern_read;
+	r->cc.source = net_src_pattern_read;
 	r->cc.source_ctx = &r->src;
-	dfcp_sink_count_init(&r->sink, 7, 0);
+	net_sink_count_init(&r->sink, 7, 0);
 	dfcp_ep_conf_default(&ac);
 	ac.local = SA;
 	ac.listen = 0;
@@ -153,7 +153,7 @@ run_init(struct run *r, uint32_t listener_conns)
 	bc.accept_conf = r->cc;
 	bc.accept_conf.pool = NULL;
 	bc.accept_conf.source = NULL;
-	bc.accept_conf.sink = dfcp_sink_count_write;
+	bc.accept_conf.sink = net_sink_count_write;
 	bc.accept_conf.sink_ctx = &r->sink;
 	bc.pool = r->pool;
 	bc.slab = 1;
@@ -197,7 +197,7 @@ one_transfer(struct run *r, uint64_t seed)
 	uint64_t end = r->now + 10000 * MS;
 	int ok;
 
-	dfcp_src_pattern_init(&r->src, seed, BYTES, 0);
+	net_src_pattern_init(&r->src, seed, BYTES, 0);
 	a = dfcp_ep_connect(r->ea, &r->cc, r->now);
 	if (a == NULL)
 		return 0;
@@ -279,7 +279,7 @@ test_exhaustion(void)
 	ac.slab = 1;
 	r->ea = dfcp_ep_create(&ac);
 	REQUIRE(r->ea != NULL);
-	dfcp_src_pattern_init(&r->src, 5, 1u << 30, 0);	/* long: they stay open */
+	net_src_pattern_init(&r->src, 5, 1u << 30, 0);	/* long: they stay open */
 	for (int i = 0; i < 3; i++) {
 		a[i] = dfcp_ep_connect(r->ea, &r->cc, r->now);
 		REQUIRE(a[i] != NULL);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* dfcp wire format: build/parse round trips, checksums, every malformation, ARP. */
+/* dfcp wire format: build/parse round trips, checksums, every malformation. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,7 +281,7 @@ refix(uint8_t *f, size_t len)
 
 	(void)len;
 	ip[10] = ip[11] = 0;
-	c = dfcp_csum16(ip, 20, 0);
+	c = net_csum16(ip, 20, 0);
 	memcpy(ip + 10, &c, 2);
 	udp[6] = udp[7] = 0;	/* UDP checksum 0: not checked */
 }
@@ -385,102 +385,6 @@ test_params(void)
 	CHECK(dfcp_params_check(&p, NULL) == 0);
 }
 
-static void
-test_arp(void)
-{
-	uint8_t f[64], r[64];
-	struct dfcp_arp req = { DFCP_ARP_REQUEST, { 2, 0, 0, 0, 0, 1 }, 0x0a000001,
-		{ 0 }, 0x0a000002 }, out;
-	int len = dfcp_arp_build(f, sizeof(f), &req);
-
-	CHECK(len == 60);
-	CHECK(f[0] == 0xff && f[5] == 0xff);
-	CHECK(dfcp_arp_parse(f, (size_t)len, &out) == 0);
-	CHECK(out.op == DFCP_ARP_REQUEST && out.spa == req.spa && out.tpa == req.tpa);
-	CHECK(dfcp_arp_answer(f, (size_t)len, B.mac, 0x0a000003, r, sizeof(r)) == 0);
-	len = dfcp_arp_answer(f, (size_t)len, B.mac, B.ip, r, sizeof(r));
-	CHECK(len == 60);
-	CHECK(dfcp_arp_parse(r, (size_t)len, &out) == 0);
-	CHECK(out.op == DFCP_ARP_REPLY && out.spa == B.ip && out.tpa == A.ip);
-	CHECK(memcmp(out.sha, B.mac, 6) == 0 && memcmp(out.tha, A.mac, 6) == 0);
-	CHECK(memcmp(r, A.mac, 6) == 0);
-	CHECK(dfcp_arp_parse(f, 30, &out) == -DFCP_E_ARP);
-	CHECK(dfcp_arp_parse(f, 5, &out) == -DFCP_E_TRUNC_ETH);
-	f[21] = 9;
-	CHECK(dfcp_arp_parse(f, 60, &out) == -DFCP_E_ARP);
-	CHECK(dfcp_arp_build(f, 10, &req) == -EMSGSIZE);
-}
-
-static void
-test_pattern(void)
-{
-	uint8_t a[1000], b[300];
-
-	dfcp_pattern_fill(7, 12345, a, sizeof(a));
-	for (int off = 0; off < 700; off += 77) {
-		dfcp_pattern_fill(7, 12345 + off, b, sizeof(b));
-		CHECK(memcmp(a + off, b, sizeof(b)) == 0);
-		CHECK(dfcp_pattern_check(7, 12345 + off, b, sizeof(b)) == sizeof(b));
-	}
-	b[100] ^= 1;
-	CHECK(dfcp_pattern_check(7, 12345, a, sizeof(a)) == sizeof(a));
-	CHECK(dfcp_pattern_check(8, 12345, a, sizeof(a)) < 8);
-}
-
-/*
- * Reference: byte o of the stream is byte (o & 7) of the little-endian word
- * o >> 3; word w is splitmix64 of its line w >> 3 (and the seed) XOR lane
- * (w & 7) times the golden-ratio constant.
- */
-static uint8_t
-pat_ref(uint32_t seed, uint64_t o)
-{
-	uint64_t w = o >> 3;
-	uint64_t z = (w >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	z ^= (w & 7) * 0x9e3779b97f4a7c15ull;
-	return (uint8_t)(z >> (8 * (o & 7)));
-}
-
-/* The vectorized word kernels against the byte reference: offsets, lengths, mismatches. */
-static void
-test_pattern_kernels(void)
-{
-	static uint8_t buf[70000];
-	static const size_t lens[] = { 0, 1, 7, 8, 9, 63, 64, 511, 512, 513, 520, 1420,
-		4096 + 3, 66740, 69999 };
-	static const uint64_t offs[] = { 0, 1, 5, 8, 66740, 133480 + 3, (1ull << 40) + 7 };
-
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
-			size_t len = lens[i], bad = 0;
-			uint64_t off = offs[j];
-
-			memset(buf, 0xa5, sizeof(buf));
-			dfcp_pattern_fill(9, off, buf, len);
-			for (size_t k = 0; k < len; k++)
-				bad += buf[k] != pat_ref(9, off + k);
-			CHECK(bad == 0);
-			CHECK(len == sizeof(buf) || buf[len] == 0xa5);	/* no overrun */
-			CHECK(dfcp_pattern_check(9, off, buf, len) == len);
-			/* a single flipped byte is found exactly, wherever it is */
-			for (size_t k = 0; k < len; k += len / 5 + 1) {
-				buf[k] ^= 0x10;
-				CHECK(dfcp_pattern_check(9, off, buf, len) == k);
-				buf[k] ^= 0x10;
-			}
-			if (len) {
-				buf[len - 1] ^= 1;
-				CHECK(dfcp_pattern_check(9, off, buf, len) == len - 1);
-				buf[len - 1] ^= 1;
-			}
-		}
-	}
-}
-
 int
 main(void)
 {
@@ -488,8 +392,5 @@ main(void)
 	test_extensions();
 	test_malformed();
 	test_params();
-	test_arp();
-	test_pattern();
-	test_pattern_kernels();
 	return test_report("dfcp-wire");
 }

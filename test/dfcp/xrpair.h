@@ -29,8 +29,8 @@ typedef int (*filter_fn)(void *ctx, int dir, uint8_t *f, uint16_t len, struct df
 
 struct pair {
 	struct dfcp_conn *a, *b;
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	filter_fn filter;
 	void *ctx;
 	uint64_t now;
@@ -86,11 +86,11 @@ open_pair(struct pair *pr, const struct dfcp_conn_conf *aconf,
 	memset(pr, 0, sizeof(*pr));
 	for (int i = 0; i < VN_BURST; i++)
 		fbp[i] = fb[i];
-	dfcp_src_pattern_init(&pr->src, 5, bytes, 0);
-	dfcp_sink_count_init(&pr->sink, 5, 1);
-	ac.source = dfcp_src_pattern_read;
+	net_src_pattern_init(&pr->src, 5, bytes, 0);
+	net_sink_count_init(&pr->sink, 5, 1);
+	ac.source = net_src_pattern_read;
 	ac.source_ctx = &pr->src;
-	bc.sink = dfcp_sink_count_write;
+	bc.sink = net_sink_count_write;
 	bc.sink_ctx = &pr->sink;
 	pr->a = dfcp_conn_connect(&ac, 0x100, 0);
 	REQUIRE(pr->a != NULL);

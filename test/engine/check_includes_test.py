@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""scripts/check-includes.py on small made-up trees: a clean tree passes, and each kind
+"""scripts/check-includes.py on small made-up trees (file names in capitals: not
+the project's): a clean tree passes, and each kind
 of departure it exists to catch is reported and fails it (two compiled modules that
 include each other through a header-only one, core/ including a kind, one kind including
 another's header, a library including the engine). Then the real tree passes.
@@ -28,31 +29,31 @@ def run(script, root):
 
 
 BASE = {
-    "app/dfcp-engine/core/a.h": "",
-    "app/dfcp-engine/core/a.c": '#include "core/a.h"\n',
-    "app/dfcp-engine/core/b.h": '#include "core/a.h"\n',
-    "app/dfcp-engine/core/b.c": '#include "core/b.h"\n',
-    "app/dfcp-engine/kinds/x/x.c": '#include "core/b.h"\n#include "kinds/xport/s.h"\n',
-    "app/dfcp-engine/kinds/xport/s.h": "",
-    "app/dfcp-engine/kinds/y/y.h": "",
-    "lib/net/net.h": "",
-    "lib/net/net.c": '#include "net.h"\n',
+    "app/dfcp-engine/core/AAA.h": "",
+    "app/dfcp-engine/core/AAA.c": '#include "core/AAA.h"\n',
+    "app/dfcp-engine/core/BBB.h": '#include "core/AAA.h"\n',
+    "app/dfcp-engine/core/BBB.c": '#include "core/BBB.h"\n',
+    "app/dfcp-engine/kinds/XXX/XXX.c": '#include "core/BBB.h"\n#include "kinds/xport/SSS.h"\n',
+    "app/dfcp-engine/kinds/xport/SSS.h": "",
+    "app/dfcp-engine/kinds/YYY/YYY.h": "",
+    "lib/net/NET.h": "",
+    "lib/net/NET.c": '#include "NET.h"\n',
 }
 
 CASES = [
     ("circle through a header-only module",
-     {"app/dfcp-engine/core/agg.h": '#include "core/b.h"\n',
-      "app/dfcp-engine/core/a.c": '#include "core/a.h"\n#include "core/agg.h"\n'},
-     "circle app/dfcp-engine/core/a <-> app/dfcp-engine/core/b"),
+     {"app/dfcp-engine/core/AGGR.h": '#include "core/BBB.h"\n',
+      "app/dfcp-engine/core/AAA.c": '#include "core/AAA.h"\n#include "core/AGGR.h"\n'},
+     "circle app/dfcp-engine/core/AAA <-> app/dfcp-engine/core/BBB"),
     ("core including a kind",
-     {"app/dfcp-engine/core/b.c": '#include "core/b.h"\n#include "kinds/y/y.h"\n'},
-     "wrong-way app/dfcp-engine/core/b.c -> app/dfcp-engine/kinds/y/y.h"),
+     {"app/dfcp-engine/core/BBB.c": '#include "core/BBB.h"\n#include "kinds/YYY/YYY.h"\n'},
+     "wrong-way app/dfcp-engine/core/BBB.c -> app/dfcp-engine/kinds/YYY/YYY.h"),
     ("a kind including another kind",
-     {"app/dfcp-engine/kinds/x/x.c": '#include "kinds/y/y.h"\n'},
-     "wrong-way app/dfcp-engine/kinds/x/x.c -> app/dfcp-engine/kinds/y/y.h"),
+     {"app/dfcp-engine/kinds/XXX/XXX.c": '#include "kinds/YYY/YYY.h"\n'},
+     "wrong-way app/dfcp-engine/kinds/XXX/XXX.c -> app/dfcp-engine/kinds/YYY/YYY.h"),
     ("a library including the engine",
-     {"lib/net/net.c": '#include "core/a.h"\n'},
-     "wrong-way lib/net/net.c -> app/dfcp-engine/core/a.h"),
+     {"lib/net/NET.c": '#include "core/AAA.h"\n'},
+     "wrong-way lib/net/NET.c -> app/dfcp-engine/core/AAA.h"),
 ]
 
 

@@ -290,25 +290,7 @@ tasks = d0, t0
 tasks = d1, t1
 """
 
-# the TCP transfer with the deprecated task keys (flows t0.0, t1.0) ...
-MIXED_TCP_ALIAS = """[task t0]
-kind = tcp
-port = b0
-role = sender
-local = 10.0.1.1:40000
-remote = 10.0.1.2:5201
-remote_mac = 02:00:00:00:00:02
-cc = cubic
-bytes = {tcp_bytes}
-[task t1]
-kind = tcp
-port = b1
-role = receiver
-local = 10.0.1.2:5201
-verify = on
-"""
-
-# ... and as [flow] sections with proto = tcp (flows ts, tr)
+# the TCP transfer: [flow] sections with proto = tcp (flows ts, tr)
 MIXED_TCP_FLOWS = """[flow ts]
 proto = tcp
 role = sender
@@ -332,35 +314,34 @@ flows = tr
 """
 
 
-def mixed_run(engine, tmp, dfcp_bytes, tcp_bytes, flows):
-    """One run; returns the summary, the TCP sender and receiver entries, the output."""
-    tcp = (MIXED_TCP_FLOWS if flows else MIXED_TCP_ALIAS).format(tcp_bytes=tcp_bytes)
+def mixed_run(engine, tmp, dfcp_bytes, tcp_bytes, live):
+    """One run (live: with a 10 ms stats period, else none); returns the summary, the TCP
+    sender and receiver entries, the output."""
+    tcp = MIXED_TCP_FLOWS.format(tcp_bytes=tcp_bytes)
     ini = enginetest.write(os.path.join(tmp, "mixed.ini"),
                            MIXED.format(dfcp_bytes=dfcp_bytes, tcp=tcp,
-                                        period="0.01s" if flows else "0"))
+                                        period="0.01s" if live else "0"))
     out, ts = os.path.join(tmp, "mixed.json"), os.path.join(tmp, "mixed.csv")
     p = run(engine, ["--", "--config", ini, "--summary-json", out, "--timeseries", ts],
             timeout=120)
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
-    if (not flows) != ("deprecated" in p.stderr):
-        fail("the deprecation note is missing or printed for [flow] sections")
     js = load_summary(out)
     tc = {c["name"]: c for c in js.get("tcp", [])}
-    names = ("ts", "tr") if flows else ("t0.0", "t1.0")
+    names = ("ts", "tr")
     with open(ts) as f:
         rows = [ln.split(",") for ln in f.read().splitlines()[1:]]
     return js, tc.get(names[0]), tc.get(names[1]), p.stdout, rows, names
 
 
 def case_mixed_stop(engine, src, tmp):
-    """Both orders, both TCP forms: the shorter transfer must not end the run, the
-    longer must not be cut; with [flow] sections the live view, the time series and
-    the RTT histograms cover the TCP flows."""
-    for flows in (False, True):
+    """Both orders, without and with the live view: the shorter transfer must not end the
+    run, the longer must not be cut; the live view, the time series and the RTT
+    histograms cover the TCP flows."""
+    for live in (False, True):
         for dfcp_bytes, tcp_bytes in ((256 << 10, 48 << 20), (48 << 20, 256 << 10)):
             js, tx, rx, text, rows, names = mixed_run(engine, tmp, dfcp_bytes, tcp_bytes,
-                                                      flows)
+                                                      live)
             fl = {f["name"]: f for f in js["flows"]}
             s1, r1 = fl["s1"], fl["r1"]
             print(f"dfcp {dfcp_bytes} B: s1 done={s1['done']} r1 {r1['sink_bytes']} B; "
@@ -380,7 +361,7 @@ def case_mixed_stop(engine, src, tmp):
                 fail(f"time series rows for {sorted({r[1] for r in rows})}")
             # the live view prints once per stats period (10 ms here): a run shorter
             # than two periods may end before the first frame
-            if flows and js["duration_s"] >= 0.02 and (
+            if live and js["duration_s"] >= 0.02 and (
                     "tcp senders" not in text or
                     not re.search(r"^\s+flow ts\s+sender\s", text, re.M)):
                 fail("the live view has no TCP flows")

@@ -23,6 +23,14 @@ Cases (each one engine run of 3 s on net_ring wires, no devices):
                 bursts carry meet the pipe at their schedule slots, <= 15 % of the drops in
                 runs (without lookahead: ~40 %)
 
+  tcp-rate      two TCP senders of one local address, each rate = 100Mbit, straight to a
+                receiver over net_ring (no pipe): their endpoint is paced at 200 Mbit/s
+                L1 (each flow's pace record shows it), the two goodputs sum to 93-101 %
+                of what 200 Mbit/s carries in payload, both transfers verify
+  tcp-rate-mix  one flow of that address with a rate and one without: refused at start,
+                naming both flows
+  rate-receiver a receiver with rate: a config error naming the key
+
 The busy loop is a process the test starts (taskset) and always kills; it shares the paced
 thread's CPU the way another process on a shared VM does. Usage: CASE ENGINE SOURCE_ROOT.
 """
@@ -328,6 +336,98 @@ def case_lookahead_hog(eng, src, tmp):
         fail(f"the transfer did not verify: {r.get('verify')}")
 
 
+def tcp_rate_config(rate_b="100Mbit", role_rate=""):
+    """Two TCP senders on 10.0.0.1 (ports 40000, 40001) to receivers on 10.0.0.2, .3."""
+    rate_b_line = f"rate = {rate_b}\n" if rate_b else ""
+    return f"""[eal]
+args = {EAL}
+[engine]
+duration = {DURATION}s
+stats_period = 0
+drain = 300ms
+[port p0]
+device = ring:w0
+preset = net_ring
+[port p1]
+device = ring:w0
+preset = net_ring
+[flow s1]
+proto = tcp
+role = sender
+local = 10.0.0.1:40000
+remote = 10.0.0.2:5201
+remote_mac = 02:00:00:00:00:02
+rate = 100Mbit
+[flow s2]
+proto = tcp
+role = sender
+local = 10.0.0.1:40001
+remote = 10.0.0.3:5201
+remote_mac = 02:00:00:00:00:02
+seed = 2
+{rate_b_line}[flow r1]
+proto = tcp
+role = receiver
+local = 10.0.0.2:5201
+sink = verify
+{role_rate}[flow r2]
+proto = tcp
+role = receiver
+local = 10.0.0.3:5201
+sink = verify
+seed = 2
+[task tx]
+kind = tcp
+port = p0
+flows = s1, s2
+[task rx]
+kind = tcp
+port = p1
+flows = r1, r2
+[lcore 1]
+tasks = tx, rx
+"""
+
+
+def case_tcp_rate(eng, src, tmp):
+    js, _ = engine(eng, tmp, tcp_rate_config(), "tcp-rate")
+    flows = {f["name"]: f for f in js.get("tcp", [])}
+    for n in ("s1", "s2"):
+        pace = item(js, "pace", n)
+        print(f"pace {n}: {pace}")
+        if abs(pace["rate_mbps"] - 200.0) > 1e-6:
+            fail(f"flow {n}'s pace record shows {pace['rate_mbps']} Mbit/s, want the "
+                 f"endpoint's 200")
+    for n in ("r1", "r2"):
+        if flows[n].get("bad_bytes", 0) != 0 or flows[n]["goodput_bytes"] <= 0:
+            fail(f"receiver {n}: nothing delivered or bytes wrong")
+    got = sum(flows[n]["goodput_mbps"] for n in ("r1", "r2")) * 1e6
+    # payload per L1 byte of a full segment: mss / (mss + 54 B of headers + 24), options
+    # (up to 40 B) inside the tolerance
+    mss = flows["s1"]["mss"]
+    want = 200e6 * mss / (mss + 54 + 24)
+    print(f"goodput {got / 1e6:.1f} Mbit/s of the {want / 1e6:.1f} that 200 Mbit/s L1 carries")
+    if got < 0.93 * want or got > 1.01 * want:
+        fail(f"goodput {got / 1e6:.1f} Mbit/s: not paced at 200 Mbit/s L1")
+
+
+def refused(eng, tmp, text, name, want):
+    cfg = write(os.path.join(tmp, name + ".ini"), text)
+    p = run([eng, "--", "--config", cfg], timeout=60)
+    if p.returncode == 0 or want not in p.stdout + p.stderr:
+        fail(f"exit {p.returncode}; expected a refusal with {want!r}")
+
+
+def case_tcp_rate_mix(eng, src, tmp):
+    refused(eng, tmp, tcp_rate_config(rate_b=""), "tcp-mix",
+            "flows s1 (rate) and s2 (no rate) share the local address 10.0.0.1")
+
+
+def case_rate_receiver(eng, src, tmp):
+    refused(eng, tmp, tcp_rate_config(role_rate="rate = 1Gbit\n"), "rx-rate",
+            "[flow r1] rate: paces a sender")
+
+
 CASES = {
     "txonly-1g": case_txonly_1g,
     "txonly-64": case_txonly_64,
@@ -338,6 +438,9 @@ CASES = {
     "delay-hog": case_delay_hog,
     "backlog-hog": case_backlog_hog,
     "lookahead-hog": case_lookahead_hog,
+    "tcp-rate": case_tcp_rate,
+    "tcp-rate-mix": case_tcp_rate_mix,
+    "rate-receiver": case_rate_receiver,
 }
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 """TCP task end-to-end tests: tcp_test.py CASE ENGINE SOURCE_ROOT.
 
 Cases:
-  ring-reno   configs/tcp-ring.ini with cc = reno: sender and receiver tasks over
-              net_ring through a router pipe with 1 % loss; exact, verified
+  ring-reno   configs/tcp-ring.ini with cc = reno: sender and receiver tasks (flows
+              up, down) over net_ring through a router pipe with 1 % loss; exact, verified
               delivery, retransmissions > 0, cwnd trace written, mbufs returned
   ring-cubic  the same with cc = cubic
   tap-send    our TCP sender -> a Linux TCP receiver (Python socket server) in a
@@ -12,14 +12,15 @@ Cases:
               namespace, so the tap interface is created there); ARP resolution of
               the Linux peer; every byte of the pattern checked by the server
   tap-recv    a Linux TCP sender (Python socket client) -> our TCP receiver, verified
-  cap         three CUBIC connections of one task under the coordinated cap policy
-              through a 20 Mbit/s pipe with a deep queue: all deliver, the policy ran
-  per-conn    two connections of one sender task with their own cc (tcpw-c, reno),
-              tick / rto_min (0.5 s, 0.1 s) and init_cwnd: the summary JSON, the trace
+  cap         three CUBIC connections (flow group tx, count = 3) of one task under
+              the coordinated cap policy through a 20 Mbit/s pipe with a deep queue:
+              all deliver, the policy ran
+  per-conn    two sender flows of one task with their own cc (tcpw-c, reno), tick /
+              rto_min (0.5 s, 0.1 s) and init_cwnd: the summary JSON, the trace
               headers and the behaviour (ACK pairs, RTO) show each connection's settings
-  bad-config  unknown congestion control, cap policy on a receiver, per-connection
-              lists (longer than flows, on a receiver, a bad or empty element): exit
-              code 1 with "FILE:LINE: [task t] KEY: reason"
+  bad-config  unknown congestion control, cap policy without senders, missing remote,
+              rto_min above rto_max; a connection key (role, cc, verify, ...) in a tcp
+              task: exit code 1 with "FILE:LINE: [SECTION] KEY: reason"
 Skips (77) where namespaces or tap devices are not permitted. No timing assertions.
 """
 import json
@@ -62,21 +63,24 @@ def show(f):
           f"cwnd {f['cwnd_seg']:.1f} seg")
 
 
-# lib/tcp/tcp_app.c tcp_pattern_fill(): the byte at offset o is byte o % 8 of
-# pat_word(seed, o / 8), little-endian.
+# lib/net/net_app.c net_pattern_fill(): the byte at offset o is byte o % 8 of the
+# little-endian word w = o / 8: splitmix64 of its line w / 8 (and the seed) XOR lane
+# (w % 8) times the golden-ratio constant.
 PATTERN_PY = r'''
 import struct
 M64 = (1 << 64) - 1
+G = 0x9e3779b97f4a7c15
 def pattern(seed, off, n):
     w0, w1 = off // 8, (off + n + 7) // 8
     s = (seed << 32 | seed) & M64
     words = []
     for w in range(w0, w1):
-        x = (((w + 1) * 0x9e3779b97f4a7c15) & M64) ^ s
-        x ^= x >> 31
-        x = (x * 0xbf58476d1ce4e5b9) & M64
-        x ^= x >> 29
-        words.append(x)
+        z = ((w >> 3) * G + s) & M64
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+        z ^= z >> 31
+        z ^= ((w & 7) * G) & M64
+        words.append(z)
     b = struct.pack("<%dQ" % len(words), *words)
     return b[off - w0 * 8: off - w0 * 8 + n]
 '''
@@ -84,7 +88,9 @@ exec(PATTERN_PY)
 
 
 def self_check_pattern():
-    # known first bytes of seed 7 (checked against the C code through the ring cases)
+    # seed 7 at offset 61: the known vector of test/net/test_net.c (the C code)
+    if pattern(7, 61, 16).hex() != "97e5ca5ad128b4f8a61ace4fad62cb41":
+        fail("pattern differs from lib/net's")
     a = pattern(7, 0, 64)
     b = pattern(7, 3, 20)
     if a[3:23] != b:
@@ -108,7 +114,7 @@ def case_ring(engine, src, tmp, cc):
     if p.returncode != 0:
         fail(f"exit code {p.returncode}")
     js = load(out)
-    s, r = tcp_flow(js, "tx.0"), tcp_flow(js, "rx.0")
+    s, r = tcp_flow(js, "up"), tcp_flow(js, "down")
     show(s)
     show(r)
     n = 4 << 20
@@ -141,7 +147,7 @@ def case_ring(engine, src, tmp, cc):
     if len(pts) < 10 or len(pts[0].split()) != 5:
         fail(f"cwnd trace has {len(pts)} points")
     print(f"cwnd trace: {len(pts)} points, first: {pts[0].strip()}")
-    if "tcp tx.0" not in p.stdout or "tcp flow tx.0" not in p.stdout:
+    if "tcp up " not in p.stdout or "tcp flow up " not in p.stdout:
         fail("no per-flow lines in the periodic block / summary")
 
 
@@ -164,12 +170,13 @@ def tap_config(role, nbytes):
     common = ("[engine]\nduration = 60s\nstats_period = 1s\n"
               "[port t0]\ndevice = net_tap0\npreset = net_tap\n")
     if role == "sender":
-        task = ("[task tx]\nkind = tcp\nport = t0\nrole = sender\nlocal = 10.99.0.2:40000\n"
+        task = ("[flow up]\nproto = tcp\nrole = sender\nlocal = 10.99.0.2:40000\n"
                 f"remote = 10.99.0.1:5201\ncc = cubic\nbytes = {nbytes}\nseed = 7\n"
-                "[lcore 1]\ntasks = tx\n")
+                "[task tx]\nkind = tcp\nport = t0\nflows = up\n[lcore 1]\ntasks = tx\n")
     else:
-        task = ("[task rx]\nkind = tcp\nport = t0\nrole = receiver\nlocal = 10.99.0.2:5201\n"
-                "flows = 1\nverify = on\nseed = 7\n[lcore 1]\ntasks = rx\n")
+        task = ("[flow down]\nproto = tcp\nrole = receiver\nlocal = 10.99.0.2:5201\n"
+                "sink = verify\nseed = 7\n"
+                "[task rx]\nkind = tcp\nport = t0\nflows = down\n[lcore 1]\ntasks = rx\n")
     return common + task
 
 
@@ -279,7 +286,7 @@ def case_tap_send(engine, src, tmp):
             fail(f"engine exit code {ep.returncode}")
         res = json.loads(sout.strip().splitlines()[-1])
         js = load(out)
-        s = tcp_flow(js, "tx.0")
+        s = tcp_flow(js, "up")
         show(s)
         if res["bytes"] != n or res["bad_chunks"] != 0:
             fail(f"Linux received {res['bytes']} bytes ({res['bad_chunks']} bad chunks), "
@@ -318,7 +325,7 @@ def case_tap_recv(engine, src, tmp):
         if ep.returncode != 0:
             fail(f"engine exit code {ep.returncode}")
         js = load(out)
-        r = tcp_flow(js, "rx.0")
+        r = tcp_flow(js, "down")
         show(r)
         if res["sent"] != n or not res["eof"]:
             fail(f"Linux sender: {res}")
@@ -353,26 +360,36 @@ port_a = ra
 port_b = rb
 a_to_b = bott
 b_to_a = back
+[flow tx]
+proto = tcp
+role = sender
+count = 3
+local = 10.0.0.1:40000
+remote = 10.0.0.2:5201
+remote_port_step = 0
+seed_step = 0
+remote_mac = 02:00:00:00:00:02
+cc = cubic
+bytes = 2MiB
+[flow rx]
+proto = tcp
+role = receiver
+count = 3
+local = 10.0.0.2:5201
+local_port_step = 0
+seed_step = 0
+sink = verify
 [task tx]
 kind = tcp
 port = p0
-role = sender
-local = 10.0.0.1:40000
-remote = 10.0.0.2:5201
-remote_mac = 02:00:00:00:00:02
-flows = 3
-cc = cubic
-bytes = 2MiB
+flows = tx
 cap_policy = coordinated
 cap_interval = 200ms
 cap_table = 5ms:40, 20ms:20, 50ms:10
 [task rx]
 kind = tcp
 port = p1
-role = receiver
-local = 10.0.0.2:5201
-flows = 3
-verify = on
+flows = rx
 [lcore 1]
 tasks = tx, rtr, rx
 """
@@ -412,40 +429,72 @@ def case_cap(engine, src, tmp):
     check_pools(js)
 
 
-PER_CONN = CAP.replace("flows = 3\ncc = cubic\nbytes = 2MiB\ncap_policy = coordinated\n"
-                       "cap_interval = 200ms\ncap_table = 5ms:40, 20ms:20, 50ms:10\n",
-                       "flows = 2\ncc = tcpw-c, reno\ntick = 500ms, 100ms\n"
-                       "rto_min = 500ms, 100ms\ninit_cwnd = 4, 10\nbytes = 1MiB\n"
-                       "cwnd_trace = TRACE\n").replace("flows = 3\nverify", "flows = 2\nverify") \
-    .replace("bytes = 1MiB\n", "bytes = 1MiB\nsndbuf = 64KiB\n")  # < the queue: no loss
+# two sender flows of task tx with their own settings (sndbuf < the queue: no loss)
+PER_CONN_FLOWS = """[flow s0]
+proto = tcp
+role = sender
+local = 10.0.0.1:40000
+remote = 10.0.0.2:5201
+remote_mac = 02:00:00:00:00:02
+cc = tcpw-c
+tick = 500ms
+rto_min = 500ms
+init_cwnd = 4
+bytes = 1MiB
+sndbuf = 64KiB
+[flow s1]
+proto = tcp
+role = sender
+local = 10.0.0.1:40001
+remote = 10.0.0.2:5201
+remote_mac = 02:00:00:00:00:02
+cc = reno
+tick = 100ms
+rto_min = 100ms
+init_cwnd = 10
+bytes = 1MiB
+sndbuf = 64KiB
+[flow rx]
+proto = tcp
+role = receiver
+count = 2
+local = 10.0.0.2:5201
+local_port_step = 0
+seed_step = 0
+sink = verify
+[task tx]
+kind = tcp
+port = p0
+flows = s0, s1
+cwnd_trace = TRACE
+"""
+PER_CONN = CAP[:CAP.index("[flow tx]")] + PER_CONN_FLOWS + CAP[CAP.index("[task rx]"):]
 
 
 def case_per_conn(engine, src, tmp):
     """Two connections of one sender task with their own cc, tick, rto_min, init_cwnd."""
     trace = os.path.join(tmp, "cwnd.dat")
     text = PER_CONN.replace("TRACE", trace)
-    if "cc = tcpw-c, reno" not in text or "flows = 2\nverify" not in text:
-        fail("per-connection config template did not apply")
     p, js = run_config(engine, tmp, "pc.ini", text)
     n = 1 << 20
     want = [("tcpw-c", 500000, 4), ("reno", 100000, 10)]
     for i, (cc, tick, iw) in enumerate(want):
-        s, r = tcp_flow(js, f"tx.{i}"), tcp_flow(js, f"rx.{i}")
+        s, r = tcp_flow(js, f"s{i}"), tcp_flow(js, f"rx.{i}")
         show(s)
         print(f"  tick {s['tick_us']:.0f} us rto_min {s['rto_min_us']:.0f} us rto "
               f"{s['rto_us']:.0f} us init_cwnd {s['init_cwnd']} pair ACKs rx "
               f"{s['pair_acks_rx']} bw_est {s['bw_est_bps']}")
         if s["goodput_bytes"] != n or not s["done"] or r["sink_bytes"] != n or r["bad_bytes"]:
-            fail(f"tx.{i} did not deliver {n} verified bytes")
+            fail(f"s{i} did not deliver {n} verified bytes")
         if (s["cc"], s["tick_us"], s["rto_min_us"], s["init_cwnd"]) != (cc, tick, tick, iw):
-            fail(f"tx.{i}: cc {s['cc']} tick {s['tick_us']} rto_min {s['rto_min_us']} "
+            fail(f"s{i}: cc {s['cc']} tick {s['tick_us']} rto_min {s['rto_min_us']} "
                  f"init_cwnd {s['init_cwnd']}, expected {cc} {tick} {tick} {iw}")
-    s0, s1 = tcp_flow(js, "tx.0"), tcp_flow(js, "tx.1")
+    s0, s1 = tcp_flow(js, "s0"), tcp_flow(js, "s1")
     # the module really differs: only the TCPW-C connection asks for and gets ACK pairs
     if s0["pair_acks_rx"] == 0 or s0["bw_est_bps"] == 0:
-        fail("tx.0 (tcpw-c) got no ACK pairs / bandwidth estimate")
+        fail("s0 (tcpw-c) got no ACK pairs / bandwidth estimate")
     if s1["pair_acks_rx"] != 0 or s1["bw_est_bps"] != 0:
-        fail("tx.1 (reno) got ACK pairs or a bandwidth estimate")
+        fail("s1 (reno) got ACK pairs or a bandwidth estimate")
     # the tick really differs: RTO = SRTT + max(G, 4 RTTVAR) on a clean 20 ms path
     if not s0["rto_us"] >= 500000 > s1["rto_us"] >= 100000:
         fail(f"RTO {s0['rto_us']:.0f} / {s1['rto_us']:.0f} us: expected >= 500 ms with the "
@@ -461,40 +510,40 @@ def case_per_conn(engine, src, tmp):
     check_pools(js)
 
 
+# what a tcp task given a connection key says (tcp_conf.c)
+NOT_TASK_KEY = ("not a tcp task key; connections are [flow NAME] sections with proto = tcp, "
+                "named in the task's flows (doc/config.md, [flow])")
+
+
 def case_bad_config(engine, src, tmp):
     base = "[engine]\n[port p0]\ndevice = ring:w0\n[lcore 1]\ntasks = t\n[task t]\nkind = tcp\n" \
            "port = p0\n"
+    snd = "flows = f\n[flow f]\nproto = tcp\nrole = sender\nlocal = 10.0.0.1:1\n"
     cases = [
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\ncc = nosuch\n",
-         "unknown congestion control"),
-        ("role = receiver\nlocal = 10.0.0.1:1\ncap_policy = old\n", "sender tasks only"),
-        ("role = sender\nlocal = 10.0.0.1:1\n", "remote"),
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\ncap_table = 20ms:8, 10ms:4\n",
-         "ascend"),
-        ("role = sender\nlocal = 10.0.0.1\nremote = 10.0.0.2:2\n", ":PORT"),
-        # per-connection lists: "FILE:LINE: [task t] KEY: reason" (LINE: the key's line)
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 2\n"
-         "cc = reno, cubic, vegas\n",
-         "{cfg}:{line}: [task t] cc: 3 values for 2 connection(s) (flows = 2)"),
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\ntick = 500ms, 100ms\n",
-         "{cfg}:{line}: [task t] tick: 2 values for 1 connection(s)"),
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 3\n"
-         "cc = reno, nosuch\n",
-         "{cfg}:{line}: [task t] cc: connection 1: unknown congestion control \"nosuch\""),
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 3\n"
-         "rto_min = 100ms,,200ms\n", "{cfg}:{line}: [task t] rto_min: empty element 2"),
-        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 2\n"
-         "rto_max = 1s\nrto_min = 200ms, 2s\n",
-         "{cfg}:{line}: [task t] rto_min: connection 1: larger than rto_max"),
-        ("role = receiver\nlocal = 10.0.0.1:1\nflows = 2\ncc = reno, cubic\n",
-         "{cfg}:{line}: [task t] cc: one value per connection applies to sender tasks only"),
+        (snd + "remote = 10.0.0.2:2\ncc = nosuch\n",
+         "{cfg}:{line}: [flow f] cc: unknown congestion control \"nosuch\""),
+        ("cap_policy = old\nflows = f\n[flow f]\nproto = tcp\nrole = receiver\n"
+         "local = 10.0.0.1:1\n", "sender flows only"),
+        (snd, "[flow f] remote:"),
+        ("cap_table = 20ms:8, 10ms:4\n" + snd + "remote = 10.0.0.2:2\n",
+         "{cfg}:{line}: [task t] cap_table: RTT rises must ascend"),
+        (snd.replace("10.0.0.1:1", "10.0.0.1") + "remote = 10.0.0.2:2\n", ":PORT"),
+        (snd + "remote = 10.0.0.2:2\nrto_max = 1s\nrto_min = 2s\n",
+         "{cfg}:{line}: [flow f] rto_min: larger than rto_max"),
+        # a connection key in the task: a [flow]'s, never the task's
+        ("role = sender\nlocal = 10.0.0.1:1\nremote = 10.0.0.2:2\nflows = 2\ncc = reno\n",
+         "{cfg}:{line}: [task t] role: " + NOT_TASK_KEY),
+        ("cc = reno\n" + snd + "remote = 10.0.0.2:2\n",
+         "{cfg}:{line}: [task t] cc: " + NOT_TASK_KEY),
+        ("flows = f\nverify = on\n[flow f]\nproto = tcp\nrole = receiver\nlocal = 10.0.0.1:1\n",
+         "{cfg}:{line}: [task t] verify: " + NOT_TASK_KEY),
     ]
     for i, (keys, msg) in enumerate(cases):
-        cfg = write(os.path.join(tmp, f"bad{i}.ini"), base + keys)
+        text = base + keys
+        cfg = write(os.path.join(tmp, f"bad{i}.ini"), text)
         key = msg.split("] ")[1].split(":")[0] if msg.startswith("{cfg}") else None
         if key:
-            lines = (base + keys).splitlines()
-            line = [n + 1 for n, ln in enumerate(lines) if ln.startswith(key + " =")][0]
+            line = [n + 1 for n, ln in enumerate(text.splitlines()) if ln.startswith(key + " =")][0]
             msg = msg.format(cfg=cfg, line=line)
         p = run([engine] + EAL.split() + ["--", "--config", cfg])
         if p.returncode != 1 or msg not in p.stderr + p.stdout:

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/net unit tests: checksum against its plain reference and known
- * vectors, big-endian load/store, header writers, ARP.
+ * vectors, big-endian load/store, header writers, ARP, Ethernet / IPv4
+ * validation, error names; the application side: the verifiable pattern
+ * (its word kernels against the plain reference and a known vector), the
+ * pattern source, the counting sink.
  * Usage: test_net NAME
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "net.h"
 #include "test_harness.h"
@@ -138,16 +142,16 @@ test_arp(void)
 	CHECKF(b.op == NET_ARP_REQUEST && b.spa == a.spa && b.tpa == a.tpa &&
 			memcmp(b.sha, mac, 6) == 0, "fields");
 	/* refusals */
-	CHECKF(net_arp_parse(f, NET_ETH_LEN - 1, &b) == -NET_ARP_E_TRUNC_ETH, "short eth");
-	CHECKF(net_arp_parse(f, NET_ARP_LEN - 1, &b) == -NET_ARP_E_ARP, "short arp");
+	CHECKF(net_arp_parse(f, NET_ETH_LEN - 1, &b) == -NET_E_TRUNC_ETH, "short eth");
+	CHECKF(net_arp_parse(f, NET_ARP_LEN - 1, &b) == -NET_E_ARP, "short arp");
 	f[12] = 0x08, f[13] = 0x00;
-	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ETHERTYPE, "ethertype");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_E_ETHERTYPE, "ethertype");
 	f[13] = 0x06;
 	f[NET_ETH_LEN + 5] = 16;
-	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "plen");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_E_ARP, "plen");
 	f[NET_ETH_LEN + 5] = 4;
 	f[NET_ETH_LEN + 7] = 3;
-	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_ARP_E_ARP, "op");
+	CHECKF(net_arp_parse(f, NET_MIN_FRAME, &b) == -NET_E_ARP, "op");
 	f[NET_ETH_LEN + 7] = 1;
 	/* answer: a request for 10.0.0.2 from peer */
 	memcpy(f + 6, peer, 6);
@@ -162,8 +166,257 @@ test_arp(void)
 			memcmp(b.tha, peer, 6) == 0 && memcmp(b.sha, mac, 6) == 0, "reply fields");
 	CHECKF(net_arp_answer(out, (size_t)rc, peer, 0x0a000001u, f, sizeof(f)) == 0,
 			"a reply is not answered");
-	CHECKF(net_arp_answer(out, 10, mac, 0x0a000002u, f, sizeof(f)) == -NET_ARP_E_TRUNC_ETH,
+	CHECKF(net_arp_answer(out, 10, mac, 0x0a000002u, f, sizeof(f)) == -NET_E_TRUNC_ETH,
 			"malformed");
+}
+
+/* An Ethernet + IPv4 frame of proto with l4 bytes after the header (ihl 20 + opts). */
+static size_t
+mk_l3(uint8_t *f, uint8_t proto, unsigned int opts, unsigned int l4, size_t pad)
+{
+	static const uint8_t m[6] = {2, 0, 0, 0, 0, 1};
+	uint8_t *ip = f + NET_ETH_LEN;
+	uint16_t c;
+
+	net_eth_build(f, m, m, NET_ETHERTYPE_IPV4);
+	net_ipv4_build(ip, (uint16_t)(NET_IP_LEN + opts + l4), 64, proto, 0x0a000001u,
+			0x0a000002u);
+	ip[0] = (uint8_t)(0x40 | (NET_IP_LEN + opts) / 4);
+	memset(ip + NET_IP_LEN, 1, opts);	/* NOP options */
+	memset(ip + NET_IP_LEN + opts, 0x5a, l4 + pad);
+	c = net_csum16(ip, NET_IP_LEN + opts, 0);
+	memcpy(ip + 10, &c, 2);
+	return NET_ETH_LEN + NET_IP_LEN + opts + l4 + pad;
+}
+
+static void
+test_l3(void)
+{
+	uint8_t f[256];
+	uint32_t l4_len = 0;
+	size_t n;
+	int rc;
+
+	n = mk_l3(f, NET_PROTO_UDP, 0, 30, 10);	/* padded past the total length */
+	rc = net_l3_parse(f, n, NET_PROTO_UDP, NET_UDP_LEN, 0, &l4_len);
+	CHECKF(rc == NET_ETH_LEN + NET_IP_LEN && l4_len == 30, "udp: %d %u", rc, l4_len);
+	CHECKF(net_l3_parse(f, n, NET_PROTO_TCP, 0, 0, &l4_len) == -NET_E_IP_PROTO, "proto");
+	CHECKF(net_l3_parse(f, n, NET_PROTO_UDP, 31, 0, &l4_len) == -NET_E_IP_LEN, "min_l4");
+	/* every truncation is refused, never read past the end */
+	for (size_t l = 0; l < NET_ETH_LEN + NET_IP_LEN + 30; l++) {
+		uint8_t *t = malloc(l + 1);
+
+		memcpy(t, f, l);
+		CHECKF(net_l3_parse(t, l, NET_PROTO_UDP, 0, 0, &l4_len) < 0, "len %zu", l);
+		free(t);
+	}
+	CHECK(net_l3_parse(f, NET_ETH_LEN - 1, NET_PROTO_UDP, 0, 0, &l4_len) == -NET_E_TRUNC_ETH);
+	CHECK(net_l3_parse(f, NET_ETH_LEN + 10, NET_PROTO_UDP, 0, 0, &l4_len) == -NET_E_TRUNC_IP);
+	CHECK(net_l3_parse(f, NET_ETH_LEN + 40, NET_PROTO_UDP, 0, 0, &l4_len) == -NET_E_IP_LEN);
+	f[12] = 0x86;
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, 0, &l4_len) == -NET_E_ETHERTYPE);
+	f[12] = 0x08;
+	f[NET_ETH_LEN + 8] ^= 1;	/* TTL changed, checksum stale */
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, 0, &l4_len) == -NET_E_IP_CSUM);
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, NET_L3_CSUM_OK, &l4_len) > 0);
+	f[NET_ETH_LEN + 8] ^= 1;
+	f[NET_ETH_LEN] = 0x65;		/* version 6 */
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, NET_L3_CSUM_OK, &l4_len) == -NET_E_IP_HDR);
+	f[NET_ETH_LEN] = 0x44;		/* IHL 4 */
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, NET_L3_CSUM_OK, &l4_len) == -NET_E_IP_HDR);
+	n = mk_l3(f, NET_PROTO_UDP, 0, 30, 0);
+	f[NET_ETH_LEN + 6] = 0x20;	/* more fragments */
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, NET_L3_CSUM_OK, &l4_len) == -NET_E_IP_FRAG);
+	f[NET_ETH_LEN + 6] = 0x00;
+	f[NET_ETH_LEN + 7] = 0x08;	/* fragment offset */
+	CHECK(net_l3_parse(f, n, NET_PROTO_UDP, 0, NET_L3_CSUM_OK, &l4_len) == -NET_E_IP_FRAG);
+	/* options: refused unless allowed; the L4 header after them */
+	n = mk_l3(f, NET_PROTO_TCP, 8, 20, 0);
+	CHECK(net_l3_parse(f, n, NET_PROTO_TCP, 0, 0, &l4_len) == -NET_E_IP_HDR);
+	rc = net_l3_parse(f, n, NET_PROTO_TCP, 0, NET_L3_OPTS, &l4_len);
+	CHECKF(rc == NET_ETH_LEN + 28 && l4_len == 20, "options: %d %u", rc, l4_len);
+	f[NET_ETH_LEN] = 0x4f;		/* IHL 60: past the frame */
+	CHECK(net_l3_parse(f, n, NET_PROTO_TCP, 0, NET_L3_OPTS | NET_L3_CSUM_OK, &l4_len) ==
+			-NET_E_IP_HDR);
+}
+
+static void
+test_err(void)
+{
+	static const char *const own[NET_E_MAX + 2] = {
+		[NET_E_MAX] = "mine",
+	};
+
+	CHECK(strcmp(net_err_str(-NET_E_IP_CSUM, NULL, 0), "ip-checksum") == 0);
+	CHECK(strcmp(net_err_str(NET_E_ARP, own, NET_E_MAX + 2), "arp") == 0);
+	CHECK(strcmp(net_err_str(-NET_E_MAX, own, NET_E_MAX + 2), "mine") == 0);
+	CHECK(strcmp(net_err_str(NET_E_MAX + 1, own, NET_E_MAX + 2), "?") == 0);
+	CHECK(strcmp(net_err_str(NET_E_MAX + 2, own, NET_E_MAX + 2), "?") == 0);
+	CHECK(strcmp(net_err_str(NET_E_MAX, NULL, 0), "?") == 0);
+	for (int e = 0; e < NET_E_MAX; e++)
+		CHECKF(strcmp(net_err_str(e, NULL, 0), "?") != 0, "code %d named", e);
+}
+
+/*
+ * The definition, written out once more: byte o of the stream is byte
+ * (o & 7) of the little-endian word o >> 3; word w is splitmix64 of its
+ * line w >> 3 (and the seed) XOR lane (w & 7) times the golden-ratio constant.
+ */
+static uint8_t
+pat_def(uint32_t seed, uint64_t o)
+{
+	uint64_t w = o >> 3;
+	uint64_t z = (w >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	z ^= (w & 7) * 0x9e3779b97f4a7c15ull;
+	return (uint8_t)(z >> (8 * (o & 7)));
+}
+
+static void
+test_pattern(void)
+{
+	/* seed 7 at offsets 0 and 61: the bytes test/engine/tcp_test.py's copy makes */
+	static const uint8_t kv0[16] = { 0x9c, 0x89, 0xa7, 0x41, 0x94, 0xc3, 0x61, 0x99,
+		0x89, 0xf5, 0xed, 0x3e, 0x2d, 0xba, 0x56, 0x07 };
+	static const uint8_t kv61[16] = { 0x97, 0xe5, 0xca, 0x5a, 0xd1, 0x28, 0xb4, 0xf8,
+		0xa6, 0x1a, 0xce, 0x4f, 0xad, 0x62, 0xcb, 0x41 };
+	uint8_t a[1000], b[300], c[1000];
+
+	net_pattern_fill(7, 0, b, 16);
+	CHECKF(memcmp(b, kv0, 16) == 0, "known vector at 0");
+	net_pattern_fill(7, 61, b, 16);
+	CHECKF(memcmp(b, kv61, 16) == 0, "known vector at 61");
+	net_pattern_fill_ref(7, 61, b, 16);
+	CHECKF(memcmp(b, kv61, 16) == 0, "reference, known vector");
+	for (uint64_t o = 0; o < 200; o++) {
+		net_pattern_fill_ref(3, o, b, 1);
+		CHECKF(b[0] == pat_def(3, o), "reference at %llu", (unsigned long long)o);
+	}
+	/* a window of the stream is the same wherever it is filled from */
+	net_pattern_fill(7, 12345, a, sizeof(a));
+	for (int off = 0; off < 700; off += 77) {
+		net_pattern_fill(7, 12345 + off, b, sizeof(b));
+		CHECKF(memcmp(a + off, b, sizeof(b)) == 0, "window at %d", off);
+		CHECKF(net_pattern_check(7, 12345 + off, b, sizeof(b)) == sizeof(b), "check %d", off);
+	}
+	net_pattern_fill(7, 12345, c, 333);
+	net_pattern_fill(7, 12345 + 333, c + 333, 667);
+	CHECKF(memcmp(c, a, sizeof(c)) == 0, "in pieces");
+	CHECKF(net_pattern_check(8, 12345, a, sizeof(a)) < 8, "another seed");
+	CHECKF(net_pattern_check(7, 12346, a, sizeof(a)) < sizeof(a), "another offset");
+}
+
+/* The vectorized word kernels against the plain reference: offsets, lengths, mismatches. */
+static void
+test_kernels(void)
+{
+	static uint8_t buf[70000], ref[70000];
+	static const size_t lens[] = { 0, 1, 7, 8, 9, 63, 64, 511, 512, 513, 520, 1420,
+		4096 + 3, 66740, 69999 };
+	static const uint64_t offs[] = { 0, 1, 5, 8, 66740, 133480 + 3, (1ull << 40) + 7 };
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		for (size_t j = 0; j < sizeof(offs) / sizeof(offs[0]); j++) {
+			size_t len = lens[i];
+			uint64_t off = offs[j];
+
+			memset(buf, 0xa5, sizeof(buf));
+			net_pattern_fill(9, off, buf, len);
+			net_pattern_fill_ref(9, off, ref, len);
+			CHECKF(memcmp(buf, ref, len) == 0, "fill len %zu off %llu", len,
+					(unsigned long long)off);
+			CHECK(len == sizeof(buf) || buf[len] == 0xa5);	/* no overrun */
+			CHECK(net_pattern_check(9, off, buf, len) == len);
+			/* a single flipped byte is found exactly, wherever it is */
+			for (size_t k = 0; k < len; k += len / 5 + 1) {
+				buf[k] ^= 0x10;
+				CHECKF(net_pattern_check(9, off, buf, len) == k, "flip at %zu", k);
+				buf[k] ^= 0x10;
+			}
+			if (len) {
+				buf[len - 1] ^= 1;
+				CHECK(net_pattern_check(9, off, buf, len) == len - 1);
+				buf[len - 1] ^= 1;
+			}
+		}
+	}
+}
+
+static void
+test_src(void)
+{
+	struct net_src_pattern s;
+	uint8_t buf[256], want[256];
+	char path[] = "/tmp/test_net.XXXXXX";
+	int fd;
+
+	/* byte limit: the stream ends at total, in order, whatever the read sizes */
+	net_src_pattern_init(&s, 4, 300, 0);
+	CHECK(net_src_pattern_read(&s, 5, buf, 200) == 200);
+	net_pattern_fill(4, 0, want, 200);
+	CHECK(memcmp(buf, want, 200) == 0);
+	CHECK(net_src_pattern_read(&s, 6, buf, 200) == 100);
+	net_pattern_fill(4, 200, want, 100);
+	CHECK(memcmp(buf, want, 100) == 0);
+	CHECK(net_src_pattern_read(&s, 7, buf, 200) == 0);
+	/* time limit: from the first call */
+	net_src_pattern_init(&s, 4, 0, 1000);
+	CHECK(net_src_pattern_read(&s, 5000, buf, 10) == 10);
+	CHECK(net_src_pattern_read(&s, 5999, buf, 10) == 10);
+	CHECK(net_src_pattern_read(&s, 6000, buf, 10) == 0);
+	CHECK(s.off == 20);
+	/* a file instead of the pattern, to its end */
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	unlink(path);
+	CHECK(write(fd, "hello", 5) == 5);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	net_src_pattern_init(&s, 4, 0, 0);
+	s.fd = fd;
+	CHECK(net_src_pattern_read(&s, 0, buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0);
+	CHECK(net_src_pattern_read(&s, 0, buf, sizeof(buf)) == 0);
+	close(fd);
+}
+
+static void
+test_sink(void)
+{
+	struct net_sink_count k;
+	uint8_t buf[300], back[300];
+	char path[] = "/tmp/test_net.XXXXXX";
+	int fd;
+
+	net_pattern_fill(11, 1000, buf, sizeof(buf));
+	net_sink_count_init(&k, 11, 1);
+	k.next_off = 1000;
+	net_sink_count_write(&k, 1000, buf, 100);
+	net_sink_count_write(&k, 1100, buf + 100, 200);
+	CHECK(k.bytes == 300 && k.bad_bytes == 0 && k.order_errors == 0 && k.next_off == 1300);
+	/* a gap, then a corrupted chunk: counted, never fatal */
+	net_sink_count_write(&k, 1400, buf, 100);
+	CHECK(k.order_errors == 1 && k.bad_bytes == 100);
+	/* length only (a receiver that does not decode): counted, not verified */
+	net_sink_count_write(&k, 1500, NULL, 50);
+	CHECK(k.bytes == 450 && k.bad_bytes == 100 && k.next_off == 1550);
+	/* not verifying: a wrong pattern passes */
+	net_sink_count_init(&k, 12, 0);
+	net_sink_count_write(&k, 0, buf, 100);
+	CHECK(k.bad_bytes == 0 && k.bytes == 100);
+	/* the data also to a file */
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	unlink(path);
+	net_sink_count_init(&k, 11, 1);
+	k.fd = fd;
+	k.next_off = 1000;
+	net_sink_count_write(&k, 1000, buf, sizeof(buf));
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	CHECK(read(fd, back, sizeof(back)) == (ssize_t)sizeof(back));
+	CHECK(memcmp(back, buf, sizeof(buf)) == 0 && k.bad_bytes == 0);
+	close(fd);
 }
 
 int
@@ -177,6 +430,12 @@ main(int argc, char **argv)
 		{"be", test_be},
 		{"hdr", test_hdr},
 		{"arp", test_arp},
+		{"l3", test_l3},
+		{"err", test_err},
+		{"pattern", test_pattern},
+		{"kernels", test_kernels},
+		{"src", test_src},
+		{"sink", test_sink},
 	};
 	unsigned int i;
 	int ran = 0;
@@ -190,7 +449,7 @@ main(int argc, char **argv)
 		ran++;
 	}
 	if (ran == 0) {
-		fprintf(stderr, "usage: %s [csum|be|hdr|arp]\n", argv[0]);
+		fprintf(stderr, "usage: %s [csum|be|hdr|arp|l3|err|pattern|kernels|src|sink]\n", argv[0]);
 		return 2;
 	}
 	return test_report("test_net");

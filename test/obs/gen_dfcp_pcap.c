@@ -210,7 +210,7 @@ wrap(uint8_t *f, uint16_t sport, uint16_t dport, const uint8_t *pl, uint16_t ple
 	ip[9] = 17;
 	wr32(ip + 12, A.ip);
 	wr32(ip + 16, B.ip);
-	csum = dfcp_csum16(ip, DFCP_IP_LEN, 0);	/* host order, as summed */
+	csum = net_csum16(ip, DFCP_IP_LEN, 0);	/* host order, as summed */
 	memcpy(ip + 10, &csum, 2);
 	wr16(udp, sport);
 	wr16(udp + 2, dport);
@@ -418,14 +418,14 @@ done(void *ctx)
 static void
 transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed, int key)
 {
-	static struct dfcp_sink_count sink;	/* outlives the call: the endpoints do */
-	static struct dfcp_src_pattern src;
+	static struct net_sink_count sink;	/* outlives the call: the endpoints do */
+	static struct net_src_pattern src;
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
 	struct dfcp_ep *ea, *eb;
 
-	dfcp_src_pattern_init(&src, seed, bytes, 0);
-	dfcp_sink_count_init(&sink, seed, 1);
+	net_src_pattern_init(&src, seed, bytes, 0);
+	net_sink_count_init(&sink, seed, 1);
 	dfcp_ep_conf_default(&ec);
 	ec.local = A;
 	ec.listen = 0;
@@ -434,7 +434,7 @@ transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed, i
 	ea = dfcp_ep_create(&ec);
 	ec.local = B;
 	ec.listen = 1;
-	ec.accept_conf.sink = dfcp_sink_count_write;
+	ec.accept_conf.sink = net_sink_count_write;
 	ec.accept_conf.sink_ctx = &sink;
 	ec.accept_conf.hs_rto_ns = 20 * MS;
 	ec.accept_conf.time_wait_ns = 20 * MS;
@@ -449,7 +449,7 @@ transfer(struct cap *c, struct vnet *v, int xr, uint64_t bytes, uint32_t seed, i
 	cc.redundancy = DFCP_REDUNDANCY_AUTO;
 	cc.hs_rto_ns = 20 * MS;
 	cc.time_wait_ns = 20 * MS;
-	cc.source = dfcp_src_pattern_read;
+	cc.source = net_src_pattern_read;
 	cc.source_ctx = &src;
 	cc.xr = xr;
 	cc.rate_hint = xr;

@@ -26,8 +26,8 @@ struct fz {
 	struct tcp_seg last[2];	/* last segment each side sent (parsed) */
 	uint8_t fb[16][2048];
 	uint64_t now;
-	struct tcp_src_bulk src;
-	struct tcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 };
 
 static void
@@ -72,8 +72,8 @@ fz_init(struct fz *z)
 	eb.max_half_open = 2;
 	eb.accept_conf.rcvbuf = 65536;
 	eb.accept_conf.time_wait_ns = 1000000;
-	tcp_sink_count_init(&z->sink, 3, 1);
-	eb.accept_conf.sink = tcp_sink_count_write;
+	net_sink_count_init(&z->sink, 3, 1);
+	eb.accept_conf.sink = net_sink_count_write;
 	eb.accept_conf.sink_ctx = &z->sink;
 	z->ep[0] = tcp_ep_create(&ea);
 	z->ep[1] = tcp_ep_create(&eb);
@@ -85,8 +85,8 @@ fz_init(struct fz *z)
 	c.cc = "sack";
 	c.sndbuf = 65536;
 	c.time_wait_ns = 1000000;
-	tcp_src_bulk_init(&z->src, 3, 30000, 0);
-	c.source = tcp_src_bulk_read;
+	net_src_pattern_init(&z->src, 3, 30000, 0);
+	c.source = net_src_pattern_read;
 	c.source_ctx = &z->src;
 	if (tcp_ep_connect(z->ep[0], &c, 0) == NULL)
 		return -1;

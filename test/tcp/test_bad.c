@@ -141,7 +141,7 @@ hostile_filter(void *ctx, int d, const uint8_t *f, uint16_t len, uint64_t now)
 
 struct run {
 	struct tcp_conn *snd, *rcv;
-	struct tcp_sink_count sink;
+	struct net_sink_count sink;
 };
 
 static void
@@ -150,7 +150,7 @@ on_accept(void *ctx, struct tcp_conn *c)
 	struct run *r = ctx;
 
 	r->rcv = c;
-	tcp_conn_set_sink(c, tcp_sink_count_write, &r->sink);
+	tcp_conn_set_sink(c, net_sink_count_write, &r->sink);
 }
 
 static int
@@ -167,7 +167,7 @@ hostile_run(const char *cc, uint32_t rate_ppm, int rst_storm, uint64_t seed)
 {
 	struct tcp_ep_conf ea, eb;
 	struct tcp_ep *a, *b;
-	struct tcp_src_bulk src;
+	struct net_src_pattern src;
 	struct tcp_conf c;
 	struct tn_link l;
 	struct tcp_stats ss, rs;
@@ -179,7 +179,7 @@ hostile_run(const char *cc, uint32_t rate_ppm, int rst_storm, uint64_t seed)
 	int ok;
 
 	memset(&r, 0, sizeof(r));
-	tcp_sink_count_init(&r.sink, 9, 1);
+	net_sink_count_init(&r.sink, 9, 1);
 	tcp_ep_conf_default(&ea);
 	ea.local = addr_a;
 	tcp_ep_conf_default(&eb);
@@ -193,8 +193,8 @@ hostile_run(const char *cc, uint32_t rate_ppm, int rst_storm, uint64_t seed)
 	c.cc = cc;
 	c.local = addr_a;
 	c.remote = addr_b;
-	tcp_src_bulk_init(&src, 9, bytes, 0);
-	c.source = tcp_src_bulk_read;
+	net_src_pattern_init(&src, 9, bytes, 0);
+	c.source = net_src_pattern_read;
 	c.source_ctx = &src;
 	r.snd = tcp_ep_connect(a, &c, 0);
 	tn_link_default(&l);

@@ -26,7 +26,7 @@ static const struct tcp_addr addr_b = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 5001 }
 
 struct burst {
 	struct tcp_conn *rcv;
-	struct tcp_sink_count sink;
+	struct net_sink_count sink;
 };
 
 static void
@@ -35,7 +35,7 @@ on_accept(void *ctx, struct tcp_conn *c)
 	struct burst *b = ctx;
 
 	b->rcv = c;
-	tcp_conn_set_sink(c, tcp_sink_count_write, &b->sink);
+	tcp_conn_set_sink(c, net_sink_count_write, &b->sink);
 }
 
 /* hystart: CUBIC's HyStart on or off (tcp_cubic_hystart) */
@@ -45,7 +45,7 @@ burst(const char *cc, int rack, int hystart)
 	struct tcp_ep_conf ea, eb;
 	struct tcp_ep *a, *b;
 	struct tcp_conf t;
-	struct tcp_src_bulk src;
+	struct net_src_pattern src;
 	struct tcp_stats st;
 	struct tn_link ab, ba;
 	struct tnet v;
@@ -55,7 +55,7 @@ burst(const char *cc, int rack, int hystart)
 	double mbps, rtts;
 
 	memset(&x, 0, sizeof(x));
-	tcp_sink_count_init(&x.sink, 3, 1);
+	net_sink_count_init(&x.sink, 3, 1);
 	tcp_conf_default(&t);
 	t.cc = cc;
 	t.rack = rack;
@@ -70,10 +70,10 @@ burst(const char *cc, int rack, int hystart)
 	a = tcp_ep_create(&ea);
 	b = tcp_ep_create(&eb);
 	REQUIRE(a != NULL && b != NULL);
-	tcp_src_bulk_init(&src, 3, 0, 0);	/* unlimited */
+	net_src_pattern_init(&src, 3, 0, 0);	/* unlimited */
 	t.local = addr_a;
 	t.remote = addr_b;
-	t.source = tcp_src_bulk_read;
+	t.source = net_src_pattern_read;
 	t.source_ctx = &src;
 	snd = tcp_ep_connect(a, &t, 0);
 	REQUIRE(snd != NULL);

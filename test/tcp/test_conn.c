@@ -38,7 +38,7 @@ feed(struct tcp_conn *c, uint64_t now, uint8_t flags, uint32_t seq, uint32_t ack
 	return tp_deliver(c, &s, now);
 }
 
-static struct tcp_src_bulk src;
+static struct net_src_pattern src;
 
 /* A sender connected to the scripted peer, cwnd 10 segments of 1000 B,
  * no timestamps (exact payload sizes), 10 segments in flight. */
@@ -57,8 +57,8 @@ sender(const char *cc, uint32_t *iss, uint64_t *now)
 	cf.timestamps = 0;
 	cf.init_cwnd = 10;
 	cf.rto_min_ns = 200 * MS;
-	tcp_src_bulk_init(&src, 1, 1000000, 0);
-	cf.source = tcp_src_bulk_read;
+	net_src_pattern_init(&src, 1, 1000000, 0);
+	cf.source = net_src_pattern_read;
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
 	CHECK(c != NULL && tcp_conn_state(c) == TCP_SYN_SENT);
@@ -240,8 +240,8 @@ test_rto(void)
 	cf.mss = MSS;
 	cf.timestamps = 0;
 	cf.tick_ns = 500 * MS;
-	tcp_src_bulk_init(&src, 1, 1000000, 0);
-	cf.source = tcp_src_bulk_read;
+	net_src_pattern_init(&src, 1, 1000000, 0);
+	cf.source = net_src_pattern_read;
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
 	tp_pull(c, 0);

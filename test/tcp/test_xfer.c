@@ -21,8 +21,8 @@ static const struct tcp_addr addr_b = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 5001 }
 struct xfer {
 	struct tcp_ep *a, *b;
 	struct tcp_conn *snd[MAX_FLOWS], *rcv[MAX_FLOWS];
-	struct tcp_src_bulk src[MAX_FLOWS];
-	struct tcp_sink_count sink[MAX_FLOWS];
+	struct net_src_pattern src[MAX_FLOWS];
+	struct net_sink_count sink[MAX_FLOWS];
 	unsigned int nflows, naccepted;
 };
 
@@ -36,7 +36,7 @@ on_accept(void *ctx, struct tcp_conn *c)
 	REQUIRE(f < x->nflows && x->rcv[f] == NULL);
 	x->rcv[f] = c;
 	x->naccepted++;
-	tcp_conn_set_sink(c, tcp_sink_count_write, &x->sink[f]);
+	tcp_conn_set_sink(c, net_sink_count_write, &x->sink[f]);
 }
 
 static int
@@ -81,12 +81,12 @@ xfer_setup(struct xfer *x, const struct tcp_conf *tmpl, unsigned int nflows,
 	for (unsigned int i = 0; i < nflows; i++) {
 		struct tcp_conf c = *tmpl;
 
-		tcp_src_bulk_init(&x->src[i], 7 + i, bytes, duration_ns);
-		tcp_sink_count_init(&x->sink[i], 7 + i, 1);
+		net_src_pattern_init(&x->src[i], 7 + i, bytes, duration_ns);
+		net_sink_count_init(&x->sink[i], 7 + i, 1);
 		c.local = addr_a;
 		c.local.port = (uint16_t)(addr_a.port + i);
 		c.remote = addr_b;
-		c.source = tcp_src_bulk_read;
+		c.source = net_src_pattern_read;
 		c.source_ctx = &x->src[i];
 		x->snd[i] = tcp_ep_connect(x->a, &c, 0);
 		REQUIRE(x->snd[i] != NULL);

@@ -16,7 +16,7 @@
 
 static const uint32_t peer_seq = 555000;
 static uint32_t iss;
-static struct tcp_src_bulk src;
+static struct net_src_pattern src;
 static int ts_peer;		/* negotiate timestamps */
 
 /* the peer's transmissions of each segment index seen by pull() */
@@ -111,8 +111,8 @@ sender_iw(const char *cc, int rack, int lt, uint64_t total, uint32_t iw)
 	cf.rack = rack;
 	cf.limited_transmit = lt;
 	cf.close_on_eof = 0;
-	tcp_src_bulk_init(&src, 1, total, 0);
-	cf.source = tcp_src_bulk_read;
+	net_src_pattern_init(&src, 1, total, 0);
+	cf.source = net_src_pattern_read;
 	cf.source_ctx = &src;
 	c = tcp_conn_connect(&cf, 0);
 	REQUIRE(c != NULL);

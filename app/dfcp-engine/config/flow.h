@@ -42,7 +42,10 @@ enum eng_flow_sink {
 	ENG_SINK_FILE,		/* write the data to a file */
 };
 
-/* One [flow NAME] section (or a flow made from a task's deprecated keys). */
+/* One [flow NAME] section, or one flow of a flow group. */
+/* bucket unset: one burst of the endpoint's largest frames (kinds/xport/xport.h) */
+#define ENG_FLOW_BUCKET_AUTO UINT64_MAX
+
 struct eng_flow_conf {
 	char name[ENG_NAME_LEN];
 	int line;
@@ -58,6 +61,9 @@ struct eng_flow_conf {
 	/* fairness */
 	uint32_t weight;		/* the flow's share: WF2Q+ weight, Jain's index */
 	char bottleneck[ENG_NAME_LEN];	/* Jain's index over flows with the same label */
+	/* sender pacing (kinds/xport/xport_pace.c) */
+	uint64_t rate_bps;		/* L1 bits per second; 0: as fast as the path takes */
+	uint64_t bucket;		/* bytes back-to-back after idling; ENG_FLOW_BUCKET_AUTO */
 	/* application: the goal and the data */
 	uint64_t duration_ns;		/* sender: stop reading the source after this; 0 = none */
 	uint64_t bytes;			/* sender: bytes to send; 0 = no limit */
@@ -111,8 +117,8 @@ extern const struct eng_section_kind eng_section_flow;
 int eng_flow_index(const struct eng_config *cfg, const char *name);
 /* The group named name; -1: none. */
 int eng_flow_group_index(const struct eng_config *cfg, const char *name);
-/* A new flow in cfg (a kind's deprecated task keys expand into flows): zeroed
- * but for its name, line, proto and defaults; NULL with a reason in err. */
+/* A new flow in cfg: zeroed but for its name, line, proto and defaults;
+ * NULL with a reason in err. */
 struct eng_flow_conf *eng_flow_add(struct eng_config *cfg, const char *name, int line,
 		const struct eng_task_ops *proto, char *err, size_t errlen);
 /* config/flow_group.c: parse one [flow NAME] section into one flow or, with

@@ -27,6 +27,7 @@ flow_defaults(struct eng_flow_conf *f, const char *name, int line,
 	f->task_idx = -1;
 	f->group = -1;
 	f->weight = 1;
+	f->bucket = ENG_FLOW_BUCKET_AUTO;
 	f->seed = 1;
 	f->warmup_ns = UINT64_MAX;	/* [engine] warmup */
 }
@@ -77,6 +78,29 @@ flow_parse_addresses(struct eng_sec *sec, struct eng_flow_conf *f)
 		f->has_remote_mac = 1;
 		rc = eng_sec_mac(sec, "remote_mac", &f->remote_mac);
 	}
+	return rc;
+}
+
+/* rate and bucket: a sender's pacer (every transport kind). */
+static int
+flow_parse_pacing(struct eng_sec *sec, struct eng_flow_conf *f)
+{
+	static const char *const keys[] = {"rate", "bucket"};
+	unsigned int i;
+	int rc;
+
+	if (f->role != ENG_FLOW_SENDER) {
+		for (i = 0; i < RTE_DIM(keys); i++)
+			if (eng_sec_get(sec, keys[i]) != NULL)
+				return eng_sec_error(sec, keys[i], "paces a sender; a receiver "
+						"answers what arrives");
+		return 0;
+	}
+	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
+	if (rc == 0)
+		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX - 1, &f->bucket);
+	if (rc == 0 && f->rate_bps == 0 && f->bucket != ENG_FLOW_BUCKET_AUTO)
+		rc = eng_sec_error(sec, "bucket", "needs a rate (it is the pacer's burst)");
 	return rc;
 }
 
@@ -160,6 +184,8 @@ flow_parse_one(struct eng_config *cfg, struct eng_sec *sec, struct eng_flow_conf
 	rc = flow_parse_addresses(sec, f);
 	if (rc == 0)
 		rc = flow_parse_application(sec, f);
+	if (rc == 0)
+		rc = flow_parse_pacing(sec, f);
 	if (rc == 0)
 		rc = f->proto->flow_parse(f, sec, cfg);
 	return rc;
@@ -247,8 +273,6 @@ task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t er
 	unsigned int cap = 0, m;
 	int rc;
 
-	if (t->flow_idx != NULL)
-		return 0;	/* made by the kind itself (deprecated keys) */
 	t->nb_flows = 0;
 	while ((rc = cfg_list_next(&cur, name, sizeof(name), e, sizeof(e))) > 0) {
 		int k = eng_flow_index(cfg, name);

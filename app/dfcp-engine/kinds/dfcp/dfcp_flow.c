@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The DFCP keys of a [flow NAME] (proto = dfcp, the default): the thesis's
- * five parameters, coding, pacing, timers, integrity, authentication and
- * the peer timeout (config/sec_flow.c reads the keys every flow has); the
- * keys of a [task] kind = dfcp. The dfcp kind's check: windows sized by
- * share, the flows of one task have distinct local addresses, its flows
- * fit its block memory (dfcp_mem.c). Keys: doc/config.md.
+ * five parameters, coding, timers, integrity, authentication and the peer
+ * timeout (config/sec_flow.c reads the keys every flow has, rate among
+ * them); the keys of a [task] kind = dfcp. The dfcp kind's check: windows
+ * sized by share, the flows of one task have distinct local addresses, its
+ * flows fit its block memory (dfcp_mem.c). Keys: doc/config.md.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +33,6 @@ dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 	f->time_wait_ns = 1000000000ull;
 	f->xr = 1;
 	f->round_idle_ns = 250000ull;
-	f->bucket = ENG_DFCP_BUCKET_AUTO;
 	f->block_crc = 1;
 	f->max_K = DFCP_MAX_K;
 }
@@ -97,7 +96,7 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 
 /* Integrity, authentication, dead peers, the peer's K. */
 static int
-flow_parse_sec(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
+flow_parse_integrity(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
 	const char *v = eng_sec_get(sec, "peer_timeout");
 	int rc = eng_sec_bool(sec, "block_crc", &f->block_crc);
@@ -112,9 +111,10 @@ flow_parse_sec(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	return rc;
 }
 
-/* The thesis's five parameters and the path they are sized for. */
+/* Window (and the path it is sized for), redundancy, acks, coding on or off: the
+ * five parameters of the thesis. */
 static int
-flow_parse_five(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
+flow_parse_window(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
 	const char *v = eng_sec_get(sec, "window");
 	int rc = 0;
@@ -142,7 +142,7 @@ flow_parse_five(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	return rc;
 }
 
-/* Coding (symbol and block size), pacing and the connection's timers. */
+/* Coding (symbol and block size) and the connection's timers. */
 static int
 flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
@@ -165,11 +165,7 @@ flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		return eng_sec_error(sec, "redundancy",
 				"%u packets per block is fewer than K = %u source symbols",
 				f->redundancy, f->K);
-	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
-	if (rc == 0)
-		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX - 1, &f->bucket);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "hs_rto", 1000000ull, 1000000ull, 60000000000ull, &f->hs_rto_ns);
+	rc = eng_sec_time(sec, "hs_rto", 1000000ull, 1000000ull, 60000000000ull, &f->hs_rto_ns);
 	if (rc == 0)
 		rc = eng_sec_time(sec, "min_rto", 1000000ull, 1000ull, 60000000000ull, &f->min_rto_ns);
 	if (rc == 0)
@@ -199,11 +195,11 @@ eng_dfcp_flow_parse(struct eng_flow_conf *fc, struct eng_sec *sec, struct eng_co
 		return -ENOMEM;
 	fc->pconf = f;
 	dfcp_flow_defaults(f);
-	rc = flow_parse_five(sec, f);
+	rc = flow_parse_window(sec, f);
 	if (rc == 0)
 		rc = flow_parse_coding(sec, f);
 	if (rc == 0)
-		rc = flow_parse_sec(sec, f);
+		rc = flow_parse_integrity(sec, f);
 	if (rc == 0 && f->max_K < f->K)
 		return eng_sec_error(sec, "max_K", "%u is below the flow's own K = %u", f->max_K, f->K);
 	if (rc < 0)

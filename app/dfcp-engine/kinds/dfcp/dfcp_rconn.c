@@ -22,10 +22,10 @@ static void
 conn_sink(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	struct dfcp_rconn *r = ctx;
-	struct dfcp_sink_count *fs = &r->f->sink;
+	struct net_sink_count *fs = &r->f->sink;
 	uint64_t bad = r->sink.bad_bytes, ord = r->sink.order_errors;
 
-	dfcp_sink_count_write(&r->sink, off, data, len);
+	net_sink_count_write(&r->sink, off, data, len);
 	fs->bytes += len;
 	fs->bad_bytes += r->sink.bad_bytes - bad;
 	fs->order_errors += r->sink.order_errors - ord;
@@ -49,7 +49,7 @@ eng_dfcp_flow_accept(void *ctx, struct dfcp_conn *c)
 		memset(r, 0, sizeof(*r));
 		r->f = f;
 		r->c = c;
-		dfcp_sink_count_init(&r->sink, f->xf->fc->seed, f->xf->fc->verify);
+		net_sink_count_init(&r->sink, f->xf->fc->seed, f->xf->fc->verify);
 		r->sink.fd = f->sink.fd;
 		dfcp_conn_set_sink(c, conn_sink, r);
 		f->live++;

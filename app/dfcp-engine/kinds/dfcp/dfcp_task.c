@@ -8,8 +8,8 @@
  * each frame for a flow goes to dfcp_ep_rx (checksum offload flags
  * honoured), frames for no flow are parsed once more only to count why; per
  * flow, when the endpoint has something due, dfcp_ep_tx_burst writes frames
- * straight into the skeleton's mbufs; a flow may be paced ("rate",
- * dfcp_pace.c). Every 1 ms a sender connects (once resolved, at its start
+ * straight into the skeleton's mbufs; the skeleton paces a flow with a
+ * rate. Every 1 ms a sender connects (once resolved, at its start
  * time), closed connections are reaped and summed; every 10 ms and at each
  * close the flow's counters are published.
  */
@@ -52,7 +52,7 @@ flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 
 	if (f->stop_src)
 		return 0;
-	n = dfcp_src_pattern_read(&f->src, now, buf, len);
+	n = net_src_pattern_read(&f->src, now, buf, len);
 	if (n == 0)
 		f->src_end = 1;
 	return n;
@@ -63,7 +63,7 @@ flow_sink(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	struct dfcp_flow *f = ctx;
 
-	dfcp_sink_count_write(&f->sink, off, data, len);
+	net_sink_count_write(&f->sink, off, data, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -156,8 +156,9 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 		return -ENOMEM;
 	}
 	xf->ep->priv = f;
-	dfcp_src_pattern_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
-	dfcp_sink_count_init(&f->sink, fc->seed, fc->verify);
+	xf->ep->frame_len = flen;
+	net_src_pattern_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
+	net_sink_count_init(&f->sink, fc->seed, fc->verify);
 	if (fc->role == ENG_FLOW_RECEIVER) {
 		f->nrconn = dc->max_conns;
 		f->rconn = rte_zmalloc("dfcp_rconn", f->nrconn * sizeof(*f->rconn),
@@ -171,9 +172,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	if (fc->role == ENG_FLOW_SENDER)
 		flow_sender_conf(x, d, f);
 	rc = eng_xport_ep_attach(x, xf->ep, dc->egress, fc->name, fc->weight);
-	if (rc < 0)
-		return rc;
-	return eng_dfcp_fpace_init(&f->pace, x->rt, df, x->burst, fc->name);
+	return rc;
 }
 
 /* The checksum mode from the task's key and the port's offloads. */
@@ -258,7 +257,6 @@ dfcp_xteardown(struct eng_xtask *x)
 	for (i = 0; d != NULL && i < x->nb_flows; i++) {
 		struct dfcp_flow *f = &d->flows[i];
 
-		eng_dfcp_fpace_free(&f->pace);
 		rte_free(f->rconn);
 		f->rconn = NULL;
 		if (f->xf == NULL)
@@ -312,12 +310,12 @@ dfcp_xstray(struct eng_xtask *x, const struct rte_mbuf *m)
 {
 	struct dfcp_task *d = x->priv;
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct dfcp_arp arp;
+	struct net_arp arp;
 	struct dfcp_pkt pkt;
 	int rc;
 
 	if (m->data_len >= DFCP_ETH_LEN && net_rd16(p + 12) == NET_ETHERTYPE_ARP)
-		rc = dfcp_arp_parse(p, m->data_len, &arp);
+		rc = net_arp_parse(p, m->data_len, &arp);	/* -NET_E_*: -DFCP_E_* */
 	else
 		rc = dfcp_parse(p, m->data_len, d->rx_flags, &pkt);
 	if (rc < 0) {
@@ -545,10 +543,6 @@ static const struct eng_xport_ops dfcp_xport = {
 	.stray = dfcp_xstray,
 	.next_deadline = dfcp_xdeadline,
 	.tx_burst = dfcp_xtx,
-	.pace_allow = eng_dfcp_xpace_allow,
-	.pace_charge = eng_dfcp_xpace_charge,
-	.pace_idle = eng_dfcp_xpace_idle,
-	.pace_next = eng_dfcp_xpace_next,
 	.resolved = dfcp_xresolved,
 	.tick = dfcp_xtick,
 	.tick_wakes = 1,
@@ -616,7 +610,7 @@ const struct eng_task_ops eng_task_dfcp = {
 	.parse = eng_dfcp_parse,
 	.flow_parse = eng_dfcp_flow_parse,
 	.flow_view = eng_xport_flow_view,
-	.flow_pace_view = eng_dfcp_flow_pace_view,
+	.flow_pace_view = eng_xport_flow_pace_view,
 	.check = eng_dfcp_check,
 	.setup = eng_dfcp_setup,
 	.poll = eng_xport_poll,

@@ -19,7 +19,7 @@
 #include "core/runtime.h"
 #include "core/task.h"
 #include "dfcp.h"
-#include "obs/pace_view.h"
+#include "obs/out.h"
 
 /* The DFCP keys of a [flow NAME] (its pconf; dfcp_flow.c). */
 struct eng_dfcp_flow_conf {
@@ -34,10 +34,6 @@ struct eng_dfcp_flow_conf {
 	/* coding */
 	uint32_t block_size;		/* bytes per block (K = block_size / T) */
 	uint16_t T, K;
-	/* pacing */
-	uint64_t rate_bps;		/* sender pacing, L1 bits; 0 = as fast as the port takes */
-	uint64_t bucket;		/* its token-bucket depth in bytes; 0 = strict pacer */
-#define ENG_DFCP_BUCKET_AUTO UINT64_MAX	/* unset: max(burst, 16) full frames */
 	uint64_t hs_rto_ns, min_rto_ns, time_wait_ns;
 	/* extended reports (doc/protocol.md): round header, loss reports, rate hints */
 	int xr;				/* negotiate DFCP_F_XR (default on) */
@@ -159,46 +155,25 @@ int eng_dfcp_flow_snap(const struct eng_runtime *rt, unsigned int flow, struct e
 /* Task-level drops (frames no flow accepted) by reason, and multi-segment frames. */
 void eng_dfcp_task_drops(const struct eng_task *t, uint64_t drops[DFCP_E_MAX], uint64_t *seg);
 
-/* dfcp_pace.c: a sender flow's `rate` on lib/pace */
-struct pace;
-struct dfcp_fpace {
-	struct pace *p;			/* NULL: not paced */
-	uint32_t frame;			/* bytes of a full data frame (no FCS) */
-	struct eng_pace_mark mark;	/* the reporting thread's */
-};
-int eng_dfcp_fpace_init(struct dfcp_fpace *fp, const struct eng_runtime *rt,
-		const struct eng_dfcp_flow_conf *df, unsigned int burst, const char *name);
-void eng_dfcp_fpace_free(struct dfcp_fpace *fp);
-/* the xport ops (e->priv is the flow): frames allowed now, what was sent, idle */
-struct eng_xep;
-unsigned int eng_dfcp_xpace_allow(struct eng_xep *e, uint64_t now, unsigned int n);
-void eng_dfcp_xpace_charge(struct eng_xep *e, const uint16_t *lens, unsigned int k);
-void eng_dfcp_xpace_idle(struct eng_xep *e, uint64_t now);
-uint64_t eng_dfcp_xpace_next(const struct eng_xep *e);
-/* Any thread: flow's pacer view (period: since the last periodic call);
- * 0, or -ENOENT when it is not a running paced DFCP flow. */
-int eng_dfcp_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
-		struct eng_pace_view *v, int period);
-
 /* One connection of a receiver flow: its stream verified on its own, from
  * offset 0 against the flow's seed (a listener serves several at once). */
 struct dfcp_flow;
 struct dfcp_rconn {
 	struct dfcp_flow *f;
 	struct dfcp_conn *c;		/* NULL: a free entry */
-	struct dfcp_sink_count sink;	/* this connection's stream */
+	struct net_sink_count sink;	/* this connection's stream */
 	uint64_t start_ns, last_ns;	/* established, last delivery seen (1 ms ticks) */
 	uint64_t last_bytes;
 };
 
-/* dfcp_task.c's state of one flow (eng_xflow.priv), here for dfcp_pace.c. */
+/* dfcp_task.c's state of one flow (eng_xflow.priv). */
 struct dfcp_flow {
 	struct eng_xflow *xf;
 	struct dfcp_ep *ep;
 	struct dfcp_conn *conn;		/* the current connection */
 	struct dfcp_conn_conf cc;	/* sender: connect conf */
-	struct dfcp_src_pattern src;
-	struct dfcp_sink_count sink;	/* receiver: the sums of its connections' sinks */
+	struct net_src_pattern src;
+	struct net_sink_count sink;	/* receiver: the sums of its connections' sinks */
 	struct dfcp_rconn *rconn;	/* receiver: [nrconn], one per connection (max_conns) */
 	uint32_t nrconn, live;		/* entries, connections in them */
 	volatile int stop_src;		/* DRAIN: the source reports end of data */
@@ -206,7 +181,6 @@ struct dfcp_flow {
 	int src_end;			/* sender: the source ended by itself (its goal) */
 	int completed;			/* a connection reached the goal */
 	const char *closed;		/* the first abnormal close before completing, or NULL */
-	struct dfcp_fpace pace;		/* rate = (dfcp_pace.c) */
 	/* accounting */
 	struct dfcp_stats acc;		/* closed connections, summed */
 	uint32_t conns_closed;

@@ -2,11 +2,10 @@
 /*
  * tcp configuration (no EAL): the task keys of doc/config.md "kind = tcp"
  * (egress, weight, flows, cwnd traces, the seed-002 cap policy and its
- * RTT -> cap table), the TCP keys of a [flow NAME] with proto = tcp
+ * RTT -> cap table) and the TCP keys of a [flow NAME] with proto = tcp
  * (struct tcp_conf: congestion control, MSS, windows, ACKs, options,
- * timers), and the deprecated connection keys of a tcp task (role, local,
- * remote, flows = N, per-connection comma lists, bytes, ...), which expand
- * into flows TASK.0, TASK.1 ... The data path is in tcp_task.c.
+ * timers). A connection is always a [flow]: a tcp task given a connection
+ * key is refused, naming the key. The data path is in tcp_task.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,7 +57,7 @@ sec_cap_table(struct eng_sec *sec, struct tcp_cap_conf *cc)
 	return 0;
 }
 
-/* Keys a sender may give per connection (struct eng_tcp_conn_conf). */
+/* A [flow]'s connection keys (struct eng_tcp_conn_conf). */
 enum conn_key {
 	CK_CC,
 	CK_RECOVERY,
@@ -75,7 +74,7 @@ static const char *const conn_keys[CK_MAX] = {
 	"cc", "recovery", "mss", "init_cwnd", "dupthresh", "rto_init", "rto_min", "tick",
 };
 
-/* One element of a per-connection key into k; 0 or -1 with the reason in e. */
+/* One connection key's value into k; 0 or -1 with the reason in e. */
 static int
 conn_value(enum conn_key key, const char *v, struct eng_tcp_conn_conf *k, char *e, size_t elen)
 {
@@ -120,69 +119,9 @@ conn_value(enum conn_key key, const char *v, struct eng_tcp_conn_conf *k, char *
 	case CK_TICK:
 		return cfg_parse_time(v, ms, 0, 10 * s, &k->tick_ns, e, elen);
 	default:
-		snprintf(e, elen, "not a per-connection key");
+		snprintf(e, elen, "not a connection key");
 		return -1;
 	}
-}
-
-static char *
-trim(char *s)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
-	return s;
-}
-
-/*
- * A per-connection key: one value (every connection) or a comma list, element
- * i for connection i and the last one for the rest. Lists: senders only, at
- * most `flows` elements.
- */
-static int
-sec_conn_key(struct eng_sec *sec, struct eng_tcp_conf *c, enum conn_key key)
-{
-	const char *name = conn_keys[key];
-	const char *v = eng_sec_get(sec, name);
-	char buf[CFG_VALUE_LEN], e[CFG_ERR_LEN], *tok, *next, *last = NULL;
-	unsigned int n = 0, i;
-	int list;
-
-	if (v == NULL)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", v);
-	list = strchr(buf, ',') != NULL;
-	for (tok = buf; tok != NULL; tok = next) {
-		next = strchr(tok, ',');
-		if (next != NULL)
-			*next++ = '\0';
-		tok = trim(tok);
-		if (*tok == '\0')
-			return eng_sec_error(sec, name, "empty element %u in the list", n + 1);
-		if (n == ENG_TCP_MAX_FLOWS)
-			return eng_sec_error(sec, name, "more than %d values", ENG_TCP_MAX_FLOWS);
-		if (conn_value(key, tok, &c->conn[n], e, sizeof(e)) < 0)
-			return list ? eng_sec_error(sec, name, "connection %u: %s", n, e) :
-					eng_sec_error(sec, name, "%s", e);
-		last = tok;
-		n++;
-	}
-	if (n > 1 && c->role != ENG_TCP_SENDER)
-		return eng_sec_error(sec, name, "one value per connection applies to sender tasks "
-				"only (a receiver's connections share the listener's settings)");
-	if (n > 1 && n > c->flows)
-		return eng_sec_error(sec, name, "%u values for %u connection(s) (flows = %u): "
-				"connection i takes value i, the last value repeats", n, c->flows,
-				c->flows);
-	for (i = n; i < ENG_TCP_MAX_FLOWS; i++)
-		conn_value(key, last, &c->conn[i], e, sizeof(e));	/* checked above */
-	if (n > c->nb_conn_values)
-		c->nb_conn_values = n;
-	return 0;
 }
 
 static const char *const pairs[] = {"auto", "off", "on"};
@@ -257,7 +196,7 @@ sec_tristate(struct eng_sec *sec, const char *key, int *out)
 	return rc;
 }
 
-/* The tcp_conf keys every connection of a flow or task shares. */
+/* The other tcp_conf keys of a flow (struct eng_tcp_proto). */
 static int
 tcp_parse_proto(struct eng_sec *sec, struct eng_tcp_proto *p)
 {
@@ -333,136 +272,31 @@ eng_tcp_flow_parse(struct eng_flow_conf *f, struct eng_sec *sec, struct eng_conf
 }
 
 /* ------------------------------------------------------------------ */
-/* the deprecated connection keys of a tcp task                        */
+/* [task NAME] kind = tcp                                               */
 /* ------------------------------------------------------------------ */
 
-static void
-alias_defaults(struct eng_tcp_conf *c)
-{
-	unsigned int i;
+/* A connection's keys (a [flow]'s with proto = tcp): never a tcp task's. */
+static const char *const flow_only_keys[] = {
+	"role", "local", "remote", "remote_mac", "bytes", "duration", "start", "seed", "verify",
+	"cc", "recovery", "mss", "init_cwnd", "dupthresh", "rto_init", "rto_min", "tick",
+	"sndbuf", "rcvbuf", "delack_count", "delack_timeout", "pair_acks", "rack",
+	"limited_transmit", "sack", "timestamps", "wscale", "rto_max", "time_wait",
+	"max_retries", "syn_retries",
+};
 
-	conn_defaults(&c->conn[0], &c->proto);
-	for (i = 1; i < ENG_TCP_MAX_FLOWS; i++)
-		c->conn[i] = c->conn[0];
-	c->flows = 1;
-	c->nb_conn_values = 1;
-	c->seed = 1;
-}
-
-/* role, local, remote, remote_mac, flows. */
+/* The first connection key of the section (in file order), with what to write instead. */
 static int
-tcp_parse_addresses(struct eng_sec *sec, struct eng_tcp_conf *c)
+tcp_reject_flow_keys(struct eng_sec *sec)
 {
-	static const char *const roles[] = {"sender", "receiver"};
-	int rc;
+	unsigned int k;
+	int i;
 
-	if (eng_sec_get(sec, "role") == NULL)
-		return eng_sec_missing(sec, "role", "sender or receiver");
-	rc = eng_sec_choice(sec, "role", roles, 2, &c->role, NULL, 0);
-	if (rc == 0 && eng_sec_get(sec, "local") == NULL)
-		rc = eng_sec_missing(sec, "local", "A.B.C.D:PORT");
-	if (rc == 0)
-		rc = eng_sec_addr(sec, "local", &c->local_ip, &c->local_port, 1);
-	if (rc == 0 && c->role == ENG_TCP_SENDER && eng_sec_get(sec, "remote") == NULL)
-		rc = eng_sec_missing(sec, "remote", "A.B.C.D:PORT of the receiver");
-	if (rc == 0)
-		rc = eng_sec_addr(sec, "remote", &c->remote_ip, &c->remote_port, 1);
-	if (rc == 0 && eng_sec_get(sec, "remote_mac") != NULL) {
-		rc = eng_sec_mac(sec, "remote_mac", &c->remote_mac);
-		c->has_remote_mac = 1;
-	}
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "flows", c->role == ENG_TCP_SENDER ? 1 : 0, ENG_TCP_MAX_FLOWS,
-				&c->flows);
-	if (rc == 0 && c->role == ENG_TCP_SENDER && (uint32_t)c->local_port + c->flows > 65536)
-		rc = eng_sec_error(sec, "flows", "local ports %u..%u past 65535", c->local_port,
-				c->local_port + c->flows - 1);
-	return rc;
-}
-
-/* Per-connection lists and the shared tcp_conf keys. */
-static int
-tcp_parse_connections(struct eng_sec *sec, struct eng_tcp_conf *c)
-{
-	unsigned int i;
-	int rc = 0;
-
-	for (i = 0; rc == 0 && i < CK_MAX; i++)
-		rc = sec_conn_key(sec, c, (enum conn_key)i);
-	if (rc == 0)
-		rc = tcp_parse_proto(sec, &c->proto);
-	for (i = 0; rc == 0 && i < c->nb_conn_values; i++)
-		if (c->conn[i].rto_min_ns > c->proto.rto_max_ns)
-			rc = c->nb_conn_values > 1 ? eng_sec_error(sec, "rto_min", "connection %u: "
-					"larger than rto_max", i) : eng_sec_error(sec, "rto_min",
-					"larger than rto_max");
-	return rc;
-}
-
-/* The application: amount, duration, start, pattern, sink. */
-static int
-tcp_parse_application(struct eng_sec *sec, struct eng_tcp_conf *c)
-{
-	int rc = eng_sec_size(sec, "bytes", 0, UINT64_MAX, &c->bytes);
-
-	if (rc == 0)
-		rc = eng_sec_time(sec, "duration", sec_ns, 0, UINT64_MAX, &c->duration_ns);
-	if (rc == 0)
-		rc = eng_sec_time(sec, "start", sec_ns, 0, 3600 * sec_ns, &c->start_ns);
-	if (rc == 0)
-		rc = eng_sec_u32(sec, "seed", 0, UINT32_MAX, &c->seed);
-	if (rc == 0)
-		rc = eng_sec_bool(sec, "verify", &c->verify);
-	return rc;
-}
-
-/* A deprecated task's connections as flows TASK.0, TASK.1 ... (task index ti);
- * a receiver serving any number (flows = 0) gets ENG_TCP_MAX_FLOWS of them. */
-static int
-tcp_alias_flows(struct eng_task *t, unsigned int ti, struct eng_sec *sec, struct eng_config *cfg,
-		struct eng_tcp_conf *c)
-{
-	unsigned int i, n = c->flows ? c->flows : ENG_TCP_MAX_FLOWS;
-	char name[ENG_NAME_LEN + 16], e[CFG_ERR_LEN];
-
-	t->flow_idx = calloc(n, sizeof(*t->flow_idx));
-	if (t->flow_idx == NULL)
-		return -ENOMEM;
-	c->hold = c->flows == 0;
-	for (i = 0; i < n; i++) {
-		struct eng_flow_conf *f;
-		struct eng_tcp_flow_conf *fc;
-
-		snprintf(name, sizeof(name), "%s.%u", t->name, i);
-		f = eng_flow_add(cfg, name, t->line, &eng_task_tcp, e, sizeof(e));
-		fc = f != NULL ? calloc(1, sizeof(*fc)) : NULL;
-		if (fc == NULL)
-			return f == NULL ? eng_sec_error(sec, "flows", "%s", e) : -ENOMEM;
-		f->pconf = fc;
-		fc->k = c->conn[c->role == ENG_TCP_SENDER ? i : 0];
-		fc->p = c->proto;
-		f->role = c->role == ENG_TCP_SENDER ? ENG_FLOW_SENDER : ENG_FLOW_RECEIVER;
-		f->local_ip = c->local_ip;
-		f->local_port = (uint16_t)(c->local_port + (c->role == ENG_TCP_SENDER ? i : 0));
-		f->remote_ip = c->remote_ip;
-		f->remote_port = c->remote_port;
-		f->has_remote_mac = c->has_remote_mac;
-		f->remote_mac = c->remote_mac;
-		f->bytes = c->bytes;
-		f->duration_ns = c->duration_ns;
-		f->start_ns = c->start_ns;
-		f->seed = c->seed;
-		f->verify = c->verify;
-		f->sink = c->verify ? ENG_SINK_VERIFY : ENG_SINK_COUNT;
-		f->task_idx = (int)ti;
-		f->task_pos = i;
-		t->flow_idx[i] = cfg->nb_flows - 1;
-		t->nb_flows = i + 1;
-	}
-	fprintf(stderr, "dfcp-engine: %s:%d: [task %s]: note: role, local, remote, flows = N, "
-			"cc, ... in a tcp task are deprecated (read as [flow %s.0]%s): use [flow NAME] "
-			"sections with proto = tcp (doc/config.md)\n", cfg->file, t->line, t->name,
-			t->name, n > 1 ? " and more" : "");
+	for (i = 0; i < sec->nb_entries; i++)
+		for (k = 0; k < RTE_DIM(flow_only_keys); k++)
+			if (strcmp(sec->entries[i].name, flow_only_keys[k]) == 0)
+				return eng_sec_error(sec, flow_only_keys[k], "not a tcp task key; "
+						"connections are [flow NAME] sections with proto = tcp, "
+						"named in the task's flows (doc/config.md, [flow])");
 	return 0;
 }
 
@@ -502,8 +336,6 @@ tcp_parse_trace_cap(struct eng_sec *sec, struct eng_tcp_conf *c)
 		rc = eng_sec_u32(sec, "cap_release_pct", 0, 10000, &c->cap.release_pct);
 	if (rc == 0)
 		rc = sec_cap_table(sec, &c->cap);
-	if (rc == 0 && c->alias && c->cap.mode != TCP_CAP_OFF && c->role != ENG_TCP_SENDER)
-		rc = eng_sec_error(sec, "cap_policy", "applies to sender tasks only");
 	return rc;
 }
 
@@ -513,6 +345,9 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	struct eng_tcp_conf *c;
 	int rc;
 
+	rc = tcp_reject_flow_keys(sec);
+	if (rc < 0)
+		return rc;
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
 		return -ENOMEM;
@@ -520,22 +355,11 @@ eng_tcp_parse_task(struct eng_task *t, struct eng_sec *sec, struct eng_config *c
 	c->weight = 1;
 	c->trace_points = 100000;
 	tcp_cap_conf_default(&c->cap);
-	c->alias = eng_sec_get(sec, "role") != NULL;
 	rc = eng_task_parse_egress_port(t, sec, cfg, c->egress, sizeof(c->egress));
-	if (rc == 0 && !c->alias)
+	if (rc == 0)
 		rc = eng_task_parse_flows(t, sec);
-	if (rc == 0 && c->alias) {
-		alias_defaults(c);
-		rc = tcp_parse_addresses(sec, c);
-		if (rc == 0)
-			rc = tcp_parse_connections(sec, c);
-		if (rc == 0)
-			rc = tcp_parse_application(sec, c);
-	}
 	if (rc == 0)
 		rc = tcp_parse_trace_cap(sec, c);
-	if (rc == 0 && c->alias)
-		rc = tcp_alias_flows(t, cfg->nb_tasks, sec, cfg, c);
 	return rc;
 }
 

@@ -28,8 +28,8 @@ struct tcp_flow {
 	struct tcp_group *g;
 	struct tcp_conn *conn;		/* NULL before start / after close (receiver) */
 	struct tcp_conf conf;		/* sender: connect conf */
-	struct tcp_src_bulk src;
-	struct tcp_sink_count sink;
+	struct net_src_pattern src;
+	struct net_sink_count sink;
 	struct tcp_trace_buf trace;
 	struct hist *rtt;		/* RTT samples (obs/obs.h), NULL: none */
 	uint64_t rtt_n, rtt_sum;	/* samples so far, their sum */

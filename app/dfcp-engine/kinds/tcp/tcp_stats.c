@@ -42,7 +42,7 @@ struct conn_view {
 #define J ENG_V_JSON
 
 static const struct eng_ctr conn_ctrs[] = {
-	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "the flow (TASK.INDEX for a deprecated task)"},
+	{"name", "", CV(name), ENG_CT_CHARS, 0, J, "the flow"},
 	{"task", "", CV(task), ENG_CT_STR, 0, J, "the tcp task"},
 	{"role", "", CV(role), ENG_CT_STR, 0, J | ENG_V_TEL, "sender or receiver"},
 	{"cc", "", CV(cc), ENG_CT_STR, 0, 0, "congestion-control module"},
@@ -315,25 +315,16 @@ task_jain(const struct eng_runtime *rt, const struct eng_task *t)
 	return n == 0 || sq == 0.0 ? 0.0 : sum * sum / (n * sq);
 }
 
-/* The task's cc list: a deprecated task's as written, else its flows', each
- * distinct neighbour once; its role: its flows' (or "mixed"). */
+/* The task's cc list: its flows', each distinct neighbour once; its role: its
+ * flows' (or "mixed"). */
 static void
 task_cc_role(const struct eng_runtime *rt, const struct eng_task *t, struct task_view *v)
 {
-	const struct eng_tcp_conf *tc = t->conf;
 	const char *prev = NULL;
 	size_t off = 0, len = sizeof(v->cc);
 	unsigned int e, senders = 0;
 
 	v->cc[0] = '\0';
-	if (tc->alias) {
-		for (e = 0; e < tc->nb_conn_values && off < len; e++)
-			if (e == 0 || strcmp(tc->conn[e].cc, tc->conn[e - 1].cc) != 0)
-				off += (size_t)snprintf(v->cc + off, len - off, "%s%s", e ? ", " : "",
-						tc->conn[e].cc);
-		v->role = tc->role == ENG_TCP_SENDER ? "sender" : "receiver";
-		return;
-	}
 	for (e = 0; e < t->nb_flows && off < len; e++) {
 		const struct eng_flow_conf *fc = eng_task_flow(rt->cfg, t, e);
 		const char *cc = eng_tcp_fc(fc)->k.cc;

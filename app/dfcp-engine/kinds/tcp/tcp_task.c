@@ -48,7 +48,7 @@ flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 
 	if (f->g->d->stop_src)
 		return 0;
-	n = tcp_src_bulk_read(&f->src, now, buf, len);
+	n = net_src_pattern_read(&f->src, now, buf, len);
 	if (n == 0)
 		f->src_end = 1;
 	return n;
@@ -70,8 +70,8 @@ group_accept(void *ctx, struct tcp_conn *c)
 			continue;
 		f->used = 1;
 		f->conn = c;
-		tcp_sink_count_init(&f->sink, fc->seed, fc->verify);
-		tcp_conn_set_sink(c, tcp_sink_count_write, &f->sink);
+		net_sink_count_init(&f->sink, fc->seed, fc->verify);
+		tcp_conn_set_sink(c, net_sink_count_write, &f->sink);
 		return;
 	}
 	/* served, its data counted by the connection only */
@@ -160,10 +160,12 @@ flow_setup(struct eng_xtask *x, struct eng_xflow *xf, struct tcp_flow *f)
 				x->cap, pc->name);
 		return -EINVAL;
 	}
+	/* the endpoint's pacer counts in its largest frames */
+	xf->ep->frame_len = RTE_MAX(xf->ep->frame_len, (uint32_t)k->k.mss + TCP_HDR_MAX);
 	f->rtt = eng_lat_flow_hist(x->rt, xf->idx, (int)rte_lcore_to_socket_id(x->t->lcore_id));
 	if (fc->role != ENG_FLOW_SENDER)
 		return 0;
-	tcp_src_bulk_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
+	net_src_pattern_init(&f->src, fc->seed, fc->bytes, fc->duration_ns);
 	if (tc->cwnd_trace[0] != '\0' &&
 			tcp_trace_buf_init(&f->trace, tc->trace_points, tc->trace_gap_ns) < 0)
 		return -ENOMEM;
@@ -485,16 +487,12 @@ tcp_xtick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int n)
 		ep_snapshot(d);
 }
 
-/* Every flow done; a deprecated receiver with flows = 0 holds the run open
- * until the duration ends (an interop peer may still exchange its results). */
+/* Every flow done. */
 static enum eng_goal
 tcp_xgoal(const struct eng_xtask *x)
 {
-	const struct eng_tcp_conf *tc = x->t->conf;
 	unsigned int i;
 
-	if (tc->hold)
-		return ENG_GOAL_PENDING;
 	for (i = 0; i < x->nb_flows; i++)
 		if (!x->flows[i].snap.done)
 			return ENG_GOAL_PENDING;
@@ -666,6 +664,7 @@ const struct eng_task_ops eng_task_tcp = {
 	.parse = eng_tcp_parse_task,
 	.flow_parse = eng_tcp_flow_parse,
 	.flow_view = eng_xport_flow_view,
+	.flow_pace_view = eng_xport_flow_pace_view,
 	.check = eng_tcp_check,
 	.setup = eng_tcp_setup,
 	.poll = eng_xport_poll,

@@ -5,9 +5,7 @@
  * adapter of the transport skeleton (tcp_task.c, one lib/tcp endpoint per
  * local address of the task), their statistics and JSON (tcp_stats.c). The
  * task's own keys: egress, the seed-002 cap policy over its senders, cwnd
- * traces. A task written with the deprecated connection keys (role, local,
- * flows = N, cc = a, b ...) expands into flows TASK.0, TASK.1 ... See
- * doc/tcp.md ("In the engine") and doc/config.md.
+ * traces. See doc/tcp.md ("In the engine") and doc/config.md.
  */
 #ifndef ENG_TCP_TASK_H
 #define ENG_TCP_TASK_H
@@ -16,23 +14,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_ether.h>
-
 #include "config/config.h"
 #include "config/flow.h"
 #include "core/runtime.h"
 #include "core/task.h"
 #include "tcp.h"
 
-#define ENG_TCP_MAX_FLOWS	TCP_CAP_MAX_FLOWS	/* connections of a deprecated task */
-
-enum eng_tcp_role {
-	ENG_TCP_SENDER = 0,	/* active open, bulk source */
-	ENG_TCP_RECEIVER,	/* listens, counting / verifying sink */
-};
-
-/* The settings a deprecated task may give each connection its own value of
- * (comma lists); a [flow]'s own. */
+/* A [flow]'s connection settings: congestion control and timers. */
 struct eng_tcp_conn_conf {
 	char cc[32];			/* congestion-control module (tcp_cc_find) */
 	int recovery;			/* -1: the module's, else enum tcp_recovery */
@@ -75,23 +63,6 @@ struct eng_tcp_conf {
 	uint64_t trace_gap_ns;
 	/* seed-002 cap policy over the task's senders */
 	struct tcp_cap_conf cap;
-	int hold;			/* never reach the goal (deprecated receiver, flows = 0) */
-	/* the deprecated connection keys (alias = 1), expanded into flows */
-	int alias;
-	int role;			/* enum eng_tcp_role */
-	uint32_t local_ip, remote_ip;	/* host order */
-	uint16_t local_port, remote_port;
-	int has_remote_mac;
-	struct rte_ether_addr remote_mac;
-	uint32_t flows;			/* sender: parallel connections; receiver: expected */
-	struct eng_tcp_conn_conf conn[ENG_TCP_MAX_FLOWS];	/* per connection, all filled */
-	uint32_t nb_conn_values;	/* the longest per-connection list (1: no list) */
-	struct eng_tcp_proto proto;
-	uint64_t bytes;			/* sender: per connection, 0 = no limit */
-	uint64_t duration_ns;		/* sender: stop the source after this, 0 = none */
-	uint64_t start_ns;		/* sender: connect this long after the run starts */
-	uint32_t seed;
-	int verify;			/* receiver: check the pattern of seed */
 };
 
 /* Live counters of a flow's connection, published by the owning lcore. */

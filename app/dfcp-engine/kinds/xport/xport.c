@@ -132,6 +132,7 @@ eng_xport_teardown(struct eng_task *t)
 	if (x == NULL)
 		return;
 	release_mbufs(x);
+	eng_xport_pace_free(x);
 	x->ops->teardown(x);
 	eng_xport_port_leave(x);
 	eng_due_free(&x->due);
@@ -208,6 +209,8 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		rc = eng_xport_port_join(x, socket);
 	if (rc == 0)
 		rc = ops->setup(x);
+	if (rc == 0)
+		rc = eng_xport_pace_setup(x);
 	if (rc < 0)
 		eng_xport_teardown(t);
 	return rc;
@@ -291,8 +294,7 @@ ep_refused(struct eng_xtask *x, struct eng_xep *e, unsigned int left, uint64_t n
 {
 	/* the path, not the lcore, holds the sender back: no credit banked
 	 * for a burst */
-	if (x->ops->pace_idle != NULL)
-		x->ops->pace_idle(e, now);
+	eng_xport_pace_idle(e, now);
 	if (e->stuck_ns == 0 || e->npend != left) {
 		e->stuck_ns = x->active_ns;
 		return 0;
@@ -314,9 +316,9 @@ ep_refused(struct eng_xtask *x, struct eng_xep *e, unsigned int left, uint64_t n
  * last), never later than now; an unpaced one's, now.
  */
 static void
-ep_wire_ts(struct eng_xtask *x, struct eng_xep *e, unsigned int k, uint64_t slot, uint64_t now)
+ep_wire_ts(struct eng_xep *e, unsigned int k, uint64_t slot, uint64_t now)
 {
-	uint64_t end = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0, step;
+	uint64_t end = eng_xport_pace_next(e), step;
 	unsigned int i;
 
 	if (slot == 0 || slot > now || end < slot) {
@@ -381,17 +383,17 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 	 * is ticked (each wakes it) or when time reaches it (the heap). */
 	due = x->ops->next_deadline(e, now);
 	if (due > now) {
-		if (!e->idle && x->ops->pace_idle != NULL)
-			x->ops->pace_idle(e, now);	/* nothing to send: no credit banked */
+		if (!e->idle)
+			eng_xport_pace_idle(e, now);	/* nothing to send: no credit banked */
 		e->idle = 1;
 		return due;
 	}
-	if (e->idle && x->ops->pace_idle != NULL)
-		x->ops->pace_idle(e, now);	/* it was idle until now */
+	if (e->idle)
+		eng_xport_pace_idle(e, now);	/* it was idle until now */
 	e->idle = 0;
-	n = x->ops->pace_allow != NULL ? x->ops->pace_allow(e, now, x->ep_burst) : x->ep_burst;
+	n = eng_xport_pace_allow(e, now, x->ep_burst);
 	if (n == 0) {
-		due = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0;
+		due = eng_xport_pace_next(e);
 		return due > now ? due : EP_NEXT_POLL;
 	}
 	/* the top n of the stash become this burst's frames */
@@ -400,14 +402,13 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 				RTE_MAX(n, (unsigned int)x->burst)), n, bufs, &x->cnt.no_mbuf);
 	if (n == 0)
 		return EP_NEXT_POLL;
-	slot = x->ops->pace_next != NULL ? x->ops->pace_next(e) : 0;
+	slot = eng_xport_pace_next(e);
 	k = x->ops->tx_burst(e, now, bufs, lens, x->cap, n);
-	if (k < n && x->ops->pace_idle != NULL)
-		x->ops->pace_idle(e, now);	/* it sent all it had */
+	if (k < n)
+		eng_xport_pace_idle(e, now);	/* it sent all it had */
 	if (k == 0)
 		return EP_NEXT_POLL;
-	if (x->ops->pace_charge != NULL)
-		x->ops->pace_charge(e, lens, k);
+	eng_xport_pace_charge(e, lens, k);
 	eng_stash_commit(x->stash, &x->nstash, n, k, lens, e->pend);
 	if (x->ol_flags != 0)
 		for (i = 0; i < k; i++) {
@@ -419,7 +420,7 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 				m->l3_len = x->l3_len;
 			}
 		}
-	ep_wire_ts(x, e, k, slot, now);
+	ep_wire_ts(e, k, slot, now);
 	e->npend = (uint16_t)k;
 	e->pend_off = 0;
 	if (ep_flush(x, e) || e->npend != k)

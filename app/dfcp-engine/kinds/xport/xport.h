@@ -51,13 +51,16 @@
 #include "core/clock.h"
 #include "core/task.h"
 #include "kinds/xport/xport_due.h"
+#include "obs/pace_view.h"
 #include "obs/warm.h"
+#include "pace.h"
 
 #define ENG_XPORT_MAX_BURST	512
 
 struct eng_config;
 struct eng_out;
 struct eng_runtime;
+struct eng_pace_view;
 struct eng_xtask;
 struct eng_xep;
 struct eng_xflow;
@@ -121,6 +124,9 @@ struct eng_xep {
 	void *priv;			/* the adapter's */
 	uint32_t local_ip;		/* host order */
 	uint16_t local_port;		/* 0: every port of local_ip */
+	uint32_t frame_len;		/* the largest frame it builds (the adapter's) */
+	struct pace *pace;		/* its senders' rate (xport_pace.c); NULL: none */
+	struct eng_pace_mark pace_mark;	/* the reporting thread's */
 	struct eng_egress_flow *ring;	/* sched hand-off, or NULL: the port's tx queue */
 	uint32_t sched_id;
 	uint64_t tx_dropped;		/* pending frames freed: at the end, or stuck */
@@ -151,13 +157,6 @@ struct eng_xport_ops {
 	uint64_t (*next_deadline)(struct eng_xep *e, uint64_t now);
 	unsigned int (*tx_burst)(struct eng_xep *e, uint64_t now, void *const *bufs,
 			uint16_t *lens, uint16_t cap, unsigned int n);
-	/* Pacing (optional): frames allowed now; charge what was built. */
-	unsigned int (*pace_allow)(struct eng_xep *e, uint64_t now, unsigned int n);
-	void (*pace_charge)(struct eng_xep *e, const uint16_t *lens, unsigned int k);
-	/* optional: the endpoint has nothing (more) to send at now */
-	void (*pace_idle)(struct eng_xep *e, uint64_t now);
-	/* optional: when pace_allow may allow a frame again (ns; 0: not paced) */
-	uint64_t (*pace_next)(const struct eng_xep *e);
 	/* An ARP reply gave sender f its next hop's MAC. */
 	void (*resolved)(struct eng_xflow *f, const uint8_t mac[6]);
 	/* Every 1 ms (longer past 512 flows): connections, timers, closes,
@@ -286,6 +285,68 @@ void eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in);
 /* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
 int eng_xport_flow_view(const struct eng_runtime *rt, unsigned int flow, struct eng_flow_view *v);
 extern const struct eng_tel_cmd eng_xport_tel[];
+
+/*
+ * xport_pace.c: a sender's `rate` ([flow] key of every transport kind) on
+ * lib/pace, one pacer per endpoint: a virtual schedule on the engine clock
+ * (ns), credit kept across a stall of the lcore up to [engine] pace_catchup
+ * (the rest is counted), `bucket` bytes back-to-back after idling (unset: one
+ * burst, max(burst, 16) of the endpoint's largest frames). The endpoint is
+ * idle, not late, whenever it has nothing to send (its next deadline lies
+ * ahead, or a burst used less than it was allowed) and while the port or its
+ * sched ring refuses it, so a window-limited or back-pressured sender never
+ * banks credit beyond the bucket: a burst after it would only overflow the
+ * bottleneck. Credit is kept for what a stall of the lcore itself delayed.
+ *
+ * A DFCP flow has its own endpoint; the tcp flows of one local address share
+ * one, paced at the sum of their rates (all of its sender flows paced, or
+ * none: checked at set-up).
+ */
+
+/* After the adapter's setup: a pacer for each endpoint whose sender flows
+ * have a rate; 0 or a negative errno (logged). */
+int eng_xport_pace_setup(struct eng_xtask *x);
+void eng_xport_pace_free(struct eng_xtask *x);
+/* Any thread: flow's endpoint's pacer (period: since the last periodic
+ * call); 0, or -ENOENT when the flow is not running or not paced. */
+int eng_xport_flow_pace_view(const struct eng_runtime *rt, unsigned int flow,
+		struct eng_pace_view *v, int period);
+
+/* Frames (at most n) the rate allows at now (ns). */
+static inline unsigned int
+eng_xport_pace_allow(const struct eng_xep *e, uint64_t now, unsigned int n)
+{
+	return e->pace != NULL ? pace_burst(e->pace, now, e->frame_len, n) : n;
+}
+
+/* k frames of lens[] bytes were built. */
+static inline void
+eng_xport_pace_charge(const struct eng_xep *e, const uint16_t *lens, unsigned int k)
+{
+	uint64_t b = 0;
+	unsigned int i;
+
+	if (e->pace == NULL || k == 0)
+		return;
+	for (i = 0; i < k; i++)
+		b += lens[i];
+	pace_sent(e->pace, k, b);
+}
+
+/* Nothing (more) to send at now: no credit banked while idle. */
+static inline void
+eng_xport_pace_idle(const struct eng_xep *e, uint64_t now)
+{
+	if (e->pace != NULL)
+		pace_idle(e->pace, now);
+}
+
+/* When the pacer allows a frame again (ns); 0: not paced. */
+static inline uint64_t
+eng_xport_pace_next(const struct eng_xep *e)
+{
+	return e->pace != NULL ? pace_next(e->pace) : 0;
+}
 
 static inline uint64_t
 eng_xport_now(const struct eng_xtask *x, uint64_t tsc)

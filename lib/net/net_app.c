@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* DFCP application side: verifiable pattern source, counting sink. */
+/*
+ * net application side, shared by lib/dfcp, lib/tcp and the engine: the
+ * verifiable pattern (with its plain reference), the pattern source, the
+ * counting / verifying sink.
+ */
 #include <string.h>
 #include <unistd.h>
 
-#include "dfcp.h"
+#include "net.h"
 
 /*
  * The pattern: byte o of the stream is byte (o & 7) of the little-endian
@@ -46,8 +50,8 @@ pat_word(uint32_t seed, uint64_t idx)
  * Word kernels: words up to a line boundary one by one, then whole lines
  * (one hash, 8 stores or compares the compiler vectorizes); an AVX-512 and
  * an AVX2 build of each are picked at run time (the plain build is
- * -march=x86-64-v2). Checked against the byte reference by
- * test/dfcp/test_wire.c.
+ * -march=x86-64-v2). Checked against net_pattern_fill_ref by
+ * test/net/test_net.c.
  */
 #define PAT_CHUNK	64u	/* words per compare chunk */
 
@@ -152,12 +156,12 @@ pat_diff_words(uint32_t seed, uint64_t idx, const uint8_t *p, size_t n)
 	return pat_diff_body(seed, idx, p, n);
 }
 
-static void dfcp_pattern_fill_bytes(uint32_t seed, uint64_t off, uint8_t *p, size_t len);
-static size_t dfcp_pattern_check_bytes(uint32_t seed, uint64_t off, const uint8_t *p,
+static void pattern_fill_bytes(uint32_t seed, uint64_t off, uint8_t *p, size_t len);
+static size_t pattern_check_bytes(uint32_t seed, uint64_t off, const uint8_t *p,
 		size_t len);
 
 void
-dfcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len)
+net_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len)
 {
 	uint8_t *p = buf;
 
@@ -167,7 +171,7 @@ dfcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len)
 
 		if (head > len)
 			head = len;
-		dfcp_pattern_fill_bytes(seed, off, p, head);
+		pattern_fill_bytes(seed, off, p, head);
 		p += head;
 		off += head;
 		len -= head;
@@ -180,11 +184,11 @@ dfcp_pattern_fill(uint32_t seed, uint64_t off, void *buf, size_t len)
 		off += n << 3;
 		len -= n << 3;
 	}
-	dfcp_pattern_fill_bytes(seed, off, p, len);
+	pattern_fill_bytes(seed, off, p, len);
 }
 
 static void
-dfcp_pattern_fill_bytes(uint32_t seed, uint64_t off, uint8_t *p, size_t len)
+pattern_fill_bytes(uint32_t seed, uint64_t off, uint8_t *p, size_t len)
 {
 	while (len) {
 		uint64_t w = pat_word(seed, off >> 3);
@@ -207,7 +211,7 @@ dfcp_pattern_fill_bytes(uint32_t seed, uint64_t off, uint8_t *p, size_t len)
 }
 
 size_t
-dfcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len)
+net_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 	size_t done = 0;
@@ -216,21 +220,21 @@ dfcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len)
 	done = (8 - (off & 7)) & 7;
 	if (done > len)
 		done = len;
-	if (dfcp_pattern_check_bytes(seed, off, p, done) != done)
-		return dfcp_pattern_check_bytes(seed, off, p, done);
+	if (pattern_check_bytes(seed, off, p, done) != done)
+		return pattern_check_bytes(seed, off, p, done);
 	/* all whole words at once; only a buffer with a difference is searched */
 	if (len - done >= 8 && pat_diff_words(seed, (off + done) >> 3, p + done,
 			(len - done) >> 3) == 0) {
 		size_t n = (len - done) >> 3 << 3;
 
-		return done + n + dfcp_pattern_check_bytes(seed, off + done + n, p + done + n,
+		return done + n + pattern_check_bytes(seed, off + done + n, p + done + n,
 				len - done - n);
 	}
 	/* chunks of words compared at once; a chunk with a difference goes to the byte loop */
 	for (uint64_t idx = (off + done) >> 3; len - done >= PAT_CHUNK * 8;
 			done += PAT_CHUNK * 8, idx += PAT_CHUNK) {
 		if (pat_diff_words(seed, idx, p + done, PAT_CHUNK) != 0)
-			return done + dfcp_pattern_check_bytes(seed, off + done, p + done,
+			return done + pattern_check_bytes(seed, off + done, p + done,
 					len - done);
 	}
 	if (len - done >= 8) {
@@ -239,11 +243,11 @@ dfcp_pattern_check(uint32_t seed, uint64_t off, const void *buf, size_t len)
 		if (pat_diff_words(seed, (off + done) >> 3, p + done, n) == 0)
 			done += n << 3;
 	}
-	return done + dfcp_pattern_check_bytes(seed, off + done, p + done, len - done);
+	return done + pattern_check_bytes(seed, off + done, p + done, len - done);
 }
 
 static size_t
-dfcp_pattern_check_bytes(uint32_t seed, uint64_t off, const uint8_t *p, size_t len)
+pattern_check_bytes(uint32_t seed, uint64_t off, const uint8_t *p, size_t len)
 {
 	size_t done = 0;
 
@@ -265,8 +269,29 @@ dfcp_pattern_check_bytes(uint32_t seed, uint64_t off, const uint8_t *p, size_t l
 	return len;
 }
 
+/*
+ * The plain reference: every byte from the definition at the top, one at a
+ * time (no lane table, no word kernels), for the tests of the kernels.
+ */
 void
-dfcp_src_pattern_init(struct dfcp_src_pattern *s, uint32_t seed, uint64_t total,
+net_pattern_fill_ref(uint32_t seed, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	for (size_t i = 0; i < len; i++) {
+		uint64_t o = off + i, w = o >> 3;
+		uint64_t z = (w >> 3) * 0x9e3779b97f4a7c15ull + ((uint64_t)seed << 32 | seed);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		z ^= (w & 7) * 0x9e3779b97f4a7c15ull;
+		p[i] = (uint8_t)(z >> (8 * (o & 7)));
+	}
+}
+
+void
+net_src_pattern_init(struct net_src_pattern *s, uint32_t seed, uint64_t total,
 		uint64_t duration_ns)
 {
 	memset(s, 0, sizeof(*s));
@@ -277,9 +302,9 @@ dfcp_src_pattern_init(struct dfcp_src_pattern *s, uint32_t seed, uint64_t total,
 }
 
 size_t
-dfcp_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len)
+net_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len)
 {
-	struct dfcp_src_pattern *s = ctx;
+	struct net_src_pattern *s = ctx;
 
 	if (!s->started) {
 		s->started = 1;
@@ -300,14 +325,14 @@ dfcp_src_pattern_read(void *ctx, uint64_t now, void *buf, size_t len)
 			return 0;
 		len = (size_t)r;
 	} else {
-		dfcp_pattern_fill(s->seed, s->off, buf, len);
+		net_pattern_fill(s->seed, s->off, buf, len);
 	}
 	s->off += len;
 	return len;
 }
 
 void
-dfcp_sink_count_init(struct dfcp_sink_count *s, uint32_t seed, int verify)
+net_sink_count_init(struct net_sink_count *s, uint32_t seed, int verify)
 {
 	memset(s, 0, sizeof(*s));
 	s->seed = seed;
@@ -316,9 +341,9 @@ dfcp_sink_count_init(struct dfcp_sink_count *s, uint32_t seed, int verify)
 }
 
 void
-dfcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len)
+net_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len)
 {
-	struct dfcp_sink_count *s = ctx;
+	struct net_sink_count *s = ctx;
 
 	if (off != s->next_off)
 		s->order_errors++;
@@ -326,7 +351,7 @@ dfcp_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len)
 	s->bytes += len;
 	if (data == NULL)
 		return;
-	if (s->verify && dfcp_pattern_check(s->seed, off, data, len) != len)
+	if (s->verify && net_pattern_check(s->seed, off, data, len) != len)
 		s->bad_bytes += len;
 	if (s->fd >= 0) {
 		const uint8_t *p = data;
