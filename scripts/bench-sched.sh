@@ -34,14 +34,21 @@
 #   dfcp    configs/bench-linerate.ini with the sender's egress through a
 #           sched task (rate = off) on lcore 1 next to the receiver: r1's
 #           goodput
+#   elephant  the lone flow of issue 32: txonly (1 stream, 64 B) -> sched
+#           (wf2q+, rate = off, flow_queue and backlog_budget auto) ->
+#           net_null, max_flows = 4096 and max_flows = 1 alternated; Mpps
+#           medians, their ratio, and the flow's most packets in the
+#           scheduler (backlog_peak, "-" where the engine has no such counter)
 #
 # Usage: scripts/bench-sched.sh [--runs N] [--seconds T] [--flows "1 1024 4096"]
-#                               [--share-mbps 500] [--mbuf-size B]
-#                               [--only rate|shares|shaped|gen|dfcp]
+#                               [--share-mbps 500] [--mbuf-size B] [--flow-queue auto]
+#                               [--only rate|shares|shaped|gen|dfcp|elephant]
 # --mbuf-size B: [engine] mbuf_size (data room; default the engine's 2176):
 # e.g. 384 for the 64 B runs, a pool of 1/4 the memory (fewer TLB and cache
 # misses with --no-huge; not for frames over B - 128: the 1518 B shaped run
 # keeps the default).
+# --flow-queue auto: no flow_queue key in the sched task (its default cap, 64,
+# and the limit shared out by backlog_budget) instead of 16384 / N.
 # Run it under the shared lock: flock /tmp/dfcp-heavy.lock scripts/bench-sched.sh
 set -eu
 ENGINE=${ENGINE:-build/app/dfcp-engine/dfcp-engine}
@@ -51,6 +58,7 @@ FLOWS="1 1024 4096"
 SHARE_FLOWS="1024 4096"
 SHARE_MBPS=500
 MBUF_SIZE=
+FQ=
 ONLY=
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -59,9 +67,11 @@ while [ $# -gt 0 ]; do
 	--flows) FLOWS=$2; shift ;;
 	--share-mbps) SHARE_MBPS=$2; shift ;;
 	--mbuf-size) MBUF_SIZE=$2; shift ;;
+	--flow-queue) FQ=$2; shift ;;
 	--only) ONLY=$2; shift ;;
 	*) echo "usage: $0 [--runs N] [--seconds T] [--flows LIST] [--share-mbps M] [--mbuf-size B]" \
-		"[--only rate|shares|shaped|gen|dfcp]" >&2
+		"[--flow-queue auto]" \
+		"[--only rate|shares|shaped|gen|dfcp|elephant]" >&2
 	   exit 2 ;;
 	esac
 	shift
@@ -77,6 +87,8 @@ gen_cfg() {
 	fq=$((16384 / $3))
 	[ "$fq" -le 1024 ] || fq=1024
 	[ "$fq" -ge 4 ] || fq=4
+	fq="flow_queue = $fq"
+	[ "$FQ" != auto ] || fq=
 	ms=
 	[ -z "$MBUF_SIZE" ] || [ $(($4 + 128)) -gt "$MBUF_SIZE" ] || ms="mbuf_size = $MBUF_SIZE"
 	cat > "$1" <<EOC
@@ -112,7 +124,7 @@ port = n0
 rate = $5
 sched = $2
 max_flows = 4096
-flow_queue = $fq
+$fq
 
 [lcore 0]
 tasks = gen
@@ -180,7 +192,7 @@ backlogged() {
 	echo "$(cut -d' ' -f5 "$1" | sort -g | head -1)/$(cut -d' ' -f6 "$1" | head -1)"
 }
 
-echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg); mbuf_size ${MBUF_SIZE:-default}"
+echo "# bench-sched: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; load: $(cut -d' ' -f1-3 /proc/loadavg); mbuf_size ${MBUF_SIZE:-default}; flow_queue ${FQ:-16384/N}"
 if [ -z "$ONLY" ] || [ "$ONLY" = rate ]; then
 	echo "# rate: txonly 64 B on lcore 0 -> sched (rate = off) on lcore 1 -> net_null; medians of $RUNS"
 	echo "# (sched_cyc, gen_cyc: busy cycles per packet of the sched lcore and the generator's,"
@@ -263,6 +275,29 @@ if [ -z "$ONLY" ] || [ "$ONLY" = gen ]; then
 		printf '%-7s %10s %8s   (runs: %s)\n' "$n" "$(cut -d' ' -f1 "$TMP/g$n" | median)" \
 			"$(cut -d' ' -f8 "$TMP/g$n" | median)" "$(col "$TMP/g$n" 1)"
 	done
+fi
+if [ -z "$ONLY" ] || [ "$ONLY" = elephant ]; then
+	echo "# elephant: txonly 1 flow 64 B -> sched (wf2q+, rate = off, flow_queue auto) -> net_null;"
+	echo "# max_flows = 4096 and 1 alternated, medians of $RUNS"
+	for mf in 4096 1; do : > "$TMP/e$mf"; done
+	for r in $(seq "$RUNS"); do
+		for mf in 4096 1; do
+			gen_cfg "$TMP/c.ini" wf2q+ 1 64 off
+			sed -i -e "s/^max_flows = .*/max_flows = $mf/" -e '/^flow_queue = /d' "$TMP/c.ini"
+			echo "$(run_one "$TMP/c.ini" "$TMP/r.json") $(python3 -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['sched'][0]['flows'][0]
+print(f.get('backlog_peak', '-'))" "$TMP/r.json")" >> "$TMP/e$mf"
+		done
+	done
+	printf '%-9s %10s %12s %13s\n' max_flows Mpps gen_refused backlog_peak
+	for mf in 4096 1; do
+		printf '%-9s %10s %12s %13s   (runs: %s)\n' "$mf" "$(cut -d' ' -f1 "$TMP/e$mf" | median)" \
+			"$(cut -d' ' -f9 "$TMP/e$mf" | median)" "$(cut -d' ' -f10 "$TMP/e$mf" | median)" \
+			"$(col "$TMP/e$mf" 1)"
+	done
+	printf 'ratio max_flows 4096 / 1: %s\n' "$(echo "$(cut -d' ' -f1 "$TMP/e4096" | median)" \
+		"$(cut -d' ' -f1 "$TMP/e1" | median)" | awk '{ printf "%.2f", $1 / $2 }')"
 fi
 if [ -z "$ONLY" ] || [ "$ONLY" = dfcp ]; then
 	echo "# dfcp: sender (lcore 0) -> sched task (lcore 1, rate = off) -> net_ring -> receiver (lcore 1)"

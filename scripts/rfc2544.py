@@ -1,28 +1,34 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """RFC 2544 section 26.1 throughput: per frame size, the highest rate at which the
-device under test forwards every frame, found by a binary search on the offered rate.
+device under test forwards every frame (the NDR), found by a binary search on the offered
+rate; optionally the PDR, the highest rate within a partial loss (TRex's ndr search).
 
-Each trial is one engine run: a txonly task offers frames at a rate (L1: frame + 20 bytes
-of preamble and gap, as txonly's `rate` and NIC line rates count), an rxonly task counts
-what came through; a trial passes when received >= sent - --loss-frames. The search keeps
-[lo, hi] with lo passed and hi failed, starts at --max-rate (a pass there ends it) and
-halves until hi - lo <= --resolution x max-rate or --iterations trials.
+One engine process runs every trial, driven through its console (started with -i,
+commands over telemetry with scripts/dfcp_ctl.py): per trial `set pkt_size`, `set rate`
+(L1: frame + 20 bytes of preamble and gap, as txonly's rate and NIC line rates count),
+`clear stats`, `start`, the trial's time, `stop`, the DUT drained (the receiver's count
+steady), `show tasks`: a txonly task offers the frames, an rxonly task counts what came
+through. A trial passes the NDR when lost <= max(--loss-frames, --ndr-loss x sent), the
+PDR when lost <= --pdr-loss x sent; with --max-latency-us both also need the trial's mean
+one-way latency (rxonly's) within it. A search keeps [lo, hi] with lo passed and hi
+failed, starts at --max-rate (a pass ends it) and halves until hi - lo <= --resolution x
+max-rate or --iterations trials; the PDR search starts from what the NDR trials showed.
 
-The DUT: --config FILE, a config with a txonly and an rxonly task (--tx-task, --rx-task)
-and whatever is between them (a router pipe, a sched task, a NIC loop...); each trial
-rewrites the txonly task's pkt_size, rate and count and runs it with --duration and the
-periodic output off. Without --config: the engine's own router with one pipe of
---dut-bw, --dut-queue packets, on net_ring (no NIC; the self-check: the throughput
-found is the pipe's bandwidth).
+The DUT: --config FILE, a config with a txonly and an rxonly task (--tx-task, --rx-task;
+txonly with one frame size: not an IMIX or streams) and whatever is between them (a router
+pipe, a sched task, a NIC loop...); the txonly task's rate and count are replaced (it starts
+almost idle and is stopped at once). Without --config: the engine's own router with one pipe
+of --dut-bw, --dut-queue packets, on net_ring (no NIC; the self-check: the throughput found
+is the pipe's bandwidth).
 
-Output: a table (size, throughput Mbit/s L1 and frames/s, % of max-rate, trials) on
-stdout, every trial and the result in --json FILE. Exit 0, 1 on a usage error, 2 when an
-engine run failed.
+Output: a table (size, NDR Mbit/s L1 and frames/s, % of max-rate, PDR, trials) on stdout,
+every trial (with the engine's PID) and the result in --json FILE. Exit 0, 1 on a usage
+error, 2 when the engine failed or refused a command.
 
   scripts/rfc2544.py --engine build/dfcp-engine --sizes 64,512,1518 --max-rate 1Gbit
   scripts/rfc2544.py --engine build/dfcp-engine --config my-dut.ini --max-rate 10Gbit \\
-      --duration 10 --json rfc2544.json
+      --duration 10 --pdr-loss 0.001 --json rfc2544.json
 """
 import argparse
 import json
@@ -31,6 +37,10 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dfcp_ctl import Engine, EngineError  # noqa: E402
 
 DEFAULT_DUT = """[eal]
 args = -l 0-1 --no-huge -m 512 --no-pci --no-shconf --log-level=pmd.net.ring:warning
@@ -100,62 +110,146 @@ def task_rewrite(ini, task, keys):
 
 
 class Runner:
+    """The engine process of every trial, driven through its console."""
+
     def __init__(self, a, ini, tmp):
-        self.a, self.ini, self.tmp, self.n = a, ini, tmp, 0
+        self.a, self.n, self.tmp = a, 0, tmp
+        path = os.path.join(tmp, "dut.ini")
+        # txonly starts all but idle (1 frame in 10 s at most) and is stopped at once
+        with open(path, "w") as f:
+            f.write(task_rewrite(ini, a.tx_task, {"rate": "1kbit", "count": 0}))
+        self.log = open(os.path.join(tmp, "engine.log"), "w+")
+        self.json = os.path.join(tmp, "summary.json")
+        # a bound on the run in case this script dies without its quit
+        limit = 120 + len(a.sizes_list) * 2 * a.iterations * (a.duration + 5)
+        self.cmd = [a.engine, "--", "--config", path, "--duration", f"{limit:.0f}",
+                    "--stats-period", "0", "--live", "off", "--summary-json", self.json, "-i"]
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=self.log,
+                                  stderr=subprocess.STDOUT, text=True)
+        self.pid = self.p.pid
+        self.ctl = Engine.wait(self.socket_path(), 30)
+        self.check(f"stop {a.tx_task}")
+
+    def socket_path(self):
+        """The telemetry socket the engine names at start."""
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            self.log.seek(0)
+            m = re.search(r"telemetry: (\S+)", self.log.read())
+            if m:
+                return m.group(1)
+            if self.p.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.fail("the engine did not start")
+
+    def fail(self, why):
+        self.log.seek(0)
+        sys.stderr.write(self.log.read()[-3000:])
+        print(f"rfc2544: {why}: {' '.join(self.cmd)}", file=sys.stderr)
+        self.close()
+        sys.exit(2)
+
+    def check(self, line):
+        try:
+            return self.ctl.check(line)
+        except EngineError as e:
+            self.fail(f"the engine refused \"{line}\" ({e})")
+
+    def tasks(self):
+        out = self.check("show tasks")
+        t = {x["name"]: x for x in out["tasks"]}
+        if self.a.tx_task not in t or self.a.rx_task not in t:
+            self.fail(f"tasks {self.a.tx_task}/{self.a.rx_task} not in the engine")
+        return t
+
+    def settle(self):
+        """Wait until the receiver's count is steady for 0.1 s: the DUT has drained."""
+        last, steady, deadline = None, 0, time.time() + 5
+        while steady < 2 and time.time() < deadline:
+            n = self.tasks()[self.a.rx_task]["rx_packets"]
+            steady = steady + 1 if n == last else 0
+            last = n
+            time.sleep(0.05)
 
     def trial(self, size, rate_bps):
-        """One run at rate_bps (L1) with size-byte frames: the trial's record."""
-        a = self.a
+        """One trial at rate_bps (L1) with size-byte frames: its record."""
+        a, tx = self.a, self.a.tx_task
         self.n += 1
         fps = rate_bps / ((size + 20) * 8)
-        keys = {"pkt_size": size, "rate": f"{rate_bps / 1e6:.6f}Mbit", "count": 0}
-        ini = os.path.join(self.tmp, f"t{self.n}.ini")
-        js = os.path.join(self.tmp, f"t{self.n}.json")
-        with open(ini, "w") as f:
-            f.write(task_rewrite(self.ini, a.tx_task, keys))
-        cmd = [a.engine, "--", "--config", ini, "--duration", str(a.duration),
-               "--stats-period", "0", "--live", "off", "--summary-json", js]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=a.duration + 120)
-        if p.returncode != 0 or not os.path.exists(js):
-            sys.stderr.write(p.stdout[-2000:] + p.stderr[-2000:])
-            print(f"rfc2544: engine exited {p.returncode}: {' '.join(cmd)}", file=sys.stderr)
-            sys.exit(2)
-        with open(js) as f:
-            s = json.load(f)
-        t = {x["name"]: x for x in s["tasks"]}
-        if a.tx_task not in t or a.rx_task not in t:
-            raise SystemExit(f"rfc2544: tasks {a.tx_task}/{a.rx_task} not in the summary")
-        sent, recv = t[a.tx_task]["tx_packets"], t[a.rx_task]["rx_valid"]
-        secs = s["duration_s"]
+        self.check(f"set pkt_size {tx} {size}")
+        self.check(f"set rate {tx} {max(int(round(rate_bps)), 2)}")
+        self.settle()
+        self.check("clear stats")
+        t0 = time.monotonic()
+        self.check(f"start {tx}")
+        time.sleep(a.duration)
+        self.check(f"stop {tx}")
+        secs = time.monotonic() - t0
+        self.settle()
+        t = self.tasks()
+        sent, recv = t[tx]["tx_packets"], t[a.rx_task]["rx_valid"]
+        lost = max(sent - recv, 0)
+        lat = t[a.rx_task]["lat_avg_ns"] if t[a.rx_task]["lat_samples"] else None
         r = {"size": size, "offered_mbps": rate_bps / 1e6, "offered_fps": fps,
-             "sent": sent, "received": recv, "lost": max(sent - recv, 0),
-             "sent_fps": sent / secs if secs else 0.0, "duration_s": secs}
-        r["pass"] = recv >= sent - a.loss_frames and sent > 0
+             "sent": sent, "received": recv, "lost": lost,
+             "loss": lost / sent if sent else 0.0, "latency_avg_ns": lat,
+             "sent_fps": sent / secs if secs else 0.0, "duration_s": secs,
+             "engine_pid": self.pid}
+        lat_ok = a.max_latency_us is None or (lat is not None and lat <= a.max_latency_us * 1e3)
+        r["pass"] = sent > 0 and lost <= max(a.loss_frames, a.ndr_loss * sent) and lat_ok
+        r["pdr_pass"] = sent > 0 and lost <= a.pdr_loss * sent and lat_ok \
+            if a.pdr_loss is not None else None
         # a generator that cannot offer the rate makes the DUT look better than it is
         r["generator_limited"] = r["sent_fps"] < 0.97 * fps
         if not a.quiet:
             print(f"  {size:5d} B  {rate_bps / 1e6:10.3f} Mbit/s  sent {sent:9d} "
-                  f"received {recv:9d}  {'pass' if r['pass'] else 'LOSS'}", flush=True)
+                  f"received {recv:9d}  {'pass' if r['pass'] else 'LOSS'}"
+                  f"{'' if lat is None else f'  latency {lat / 1e3:.1f} us'}", flush=True)
         return r
 
+    def close(self):
+        """quit on the console (drain, summary), then make sure the engine is gone."""
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.write("quit\n")
+                self.p.stdin.close()
+                self.p.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                self.p.kill()
+                self.p.wait()
+        self.log.close()
 
-def search(run, size, a):
-    """Binary search of one size: (throughput bit/s or 0, trials)."""
-    trials = []
-    hi, lo = a.max_rate, 0.0
-    r = run.trial(size, hi)
-    trials.append(r)
-    if r["pass"]:
-        return hi, trials
-    while len(trials) < a.iterations and hi - lo > a.resolution * a.max_rate:
+
+def search(run, size, a, ok, trials):
+    """Binary search of one size for the highest rate whose trial passes ok(), starting
+    from the trials already run at that size: (rate bit/s or 0, trials run here)."""
+    lo, hi, n = 0.0, None, 0
+    for r in trials:
+        rate = r["offered_mbps"] * 1e6
+        if ok(r):
+            lo = max(lo, rate)
+        elif hi is None or rate < hi:
+            hi = rate
+    if lo >= a.max_rate:
+        return a.max_rate, 0
+    if hi is None:
+        r = run.trial(size, a.max_rate)
+        trials.append(r)
+        n += 1
+        if ok(r):
+            return a.max_rate, n
+        hi = a.max_rate
+    while n < a.iterations and hi - lo > a.resolution * a.max_rate:
         mid = (lo + hi) / 2
         r = run.trial(size, mid)
         trials.append(r)
-        if r["pass"]:
+        n += 1
+        if ok(r):
             lo = mid
         else:
             hi = mid
-    return lo, trials
+    return lo, n
 
 
 def main():
@@ -173,21 +267,30 @@ def main():
     ap.add_argument("--duration", type=float, default=2.0, help="seconds per trial (2)")
     ap.add_argument("--resolution", type=float, default=0.01,
                     help="stop when hi - lo <= this x max-rate (0.01)")
-    ap.add_argument("--iterations", type=int, default=12, help="trials per size at most (12)")
-    ap.add_argument("--loss-frames", type=int, default=0, help="frames a pass may lose (0)")
+    ap.add_argument("--iterations", type=int, default=12, help="trials per search at most (12)")
+    ap.add_argument("--loss-frames", type=int, default=0, help="frames an NDR pass may lose (0)")
+    ap.add_argument("--ndr-loss", type=float, default=0.0,
+                    help="share of the frames an NDR pass may lose, 0..1 (0)")
+    ap.add_argument("--pdr-loss", type=float,
+                    help="search the PDR too: the share of frames it may lose, 0..1 "
+                         "(e.g. 0.001)")
+    ap.add_argument("--max-latency-us", type=float,
+                    help="a pass also needs the trial's mean one-way latency within this")
     ap.add_argument("--dut-bw", default="100Mbit", help="default DUT: the pipe's bandwidth")
     ap.add_argument("--dut-queue", type=int, default=100, help="default DUT: its queue")
     ap.add_argument("--json", help="write every trial and the result here")
     ap.add_argument("--quiet", action="store_true", help="the table only")
     a = ap.parse_args()
     try:
-        sizes = [int(x) for x in a.sizes.split(",")]
+        a.sizes_list = [int(x) for x in a.sizes.split(",")]
     except ValueError:
         ap.error(f"--sizes {a.sizes!r}: comma-separated integers expected")
-    if any(not 64 <= s <= 9618 for s in sizes):
+    if any(not 64 <= s <= 9618 for s in a.sizes_list):
         ap.error("--sizes: each in 64..9618")
     if a.duration <= 0 or a.iterations < 1 or not 0 < a.resolution < 1:
         ap.error("--duration > 0, --iterations >= 1, 0 < --resolution < 1")
+    if not 0 <= a.ndr_loss < 1 or (a.pdr_loss is not None and not 0 <= a.pdr_loss < 1):
+        ap.error("--ndr-loss and --pdr-loss: fractions in [0, 1)")
     if a.config:
         with open(a.config) as f:
             ini = f.read()
@@ -196,24 +299,45 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="rfc2544-") as tmp:
         run = Runner(a, ini, tmp)
-        for size in sizes:
-            bps, trials = search(run, size, a)
-            lim = any(t["generator_limited"] and t["pass"] for t in trials)
-            rows.append({"size": size, "throughput_mbps": bps / 1e6, "generator_limited": lim,
-                         "throughput_fps": bps / ((size + 20) * 8),
-                         "pct_of_max": 100 * bps / a.max_rate, "trials": trials})
-    print(f"RFC 2544 throughput (zero loss{'' if a.loss_frames == 0 else f' <= {a.loss_frames}'}"
-          f" frames, {a.duration:g} s trials, max {a.max_rate / 1e6:g} Mbit/s L1, DUT "
-          f"{a.config or 'router pipe ' + a.dut_bw}):")
-    print(f"{'size B':>7} {'Mbit/s (L1)':>12} {'frames/s':>12} {'% of max':>9} {'trials':>7}")
+        try:
+            for size in a.sizes_list:
+                trials = []
+                bps, _ = search(run, size, a, lambda r: r["pass"], trials)
+                row = {"size": size, "throughput_mbps": bps / 1e6, "ndr_mbps": bps / 1e6,
+                       "throughput_fps": bps / ((size + 20) * 8),
+                       "pct_of_max": 100 * bps / a.max_rate}
+                if a.pdr_loss is not None:
+                    pdr, _ = search(run, size, a, lambda r: r["pdr_pass"], trials)
+                    row["pdr_mbps"] = max(pdr, bps) / 1e6
+                row["generator_limited"] = any(t["generator_limited"] and t["pass"]
+                                               for t in trials)
+                row["trials"] = trials
+                rows.append(row)
+        finally:
+            run.close()
+    crit = f"loss <= {a.loss_frames} frames" if a.ndr_loss == 0 else \
+        f"loss <= max({a.loss_frames} frames, {a.ndr_loss:g} of them)"
+    if a.loss_frames == 0 and a.ndr_loss == 0:
+        crit = "zero loss"
+    print(f"RFC 2544 throughput (NDR: {crit}"
+          f"{'' if a.pdr_loss is None else f'; PDR: loss <= {a.pdr_loss:g}'}"
+          f"{'' if a.max_latency_us is None else f'; mean latency <= {a.max_latency_us:g} us'}, "
+          f"{a.duration:g} s trials, max {a.max_rate / 1e6:g} Mbit/s L1, DUT "
+          f"{a.config or 'router pipe ' + a.dut_bw}; one engine, PID {run.pid}):")
+    pdr_head = "" if a.pdr_loss is None else f" {'PDR Mbit/s':>12}"
+    print(f"{'size B':>7} {'Mbit/s (L1)':>12} {'frames/s':>12} {'% of max':>9}{pdr_head}"
+          f" {'trials':>7}")
     for r in rows:
+        pdr = "" if a.pdr_loss is None else f" {r['pdr_mbps']:12.3f}"
         print(f"{r['size']:7d} {r['throughput_mbps']:12.3f} {r['throughput_fps']:12.0f} "
-              f"{r['pct_of_max']:9.2f} {len(r['trials']):7d}"
+              f"{r['pct_of_max']:9.2f}{pdr} {len(r['trials']):7d}"
               f"{'  (generator below the offered rate: a lower bound)' if r['generator_limited'] else ''}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"max_rate_mbps": a.max_rate / 1e6, "duration_s": a.duration,
                        "resolution": a.resolution, "loss_frames": a.loss_frames,
+                       "ndr_loss": a.ndr_loss, "pdr_loss": a.pdr_loss,
+                       "max_latency_us": a.max_latency_us, "engine_pid": run.pid,
                        "dut": a.config or f"router pipe {a.dut_bw} queue {a.dut_queue}",
                        "results": rows}, f, indent=1)
     return 0

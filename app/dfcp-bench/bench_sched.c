@@ -268,11 +268,15 @@ out:
 static void
 usage(FILE *f)
 {
+	char algos[128];
+
+	sched_algo_list(algos, sizeof(algos), " or ");
 	fprintf(f,
 		"usage: dfcp-bench sched [--flows N] [--pkt-size B] [--seconds S]\n"
-		"                        [--algo wf2q+|drr|fifo] [--peer rte_sched] [--json]\n"
+		"                        [--algo ALGO] [--peer rte_sched] [--json]\n"
 		"  N backlogged queues (default: 1, 64, 1024 and 65536 in turn);\n"
-		"  B bytes per packet (64); S seconds per measurement (1).\n");
+		"  B bytes per packet (64); S seconds per measurement (1);\n"
+		"  ALGO %s (lib/sched's table).\n", algos);
 }
 
 int

@@ -4,6 +4,7 @@
  *
  *   dfcp-engine [EAL args] -- --config FILE [--duration T] [--stats-period T]
  *                             [--summary-json FILE] [--timeseries FILE] [--live MODE]
+ *                             [--intervals-json FILE] [-i]
  *   dfcp-engine --counters | --help | --version
  *
  * EAL args on the command line override the config's [eal] args key by key
@@ -31,6 +32,7 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
+#include "obs/console.h"
 #include "obs/obs.h"
 #include "obs/stats.h"
 
@@ -49,6 +51,7 @@ usage(FILE *f, const char *prog)
 	fprintf(f,
 			"usage: %s [EAL args] -- --config FILE [--duration T] [--stats-period T]\n"
 			"                         [--summary-json FILE] [--timeseries FILE] [--live MODE]\n"
+			"                         [--intervals-json FILE] [-i]\n"
 			"       %s --counters | --help | --version\n"
 			"  -c, --config FILE    INI config (doc/config.md); EAL args before \"--\" add to\n"
 			"                       its [eal] args or replace them option by option\n"
@@ -60,6 +63,11 @@ usage(FILE *f, const char *prog)
 			"  --stats-period T     port stats every T (0 = off); overrides [engine]\n"
 			"  --summary-json FILE  write the final counters as JSON\n"
 			"  --timeseries FILE    CSV, one row per stats period per flow (tools/plot)\n"
+			"  --intervals-json FILE  JSON Lines, one record per stats period (every second\n"
+			"                       without a stats period): ports, tasks, flows, pace\n"
+			"  -i, --interactive    a console on stdin: help, show, start, stop, set rate,\n"
+			"                       set pkt_size, clear stats, quit (also over telemetry:\n"
+			"                       /dfcp/cmd,LINE; scripts/dfcp_ctl.py); live auto is off\n"
 			"  --live MODE          periodic view: auto (a refreshing screen when stdout is a\n"
 			"                       terminal, else log), screen, log, off; overrides [engine]\n"
 			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
@@ -76,6 +84,8 @@ struct app_opts {
 	const char *summary_json;
 	const char *timeseries;
 	const char *live;
+	const char *intervals_json;
+	int interactive;
 };
 
 static int
@@ -88,6 +98,8 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"summary-json", required_argument, NULL, 'j'},
 		{"timeseries", required_argument, NULL, 't'},
 		{"live", required_argument, NULL, 'L'},
+		{"intervals-json", required_argument, NULL, 'I'},
+		{"interactive", no_argument, NULL, 'i'},
 		{"counters", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -97,7 +109,7 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 
 	optind = 1;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "c:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:hiV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			o->config = optarg;
@@ -116,6 +128,12 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 			break;
 		case 'L':
 			o->live = optarg;
+			break;
+		case 'I':
+			o->intervals_json = optarg;
+			break;
+		case 'i':
+			o->interactive = 1;
 			break;
 		case 'C':
 			eng_counters_print(stdout);
@@ -172,6 +190,16 @@ apply_overrides(struct eng_config *cfg, const struct app_opts *o)
 		}
 		cfg->live = m;
 	}
+	if (o->intervals_json != NULL)
+		snprintf(cfg->intervals_json, sizeof(cfg->intervals_json), "%s", o->intervals_json);
+	/* the console owns the terminal: no screen, no periodic blocks unless asked */
+	if (o->interactive && cfg->live == ENG_LIVE_SCREEN) {
+		fprintf(stderr, "dfcp-engine: -i: the console and live = screen both need the "
+				"terminal; use --live log or off\n");
+		return -EINVAL;
+	}
+	if (o->interactive && cfg->live == ENG_LIVE_AUTO)
+		cfg->live = ENG_LIVE_OFF;
 	return 0;
 }
 
@@ -185,7 +213,7 @@ run(struct eng_runtime *rt)
 	uint64_t period = eng_clock_ns_cycles(&rt->clock, cfg->stats_period_ns);
 	int main_tasks = eng_lcore_main_has_tasks(rt);
 
-	if (period == 0 && cfg->timeseries[0] != '\0')
+	if (period == 0 && (cfg->timeseries[0] != '\0' || cfg->intervals_json[0] != '\0'))
 		period = hz; /* time series without printed stats: one row per second */
 
 	now = rte_rdtsc();
@@ -202,6 +230,7 @@ run(struct eng_runtime *rt)
 			continue;
 		next_check = now + hz / 1000;
 		eng_capture_poll(rt);
+		eng_console_poll(rt); /* -i and /dfcp/cmd lines; quit raises SIGINT */
 		if (rt->phase == ENG_PHASE_RUN &&
 				(eng_signal != 0 || (dur != 0 && now - rt->start_tsc >= dur) ||
 				 eng_tasks_done(rt->cfg) == ENG_GOAL_REACHED)) { /* every goal reached */
@@ -269,8 +298,12 @@ eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args 
 	eng_eal_stale_clean(base, &stale);
 	eng_eal_hugedirs(huge, ea->argc, ea->argv, "/proc/mounts");
 	if (rte_eal_init(ea->argc, ea->argv) < 0) {
-		fprintf(stderr, "dfcp-engine: EAL initialisation failed: %s\n",
-				rte_strerror(rte_errno));
+		char line[512];
+
+		/* one line of ours after EAL's own: what failed and the likely fix */
+		eng_eal_failure_line(ea, rte_errno, rte_strerror(rte_errno),
+				sysconf(_SC_NPROCESSORS_ONLN), line, sizeof(line));
+		fprintf(stderr, "%s\n", line);
 		snprintf(rundir, sizeof(rundir), "%s/%s", base, ea->prefix);
 		if (ea->prefix_derived) /* ours alone (our PID) */
 			eng_eal_run_remove(rundir, ea->prefix, huge, 0);
@@ -389,7 +422,8 @@ main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);	/* stdout into `head`: writes fail, the run goes on */
 	rt.cfg = &cfg;
-	exit_code = engine_run(&rt);
+	exit_code = eng_console_open(&rt, opts.interactive) < 0 ? ENG_EXIT_SETUP : engine_run(&rt);
+	eng_console_close(&rt);
 	engine_teardown(&rt);
 	eng_config_free(&cfg);
 	rte_eal_cleanup();

@@ -9,13 +9,11 @@
 #include <strings.h>
 
 #include "cfg.h"
-
-typedef unsigned __int128 cfg_u128;
+#include "cfg_priv.h"
 
 #define CFG_MAX_FRAC_DIGITS 18
-#define CFG_MAX_INPUT 200
 
-static int
+int
 cfg_fail(int rc, char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -28,8 +26,7 @@ cfg_fail(int rc, char *err, size_t errlen, const char *fmt, ...)
 	return rc;
 }
 
-/* Copy s without leading/trailing blanks into buf; -EINVAL when empty or too long. */
-static int
+int
 cfg_trim(const char *s, char *buf, size_t buflen, const char *what, char *err, size_t errlen)
 {
 	size_t n;
@@ -51,12 +48,7 @@ cfg_trim(const char *s, char *buf, size_t buflen, const char *what, char *err, s
 	return 0;
 }
 
-/*
- * Parse "DIGITS[.DIGITS]" at the start of s. Returns the number of characters
- * consumed (0 when s does not start with a digit), the mantissa (all digits,
- * the point removed) and the count of fraction digits.
- */
-static size_t
+size_t
 cfg_decimal(const char *s, cfg_u128 *mant, unsigned int *frac_digits, int *overflow)
 {
 	const char *p = s;
@@ -89,7 +81,7 @@ cfg_decimal(const char *s, cfg_u128 *mant, unsigned int *frac_digits, int *overf
 	return (size_t)(p - s);
 }
 
-static cfg_u128
+cfg_u128
 cfg_pow10(unsigned int n)
 {
 	cfg_u128 r = 1;
@@ -302,34 +294,6 @@ cfg_parse_bool(const char *s, int *out, char *err, size_t errlen)
 #define T1 1000000000000ull
 
 int
-cfg_parse_rate(const char *s, uint64_t min, uint64_t max, uint64_t *out_bps, char *err,
-		size_t errlen)
-{
-	/* Built once: prefix x unit; b/B case matters, prefixes do not. */
-	static const struct cfg_unit units[] = {
-		{"bit", 1, 1}, {"bit/s", 1, 1}, {"bps", 1, 1}, {"b/s", 1, 1},
-		{"kbit", K1, 1}, {"Kbit", K1, 1}, {"kbit/s", K1, 1}, {"Kbit/s", K1, 1},
-		{"kbps", K1, 1}, {"Kbps", K1, 1}, {"kb/s", K1, 1}, {"Kb/s", K1, 1},
-		{"mbit", M1, 1}, {"Mbit", M1, 1}, {"mbit/s", M1, 1}, {"Mbit/s", M1, 1},
-		{"mbps", M1, 1}, {"Mbps", M1, 1}, {"Mb/s", M1, 1},
-		{"gbit", G1, 1}, {"Gbit", G1, 1}, {"gbit/s", G1, 1}, {"Gbit/s", G1, 1},
-		{"gbps", G1, 1}, {"Gbps", G1, 1}, {"Gb/s", G1, 1},
-		{"tbit", T1, 1}, {"Tbit", T1, 1}, {"Tbit/s", T1, 1}, {"Tbps", T1, 1},
-		{"Tb/s", T1, 1},
-		{"B/s", 8, 1}, {"Bps", 8, 1}, {"Byte/s", 8, 1}, {"byte/s", 8, 1},
-		{"kB/s", 8 * K1, 1}, {"KB/s", 8 * K1, 1}, {"kBps", 8 * K1, 1}, {"KBps", 8 * K1, 1},
-		{"KByte/s", 8 * K1, 1}, {"kByte/s", 8 * K1, 1},
-		{"MB/s", 8 * M1, 1}, {"MBps", 8 * M1, 1}, {"MByte/s", 8 * M1, 1},
-		{"GB/s", 8 * G1, 1}, {"GBps", 8 * G1, 1}, {"GByte/s", 8 * G1, 1},
-		{"TB/s", 8 * T1, 1}, {"TBps", 8 * T1, 1},
-		{NULL, 0, 0},
-	};
-
-	return cfg_parse_units(s, units, 1, min, max, out_bps,
-			"a rate such as 1Gbit, 500Mbit, 10Gbps or 125MB/s", "bit/s", err, errlen);
-}
-
-int
 cfg_parse_time(const char *s, uint64_t default_unit_ns, uint64_t min_ns, uint64_t max_ns,
 		uint64_t *out_ns, char *err, size_t errlen)
 {
@@ -368,7 +332,7 @@ cfg_parse_ratio(const char *s, uint32_t min_ppb, uint32_t max_ppb, uint32_t *out
 		{"%", CFG_RATIO_ONE / 100, 1},
 		{NULL, 0, 0},
 	};
-	uint64_t v;
+	uint64_t v = 0;
 	int rc;
 
 	if (max_ppb > CFG_RATIO_ONE)
@@ -598,6 +562,60 @@ cfg_list_next(const char **cursor, char *buf, size_t buflen, char *err, size_t e
 	}
 	*cursor = end;
 	return 1;
+}
+
+#define CFG_DIST_MAX_LEN 63
+
+unsigned int
+cfg_edit_distance(const char *a, const char *b)
+{
+	unsigned int d[3][CFG_DIST_MAX_LEN + 2];
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	unsigned int *prev2 = d[0], *prev = d[1], *cur = d[2], *t;
+
+	if (la > CFG_DIST_MAX_LEN || lb > CFG_DIST_MAX_LEN)
+		return UINT32_MAX;
+	/* three rows of the table: a swap looks two rows back */
+	for (j = 0; j <= lb; j++)
+		prev[j] = (unsigned int)j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = (unsigned int)i;
+		for (j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			unsigned int v = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+					tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+const char *
+cfg_closest(const char *word, const char *const *names, unsigned int n, unsigned int max_dist)
+{
+	const char *best = NULL;
+	unsigned int i, dist, best_dist = UINT32_MAX;
+	size_t len = strlen(word);
+
+	for (i = 0; i < n; i++) {
+		dist = cfg_edit_distance(word, names[i]);
+		if (dist <= max_dist && dist < len && dist < best_dist) {
+			best = names[i];
+			best_dist = dist;
+		}
+	}
+	return best;
 }
 
 int

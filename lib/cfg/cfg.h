@@ -11,7 +11,7 @@
  * one-line, human-readable reason into err (when err is not NULL). The reason
  * says what was expected and quotes what was found, e.g.
  *
- *	expected a rate such as 1Gbit, 500Mbit or 10Gbps; unknown unit "Gbt" in "1Gbt"
+ *	expected a rate such as 10G, 500Mbit, 1Mpps or 50%; unknown unit "Gbt" in "1Gbt"
  *
  * Callers (the engine's config loader) prefix it with file, section and key.
  * Leading and trailing blanks are ignored; anything else that is not part of
@@ -58,14 +58,56 @@ int cfg_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out,
  */
 int cfg_parse_bool(const char *s, int *out, char *err, size_t errlen);
 
+/** What a parsed rate counts (struct cfg_rate). */
+enum cfg_rate_unit {
+	CFG_RATE_BPS = 0,	/* bits per second */
+	CFG_RATE_PPS,		/* packets per second: bit/s once the frame size is known */
+	CFG_RATE_LINE,		/* share of the port's line rate, CFG_RATIO_ONE = 100 % */
+};
+
 /**
- * Rate in bits per second, in [min, max].
- * Number (decimal fractions allowed) followed by an optional SI prefix
- * (k/K = 1e3, M = 1e6, G = 1e9, T = 1e12; decimal, never 1024) and a unit:
- *   bits:  "bit", "bit/s", "bps", "b/s"           (e.g. 1Gbit, 500Mbit, 10Gbps)
- *   bytes: "B/s", "Bps", "Byte/s", "byte/s"       (x 8; e.g. 125MB/s = 1Gbit)
- * A bare number means bits per second. Units are case-sensitive in b/B only
- * ("Mbps" is bits, "MBps" bytes); prefixes are case-insensitive.
+ * A rate as written, before it becomes bit/s: packet rates need the frame
+ * size and shares of the line rate the port's link speed, both known only at
+ * set-up (cfg_rate_resolve()).
+ */
+struct cfg_rate {
+	uint64_t value;			/* bit/s, packets/s or parts per billion */
+	enum cfg_rate_unit unit;
+};
+
+/**
+ * Rate in any unit: a number (decimal fractions allowed) with an optional
+ * prefix and a unit.
+ *   prefixes: k/K = 1e3, M = 1e6, G = 1e9, T = 1e12 (SI, case-insensitive);
+ *             Ki, Mi, Gi, Ti = 2^10 .. 2^40 (IEC; bits and bytes only)
+ *   bit/s:    "bit", "bit/s", "bps", "b/s", or the SI prefix alone
+ *             (10G = 10Gbit = 10Gbps; 1Gibit = 2^30 bit/s); a bare number
+ *   bytes/s:  "B/s", "Bps", "Byte/s", "byte/s" (x 8; 125MB/s = 1Gbit)
+ *   packets:  "pps", "pkt/s" with an SI prefix (1Mpps, 14.88Mpps), at least 1
+ *   line:     "%" of the port's line rate, above 0 and at most 100 (50%)
+ * Units are case-sensitive in b/B only ("Mbps" is bits, "MBps" bytes).
+ * Bit/s and packet rates must be whole numbers after the prefix; a share
+ * has a resolution of 1e-7 % (parts per billion).
+ */
+int cfg_parse_rate_any(const char *s, struct cfg_rate *out, char *err, size_t errlen);
+
+/**
+ * r as bit/s: a packet rate times frame_l1_bytes x 8 (the frame with its
+ * FCS, preamble and inter-frame gap: pkt_size + 20), a share of the line rate
+ * times line_bps. -EINVAL with the reason when the size or the speed it needs
+ * is 0 (unknown), -ERANGE when the result is 0 or over 2^64 - 1 bit/s.
+ */
+int cfg_rate_resolve(const struct cfg_rate *r, uint64_t frame_l1_bytes, uint64_t line_bps,
+		uint64_t *out_bps, char *err, size_t errlen);
+
+/** r as written for messages: "1000000 pkt/s", "50%", "10000000000 bit/s". */
+void cfg_rate_str(const struct cfg_rate *r, char *buf, size_t len);
+
+/**
+ * Rate in bits per second, in [min, max]: the bit/s forms of
+ * cfg_parse_rate_any(). A packet rate or a share of the line rate is refused
+ * ("a packet rate needs a frame size; give bit/s"): where a frame size or a
+ * link speed is known, read the key with cfg_parse_rate_any().
  */
 int cfg_parse_rate(const char *s, uint64_t min, uint64_t max, uint64_t *out_bps,
 		char *err, size_t errlen);
@@ -142,6 +184,21 @@ int cfg_check_name(const char *s, size_t maxlen, char *err, size_t errlen);
  */
 int cfg_list_next(const char **cursor, char *buf, size_t buflen, char *err,
 		size_t errlen);
+
+/**
+ * Edit distance between a and b (optimal string alignment: insertions,
+ * deletions, substitutions and swaps of two neighbours cost 1; letters
+ * compared without case). Strings over 63 characters count as far apart.
+ */
+unsigned int cfg_edit_distance(const char *a, const char *b);
+
+/**
+ * The name of names[0..n) closest to word for a "did you mean" hint: at most
+ * max_dist edits away and fewer edits than word has characters; the first
+ * one of the smallest distance; NULL when none is that close.
+ */
+const char *cfg_closest(const char *word, const char *const *names, unsigned int n,
+		unsigned int max_dist);
 
 /**
  * Split a whitespace-separated string (e.g. EAL arguments) in place into

@@ -23,8 +23,11 @@ struct pace {
 	uint64_t pkts, bytes, busy_ns, stalls, max_lag_ns;
 	uint64_t lost_ns;	/* 64-bit fields only: readable from another thread */
 	uint32_t lost_frac;
-	/* configuration, for stats */
+	/* configuration, for stats and pace_set_rate */
 	uint64_t rate_bps;
+	uint64_t bucket;	/* bytes */
+	/* wire bytes and busy time at the last rate change (achieved_ppm) */
+	uint64_t base_wire, base_busy_ns;
 };
 
 uint64_t
@@ -71,6 +74,7 @@ pace_init(void *mem, size_t len, const struct pace_conf *c)
 	p->bound_q = (catchup << 32) + p->bucket_q;
 	p->overhead = c->overhead;
 	p->rate_bps = c->rate_bps;
+	p->bucket = c->bucket;
 	return p;
 }
 
@@ -124,6 +128,34 @@ pace_reset(struct pace *p, uint64_t now)
 	if (now < p->last_ns)
 		now = p->last_ns;
 	start(p, now);
+}
+
+int
+pace_set_rate(struct pace *p, uint64_t rate_bps, uint64_t now)
+{
+	uint64_t npb = pace_npb(rate_bps), catchup_q = p->bound_q - p->bucket_q;
+	u128 bucket_q;
+
+	if (npb == 0)
+		return -EINVAL;
+	bucket_q = (u128)p->bucket * npb;
+	if ((bucket_q >> 32) > PACE_LAG_MAX_NS - (catchup_q >> 32))
+		return -ERANGE;
+	if (now < p->last_ns)
+		now = p->last_ns;
+	if (p->started && !p->idle)
+		p->busy_ns += now - p->last_ns;	/* busy up to now at the old rate */
+	p->npb = npb;
+	p->bucket_q = (uint64_t)bucket_q;
+	p->bound_q = catchup_q + p->bucket_q;
+	p->rate_bps = rate_bps;
+	p->base_wire = p->bytes + p->pkts * (uint64_t)p->overhead;
+	p->base_busy_ns = p->busy_ns;
+	if (p->started) {
+		start(p, now);
+		p->idle = 1;	/* a restart, not a stall: the next call's gap is not lost */
+	}
+	return 0;
 }
 
 /*
@@ -262,8 +294,8 @@ pace_stats(const struct pace *p, struct pace_stats *st)
 	st->lost_ns = p->lost_ns;
 	st->lost_bytes = (uint64_t)((((u128)p->lost_ns << 32) | p->lost_frac) / p->npb);
 	st->max_lag_ns = p->max_lag_ns;
-	wire = (u128)st->wire_bytes * 8000000000ull * 1000000u;
-	den = (u128)p->busy_ns * p->rate_bps;
+	wire = (u128)(st->wire_bytes - p->base_wire) * 8000000000ull * 1000000u;
+	den = (u128)(p->busy_ns - p->base_busy_ns) * p->rate_bps;
 	st->achieved_ppm = den ? (uint64_t)(wire / den) : 0;
 	return 0;
 }

@@ -86,7 +86,8 @@ struct pace_stats {
 	uint64_t lost_ns;	/* schedule time dropped (never sent) */
 	uint64_t lost_bytes;	/* the same in wire bytes at the rate */
 	uint64_t max_lag_ns;	/* longest lag seen by a busy call (before the bound) */
-	uint64_t achieved_ppm;	/* wire rate while busy / configured rate, ppm */
+	uint64_t achieved_ppm;	/* wire rate while busy / configured rate, ppm
+				 * (since the last pace_set_rate) */
 };
 
 /* Q32 ns per wire byte for a rate (round to nearest); 0 if out of range. */
@@ -103,6 +104,15 @@ void pace_free(struct pace *p);
 
 /* Restart the schedule at now with a full bucket; counters are kept. */
 void pace_reset(struct pace *p, uint64_t now);
+/*
+ * A new rate from now on (PACE_RATE_MIN..MAX): the schedule restarts at now
+ * with a full bucket of the same bytes (credit and debt at the old rate are
+ * dropped, not counted as lost), the catch-up bound is kept. The counters go
+ * on; achieved_ppm is reckoned from this call, lost_bytes at the new rate.
+ * 0, -EINVAL (rate out of range) or -ERANGE (catchup + bucket time over
+ * PACE_LAG_MAX_NS at that rate); the pacer is unchanged on error.
+ */
+int pace_set_rate(struct pace *p, uint64_t rate_bps, uint64_t now);
 
 /* May a packet leave now? 1 or 0. */
 int pace_ready(struct pace *p, uint64_t now);

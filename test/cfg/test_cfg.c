@@ -8,6 +8,8 @@
 #include "cfg.h"
 #include "test_harness.h"
 
+#define DIM(a) (sizeof(a) / sizeof((a)[0]))
+
 static char err[CFG_ERR_LEN];
 
 static void
@@ -90,6 +92,34 @@ test_units(void)
 	RATE_BAD("0.5bit", "not a whole number");
 	RATE_BAD("101Gbit", "between 0 and 100000000000");
 	RATE_BAD("1e9", "unknown unit \"e9\"");
+	/* the SI prefix alone, IEC prefixes, case of the prefix */
+	RATE_OK("10G", 10000000000ull);
+	RATE_OK("10Gbit", 10000000000ull);
+	RATE_OK("10Gbps", 10000000000ull);
+	RATE_OK("2.5G", 2500000000ull);
+	RATE_OK("100M", 100000000ull);
+	RATE_OK("100k", 100000ull);
+	RATE_OK("100K", 100000ull);
+	RATE_OK("1 T", 1000000000000ull);
+	RATE_OK("1Gibit", 1ull << 30);
+	RATE_OK("1Mibit/s", 1ull << 20);
+	RATE_OK("1.5Kibps", 1536ull);
+	RATE_OK("1GiB/s", 8ull << 30);
+	RATE_OK("18446744073709551615", UINT64_MAX);
+	RATE_BAD("1Gi", "unknown unit \"Gi\"");
+	RATE_BAD("10GB", "unknown unit \"GB\"");
+	RATE_BAD("1Mpps", "a packet rate needs a frame size; give bit/s");
+	RATE_BAD("50%", "a share of the line rate needs a port's link speed; give bit/s");
+	RATE_BAD("-1G", "cannot be negative");
+	RATE_BAD("", "empty value");
+	RATE_BAD("   ", "empty value");
+	RATE_BAD("18446744073709551616", "too large");
+	RATE_BAD("18446744073709552G", "too large");
+	RATE_BAD("99999999999999999999999999999999999999Tibit", "too large");
+	RATE_BAD("1.0000000000000000001G", "too precise");
+	RATE_BAD("G", "does not start with a number");
+	RATE_BAD(".5G", "does not start with a number");
+	RATE_BAD("5.G", "unknown unit \".G\"");
 
 	/* times */
 	TIME_OK("10ms", 10000000ull);
@@ -133,6 +163,145 @@ test_units(void)
 	bad(cfg_parse_ratio("1.5", 0, CFG_RATIO_ONE, &r, err, sizeof(err)), "1.5", "between");
 	bad(cfg_parse_ratio("5 percent", 0, CFG_RATIO_ONE, &r, err, sizeof(err)), "5 percent",
 			"unknown unit");
+}
+
+#define ANY_OK(s, u, v) do { struct cfg_rate r_ = {0, CFG_RATE_BPS}; \
+	int rc_ = cfg_parse_rate_any(s, &r_, err, sizeof(err)); \
+	CHECKF(rc_ == 0 && r_.unit == (u) && r_.value == (v), "\"%s\": rc %d unit %d value %" \
+			PRIu64 " (%s)", s, rc_, (int)r_.unit, r_.value, rc_ ? err : ""); } while (0)
+#define ANY_BAD(s, n) do { struct cfg_rate r_; \
+	bad(cfg_parse_rate_any(s, &r_, err, sizeof(err)), s, n); } while (0)
+
+/* Rates in any unit: packet rates and shares of the line rate, resolved to bit/s. */
+static void
+test_rate_any(void)
+{
+	struct cfg_rate r;
+	uint64_t bps = 0;
+	char buf[48];
+
+	ANY_OK("1Mpps", CFG_RATE_PPS, 1000000ull);
+	ANY_OK("14.88Mpps", CFG_RATE_PPS, 14880000ull);
+	ANY_OK("100kpps", CFG_RATE_PPS, 100000ull);
+	ANY_OK("1 pps", CFG_RATE_PPS, 1ull);
+	ANY_OK("2000pkt/s", CFG_RATE_PPS, 2000ull);
+	ANY_OK("50%", CFG_RATE_LINE, CFG_RATIO_ONE / 2);
+	ANY_OK("100 %", CFG_RATE_LINE, CFG_RATIO_ONE);
+	ANY_OK("0.0000001%", CFG_RATE_LINE, 1ull);
+	ANY_OK("10G", CFG_RATE_BPS, 10000000000ull);
+	ANY_OK("0", CFG_RATE_BPS, 0ull);
+	ANY_BAD("0Mpps", "at least 1 pkt/s");
+	ANY_BAD("0pps", "at least 1 pkt/s");
+	ANY_BAD("0.5pps", "not a whole number of packets/s");
+	ANY_BAD("Mpps", "does not start with a number");
+	ANY_BAD("1Mipps", "unknown unit \"Mipps\"");
+	ANY_BAD("101%", "at most 100%");
+	ANY_BAD("100.0000001%", "at most 100%");
+	ANY_BAD("0%", "above 0%");
+	ANY_BAD("-50%", "cannot be negative");
+	ANY_BAD("0.00000001%", "not a whole number of parts per billion");
+	ANY_BAD("5k%", "unknown unit \"k%\"");
+	ANY_BAD("", "empty value");
+	ANY_BAD("20000000000000000000pps", "too large");
+
+	/* resolved: 64 B frames are 84 B on the wire */
+	r = (struct cfg_rate){1000000, CFG_RATE_PPS};
+	CHECK(cfg_rate_resolve(&r, 84, 0, &bps, err, sizeof(err)) == 0 && bps == 672000000ull);
+	bad(cfg_rate_resolve(&r, 0, 10000000000ull, &bps, err, sizeof(err)), "pps, no size",
+			"a packet rate needs a frame size; give bit/s (1000000 pkt/s here");
+	r = (struct cfg_rate){CFG_RATIO_ONE / 2, CFG_RATE_LINE};
+	CHECK(cfg_rate_resolve(&r, 0, 10000000000ull, &bps, err, sizeof(err)) == 0 &&
+			bps == 5000000000ull);
+	bad(cfg_rate_resolve(&r, 84, 0, &bps, err, sizeof(err)), "% of unknown speed",
+			"needs the port's link speed, which is unknown");
+	r = (struct cfg_rate){1, CFG_RATE_LINE};
+	bad(cfg_rate_resolve(&r, 84, 100, &bps, err, sizeof(err)), "tiny share", "below 1 bit/s");
+	r = (struct cfg_rate){UINT64_MAX / 100, CFG_RATE_PPS};
+	bad(cfg_rate_resolve(&r, 1538, 0, &bps, err, sizeof(err)), "pps overflow", "over 2^64");
+	r = (struct cfg_rate){1234, CFG_RATE_BPS};
+	CHECK(cfg_rate_resolve(&r, 0, 0, &bps, err, sizeof(err)) == 0 && bps == 1234);
+	r = (struct cfg_rate){333333333, CFG_RATE_LINE};
+	cfg_rate_str(&r, buf, sizeof(buf));
+	CHECKF(strcmp(buf, "33.3333333%") == 0, "%s", buf);
+	r = (struct cfg_rate){CFG_RATIO_ONE / 2, CFG_RATE_LINE};
+	cfg_rate_str(&r, buf, sizeof(buf));
+	CHECKF(strcmp(buf, "50%") == 0, "%s", buf);
+	r = (struct cfg_rate){125000000, CFG_RATE_LINE};
+	cfg_rate_str(&r, buf, sizeof(buf));
+	CHECKF(strcmp(buf, "12.5%") == 0, "%s", buf);
+}
+
+/*
+ * Random rate strings from numbers, prefixes and units (and junk): never a
+ * crash or an unterminated message; every refusal says why; what parses as
+ * bit/s parses the same through cfg_parse_rate(), and a resolved rate is
+ * the value times the frame or the line rate.
+ */
+static void
+test_rate_fuzz(void)
+{
+	static const char *const nums[] = {"0", "1", "10", "2.5", "0.001", "100", ".5", "1.",
+		"18446744073709551615", "99999999999999999999", "-3", "", "1e3", "007"};
+	static const char *const pre[] = {"", "k", "K", "M", "m", "G", "T", "Ki", "Mi", "Gi",
+		"Ti", "P", "i", " "};
+	static const char *const units[] = {"", "bit", "bit/s", "bps", "b/s", "B/s", "Bps",
+		"Byte/s", "pps", "pkt/s", "%", "Gbt", "/s", "bits", "ps", "%%"};
+	uint64_t x = 88172645463325252ull;
+	char in[96];
+	unsigned int i, fails = 0;
+
+	for (i = 0; i < 200000; i++) {
+		struct cfg_rate r = {0, CFG_RATE_BPS};
+		uint64_t bps, b2;
+		int rc, rc2;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		snprintf(in, sizeof(in), "%s%s%s%s", nums[x % DIM(nums)],
+				pre[(x >> 8) % DIM(pre)], units[(x >> 16) % DIM(units)],
+				(x >> 24) % 16 == 0 ? "x" : "");
+		err[0] = '\0';
+		rc = cfg_parse_rate_any(in, &r, err, sizeof(err));
+		if (rc < 0 && (err[0] == '\0' || memchr(err, '\0', sizeof(err)) == NULL))
+			fails++;
+		if (rc < 0)
+			continue;
+		rc2 = cfg_parse_rate(in, 0, UINT64_MAX, &b2, err, sizeof(err));
+		if ((r.unit == CFG_RATE_BPS) != (rc2 == 0) || (rc2 == 0 && b2 != r.value))
+			fails++;
+		if (r.unit == CFG_RATE_LINE && (r.value == 0 || r.value > CFG_RATIO_ONE))
+			fails++;
+		if (r.unit == CFG_RATE_PPS && r.value == 0)
+			fails++;
+		rc = cfg_rate_resolve(&r, 84, 10000000000ull, &bps, err, sizeof(err));
+		if (rc == 0 && r.unit == CFG_RATE_PPS && bps != r.value * 84 * 8)
+			fails++;
+		if (rc == 0 && r.unit == CFG_RATE_LINE && bps != 10 * r.value)
+			fails++;
+	}
+	CHECKF(fails == 0, "%u rate strings broke an invariant", fails);
+}
+
+static void
+test_closest(void)
+{
+	static const char *const keys[] = {"kind", "burst", "port", "txq", "pkt_size", "rate",
+		"bucket", "count"};
+	static const char *const sinks[] = {"count", "verify", "file"};
+
+	CHECK(cfg_edit_distance("rate", "rate") == 0);
+	CHECK(cfg_edit_distance("rat", "rate") == 1);
+	CHECK(cfg_edit_distance("rtae", "rate") == 1);	/* a swap */
+	CHECK(cfg_edit_distance("Rate", "rate") == 0);
+	CHECK(cfg_edit_distance("", "abc") == 3);
+	CHECK(cfg_edit_distance("verfy", "verify") == 1);
+	CHECK(cfg_edit_distance("kitten", "sitting") == 3);
+	CHECK(cfg_closest("rat", keys, DIM(keys), 2) == keys[5]);
+	CHECK(cfg_closest("pkt_sise", keys, DIM(keys), 2) == keys[4]);
+	CHECK(cfg_closest("verfy", sinks, DIM(sinks), 2) == sinks[1]);
+	CHECK(cfg_closest("zzzzzz", keys, DIM(keys), 2) == NULL);
+	CHECK(cfg_closest("ab", keys, DIM(keys), 2) == NULL);	/* 2 edits of 2 letters */
 }
 
 static void
@@ -207,6 +376,9 @@ main(void)
 {
 	test_numbers();
 	test_units();
+	test_rate_any();
+	test_rate_fuzz();
+	test_closest();
 	test_addresses();
 	test_lists();
 	return test_report("test_cfg");

@@ -94,6 +94,15 @@ def case_eal_merge(engine, root, tmp):
             timeout=60)
     if p.returncode != 2:
         fail(f"unknown EAL option: exit {p.returncode}, want 2")
+    # more lcores than CPUs: EAL fails, and our one line naming the cause comes last
+    ncpu = os.cpu_count() or 1
+    p = run([engine, "-l", f"0-{ncpu + 3}", "--", "--config", ini, "--duration", "0.2"],
+            timeout=60)
+    last = (p.stderr.strip().splitlines() or [""])[-1]
+    want = f"names CPU {ncpu + 3}, but this machine has {ncpu} CPUs"
+    if p.returncode == 0 or not last.startswith("dfcp-engine: EAL failed:") or want not in last:
+        fail(f"-l 0-{ncpu + 3}: exit {p.returncode}, last stderr line {last!r}; want our "
+             f"'EAL failed' line with {want!r}")
 
 
 def tel_connect(path, deadline):

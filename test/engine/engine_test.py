@@ -6,7 +6,8 @@ Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
 bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped),
 mixed-stop (a DFCP and a TCP transfer of very different lengths in one run: the
 run ends when both have finished, neither earlier nor later), drop (the example
-kind: txonly -> drop with a packet goal that ends the run).
+kind: txonly -> drop with a packet goal that ends the run), bad-names (a key or value typo
+gets the closest name and the whole list; a vdev driver DPDK lacks is refused before EAL).
 No timing assertions: counts and exit codes only.
 """
 import os
@@ -412,10 +413,50 @@ def case_drop(engine, src, tmp):
         fail("no drop line in the summary")
 
 
+def case_bad_names(engine, src, tmp):
+    """A typo gets the closest name and the full list; a vdev driver DPDK lacks is refused
+    before EAL starts (no EAL line, exit 1); a real one still gets to EAL."""
+    def refused(name, text, wants):
+        cfg = write(os.path.join(tmp, name + ".ini"), text)
+        p = run(engine, ["--", "--config", cfg])
+        msg = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+        if p.returncode != 1 or "EAL:" in p.stdout + p.stderr:
+            fail(f"{name}: exit {p.returncode} (want 1, before EAL)")
+        for w in wants:
+            if w not in msg:
+                fail(f"{name}: no {w!r} in {msg!r}")
+        return msg
+
+    with open(os.path.join(src, "configs/txonly.ini")) as f:
+        txonly = f.read()
+    msg = refused("rat", txonly.replace("pkt_size = 64", "pkt_size = 64\nrat = 1G"),
+                  ['[task tx0] rat: unknown key; did you mean "rate"? (known keys: ',
+                   " kind, ", " rate, bucket, "])
+    if not msg.endswith(", flow_vary, weights)"):
+        fail(f"the list of keys is cut: {msg!r}")
+    with open(os.path.join(src, "configs/bench-linerate.ini")) as f:
+        flows = f.read()
+    refused("sink", flows.replace("sink = verify", "sink = verfy"),
+            ['sink: unknown value "verfy" (expected count, verify or file); '
+             'did you mean "verify"?'])
+    refused("net_foo0", txonly.replace("device = ring:wire0", "device = net_foo0", 1),
+            ['[port p0] device: no DPDK driver for "net_foo0" (a vdev\'s name starts with its '
+             "driver's: net_ring, "])
+    refused("net_rign0", txonly.replace("device = ring:wire0", "device = net_rign0", 1),
+            ['did you mean "net_ring0"?'])
+    # a driver DPDK has passes the check: EAL creates the port (net_null: no wire needed)
+    cfg = write(os.path.join(tmp, "null.ini"),
+                txonly.replace("device = ring:wire0", "device = net_null0", 1))
+    p = run(engine, EAL.split() + ["--", "--config", cfg, "--duration", "0.3s",
+                                   "--stats-period", "0"])
+    if p.returncode != 0 or "no DPDK driver" in p.stderr:
+        fail(f"device = net_null0: exit {p.returncode}")
+
+
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
              "sigint": case_sigint, "af_packet": case_af_packet, "af_packet-mq": case_af_packet_mq,
-             "mixed-stop": case_mixed_stop, "drop": case_drop}
+             "mixed-stop": case_mixed_stop, "drop": case_drop, "bad-names": case_bad_names}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 
 

@@ -12,7 +12,8 @@
               1000, net_ring), 512-byte frames, 1 s trials, max 200 Mbit/s, 5 trials: the
               first trial (200) loses frames, the zero-loss rate found is at most the pipe's
               bandwidth plus what its queue absorbs in a trial (105) and at least half of it;
-              the JSON has every trial and the table is printed
+              the JSON has every trial and the table is printed; the 5 trials ran in one
+              engine process (driven through its console: the same engine_pid in each)
   warmup      [engine] warmup = 1s on a 2.5 s paced run with the sender starting late
               (start = 1s): the after-warmup rate is the paced rate (within 10 %),
               the whole-run rate well below it, for rxonly and txonly
@@ -134,7 +135,8 @@ def case_rfc2544(engine, root, tmp):
     if p.returncode != 0:
         fail(f"rfc2544.py exited {p.returncode}")
     with open(js) as f:
-        r = json.load(f)["results"][0]
+        whole = json.load(f)
+    r = whole["results"][0]
     trials = r["trials"]
     print("throughput", r["throughput_mbps"], "trials",
           [(t["offered_mbps"], t["pass"]) for t in trials])
@@ -142,6 +144,9 @@ def case_rfc2544(engine, root, tmp):
         fail("the first trial at 200 Mbit/s through a 100 Mbit/s pipe did not lose frames")
     if len(trials) > 5:
         fail(f"{len(trials)} trials, at most 5 asked")
+    pids = {t["engine_pid"] for t in trials}
+    if len(trials) < 5 or len(pids) != 1 or whole["engine_pid"] not in pids:
+        fail(f"{len(trials)} trials in engine processes {sorted(pids)}: want >= 5 in one")
     if not 50 <= r["throughput_mbps"] <= 105:
         fail(f"throughput {r['throughput_mbps']} Mbit/s through a 100 Mbit/s pipe")
     if not any(t["pass"] and t["offered_mbps"] == r["throughput_mbps"] for t in trials):

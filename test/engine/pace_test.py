@@ -30,6 +30,11 @@ Cases (each one engine run of 3 s on net_ring wires, no devices):
   tcp-rate-mix  one flow of that address with a rate and one without: refused at start,
                 naming both flows
   rate-receiver a receiver with rate: a config error naming the key
+  rate-units    txonly rate = 1Mpps (64 B), 1G and 5% (of net_ring's 10 Gbit/s) in one run:
+                each pace record shows the L1 rate it resolves to and the receiver gets it;
+                a flow's rate = 1Mpps is refused naming the key (no frame size)
+  l1-l2         txonly 300 Mbit/s at 64 B: the pace record's L1 rate, the port's tx_l1_mbps
+                and its tx_mbps (L2 without FCS) x 84 / 60 agree within 1 %
 
 The busy loop is a process the test starts (taskset) and always kills; it shares the paced
 thread's CPU the way another process on a shared VM does. Usage: CASE ENGINE SOURCE_ROOT.
@@ -428,6 +433,70 @@ def case_rate_receiver(eng, src, tmp):
             "[flow r1] rate: paces a sender")
 
 
+def three_txonly_config(rates):
+    """Three txonly -> rxonly pairs on their own wires, one lcore: (name, size, rate)."""
+    text = f"[eal]\nargs = {EAL}\n[engine]\nduration = {DURATION}s\nstats_period = 0\n"
+    names = []
+    for i, (name, size, rate) in enumerate(rates):
+        text += f"""[port t{i}]
+device = ring:w{i}
+preset = net_ring
+[port r{i}]
+device = ring:w{i}
+preset = net_ring
+[task {name}]
+kind = txonly
+port = t{i}
+pkt_size = {size}
+rate = {rate}
+[task rx{i}]
+kind = rxonly
+port = r{i}
+"""
+        names += [name, f"rx{i}"]
+    return text + f"[lcore 1]\ntasks = {', '.join(names)}\n"
+
+
+def case_rate_units(eng, src, tmp):
+    """txonly rate in packets, bit/s with the prefix alone, and a share of the line rate
+    (net_ring: 10 Gbit/s): each resolved to its L1 bit/s and sent at it."""
+    rates = [("pps", 64, "1Mpps", 1e6 * 84 * 8), ("bare", 1518, "1G", 1e9),
+             ("share", 1518, "5%", 0.05 * 10e9)]
+    js, out = engine(eng, tmp, three_txonly_config([r[:3] for r in rates]), "units")
+    for i, (name, size, rate, bps) in enumerate(rates):
+        pace, rx = item(js, "pace", name), task(js, f"rx{i}")
+        got = rx["rx_packets"] * (size + L1) * 8 / js["duration_s"]
+        print(f"{name}: rate = {rate}: pace {pace['rate_l1_mbps']} Mbit/s L1 (want "
+              f"{bps / 1e6:.3f}), received {got / 1e6:.3f}")
+        if abs(pace["rate_l1_mbps"] - bps / 1e6) > 1e-6 or \
+                pace["rate_mbps"] != pace["rate_l1_mbps"]:
+            fail(f"{name}: rate = {rate} became {pace['rate_l1_mbps']} Mbit/s, want {bps / 1e6}")
+        if got < 0.95 * bps or got > 1.005 * bps:
+            fail(f"{name}: received {100 * got / bps:.2f} % of the rate")
+    # a packet rate where no frame size is known: refused, naming the key
+    refused(eng, tmp, tcp_rate_config(rate_b="1Mpps"), "flow-pps",
+            "[flow s2] rate: a packet rate needs a frame size; give bit/s")
+
+
+def case_l1_l2(eng, src, tmp):
+    """At 64 B the pace record (L1) and the port's tx_l1_mbps agree, and tx_mbps (L2, no FCS)
+    is that x 60 / 84: within 1 %."""
+    js, out = engine(eng, tmp, txonly_config(64, "300Mbit"), "l1l2")
+    pace, p0 = item(js, "pace", "tx0"), item(js, "ports", "p0")
+    l1, l2 = pace["achieved_l1_mbps"], p0["tx_mbps"]
+    print(f"pace achieved {l1} Mbit/s L1; port tx_l1_mbps {p0['tx_l1_mbps']}, tx_mbps {l2} L2")
+    if abs(p0["tx_l1_mbps"] - l1) > 0.01 * l1:
+        fail("the port's tx_l1_mbps and the pace record's L1 rate differ by over 1 %")
+    if abs(l2 * (64 + L1) / (64 - 4) - l1) > 0.01 * l1:
+        fail("port tx_mbps x 84 / 60 (L2 without FCS to L1) is not the pace record's rate")
+    if pace["achieved_mbps"] != l1 or pace["rate_mbps"] != pace["rate_l1_mbps"]:
+        fail("the old JSON keys do not carry the L1 figures")
+    if not any("tx_l1_mbps" in ln and ln.strip().startswith("port p0") for ln in out.splitlines()):
+        fail("the port line of the text summary has no tx_l1_mbps")
+    if not any(ln.strip().startswith("pace tx0 rate_l1_mbps 300.000") for ln in out.splitlines()):
+        fail("the pace line of the text summary does not say L1")
+
+
 CASES = {
     "txonly-1g": case_txonly_1g,
     "txonly-64": case_txonly_64,
@@ -441,6 +510,8 @@ CASES = {
     "tcp-rate": case_tcp_rate,
     "tcp-rate-mix": case_tcp_rate_mix,
     "rate-receiver": case_rate_receiver,
+    "rate-units": case_rate_units,
+    "l1-l2": case_l1_l2,
 }
 
 if __name__ == "__main__":

@@ -20,6 +20,15 @@ offering more than its share), which sends on a net_ring wire to rxonly.
              flow served, the weight-3 flows' total 3 x the weight-1 flows'
              within 15 % (a 3 s run: the buckets fill first), the port
              at least 90 % used
+  elephant   one flow through a sched task with max_flows = 4096 (flow_queue
+             and backlog_budget auto): its limit is the budget shared by the
+             flows backlogged, not by max_flows, so it holds more than the 4
+             packets of 16384 / 4096 (backlog_peak > 4, at most flow_queue =
+             64); no drop inside, no loss or reorder at the receiver
+  budget     512 flows, backlog_budget = 1024 (each flow's floor of 4 would
+             add up to 2048): the scheduler never holds more than the budget
+             (the task's backlog_peak), nor a flow more than flow_queue; it
+             drops nothing, every flow is served
 """
 import os
 import sys
@@ -40,9 +49,9 @@ device = ring:w
 [task s0]
 kind = sched
 port = gen
-rate = 20Mbit
+rate = {rate}
 sched = {algo}
-flow_queue = 128
+{s0_keys}
 
 [task gen]
 kind = txonly
@@ -74,6 +83,11 @@ rate = 100Mbit
 """
 
 
+def base(algo, flows, weights, extra, tasks, rate="20Mbit", s0_keys="flow_queue = 128"):
+    return BASE.format(algo=algo, flows=flows, weights=weights, extra=extra, tasks=tasks,
+                       rate=rate, s0_keys=s0_keys)
+
+
 def engine(eng, tmp, text, duration="2s"):
     cfg = os.path.join(tmp, "sched.ini")
     with open(cfg, "w") as f:
@@ -101,8 +115,8 @@ def shares(flows):
 
 
 def case_multiflow(eng, src, tmp):
-    js = engine(eng, tmp, BASE.format(algo="wf2q+", flows=3, weights="1,2,7", extra="",
-                                      tasks="gen, s0, rx0"))
+    js = engine(eng, tmp, base(algo="wf2q+", flows=3, weights="1,2,7", extra="",
+                               tasks="gen, s0, rx0"))
     s, fl = sched_flows(js)
     sh = shares(fl)
     print("shares " + ", ".join(f"{f['name']} (w {f['weight']}) {x:.4f}" for f, x in zip(fl, sh)))
@@ -127,8 +141,8 @@ def case_multiflow(eng, src, tmp):
 
 
 def case_late(eng, src, tmp):
-    js = engine(eng, tmp, BASE.format(algo="wf2q+", flows=2, weights="1", extra=LATE,
-                                      tasks="gen, late, s0, rx0"))
+    js = engine(eng, tmp, base(algo="wf2q+", flows=2, weights="1", extra=LATE,
+                               tasks="gen, late, s0, rx0"))
     s, fl = sched_flows(js)
     sh = shares(fl)
     dur = js["duration_s"]
@@ -145,8 +159,8 @@ def case_late(eng, src, tmp):
 
 
 def case_rte(eng, src, tmp):
-    js = engine(eng, tmp, BASE.format(algo="rte_sched", flows=4, weights="1", extra="",
-                                      tasks="gen, s0, rx0"))
+    js = engine(eng, tmp, base(algo="rte_sched", flows=4, weights="1", extra="",
+                               tasks="gen, s0, rx0"))
     s, fl = sched_flows(js)
     sh = shares(fl)
     print(f"rte_sched shares {', '.join(f'{x:.4f}' for x in sh)}; jain {s['jain']}")
@@ -161,8 +175,8 @@ def case_rte(eng, src, tmp):
 
 
 def case_rte_slow(eng, src, tmp):
-    js = engine(eng, tmp, BASE.format(algo="rte_sched", flows=64, weights="1,3", extra="",
-                                      tasks="gen, s0, rx0"), duration="3s")
+    js = engine(eng, tmp, base(algo="rte_sched", flows=64, weights="1,3", extra="",
+                               tasks="gen, s0, rx0"), duration="3s")
     s, fl = sched_flows(js)
     sh = shares(fl)
     idle = [f["name"] for f in fl if f["run_tx_bytes"] == 0]
@@ -179,9 +193,63 @@ def case_rte_slow(eng, src, tmp):
         fail(f"port at {l1:.3f} Mbit/s L1, expected at least 90 % of 20 Mbit/s")
 
 
+def no_drop(s, fl):
+    if s["dropped_packets"] or any(f["dropped_packets"] for f in fl):
+        fail("the scheduler dropped packets (admission should prevent it)")
+
+
+def case_elephant(eng, src, tmp):
+    js = engine(eng, tmp, base(algo="wf2q+", flows=1, weights="1", extra="",
+                               tasks="gen, s0, rx0", s0_keys="max_flows = 4096"))
+    s, fl = sched_flows(js)
+    f = fl[0]
+    print(f"lone flow, max_flows 4096: backlog_peak {f['backlog_peak']}, refused "
+          f"{f['refused_packets']}, sent {f['tx_packets']}; flow_queue {s['flow_queue']}, "
+          f"backlog_budget {s['backlog_budget']}")
+    if s["flow_queue"] != 64 or s["backlog_budget"] != 16384:
+        fail("flow_queue / backlog_budget auto: expected 64 / 16384")
+    if f["refused_packets"] == 0:
+        fail("the flow offers 5 x the link and was never refused: not backlogged")
+    if not 4 < f["backlog_peak"] <= s["flow_queue"]:
+        fail(f"backlog_peak {f['backlog_peak']}: expected above 4 (16384 / max_flows) "
+             f"and at most flow_queue {s['flow_queue']}")
+    if f["backlog_peak"] < s["flow_queue"] // 2:
+        fail(f"backlog_peak {f['backlog_peak']}: a lone backlogged flow should reach half "
+             f"of flow_queue at least")
+    no_drop(s, fl)
+    rx = task(js, "rx0")
+    if rx["rx_packets"] != s["tx_packets"] or rx["seq_lost"] or rx["seq_reordered"]:
+        fail("receiver did not get exactly what the sched task sent, in order")
+
+
+def case_budget(eng, src, tmp):
+    budget = 1024
+    js = engine(eng, tmp, base(algo="wf2q+", flows=512, weights="1", extra="",
+                               tasks="gen, s0, rx0", rate="50Mbit",
+                               s0_keys=f"max_flows = 512\nbacklog_budget = {budget}"))
+    s, fl = sched_flows(js)
+    peaks = [f["backlog_peak"] for f in fl]
+    idle = [f["name"] for f in fl if f["tx_packets"] == 0]
+    print(f"512 flows, backlog_budget {s['backlog_budget']}: backlog_peak {s['backlog_peak']}; "
+          f"per flow peak {min(peaks)} .. {max(peaks)} (flow_queue {s['flow_queue']}); "
+          f"{len(idle)} flows not served; jain {s['jain']}")
+    if s["backlog_budget"] != budget:
+        fail(f"backlog_budget {s['backlog_budget']}, configured {budget}")
+    if s["backlog_peak"] > budget:
+        fail(f"the scheduler held {s['backlog_peak']} packets, over the budget {budget}")
+    if s["backlog_peak"] < budget // 2:
+        fail(f"backlog_peak {s['backlog_peak']}: 512 flows offering 2 x the link should "
+             f"fill half the budget at least")
+    if max(peaks) > s["flow_queue"]:
+        fail(f"a flow held {max(peaks)} packets, over flow_queue {s['flow_queue']}")
+    if idle:
+        fail(f"{len(idle)} of 512 flows never served: {', '.join(idle[:8])}")
+    no_drop(s, fl)
+
+
 def main():
     cases = {"multiflow": case_multiflow, "late": case_late, "rte": case_rte,
-             "rte-slow": case_rte_slow}
+             "rte-slow": case_rte_slow, "elephant": case_elephant, "budget": case_budget}
     return case_main(__doc__, cases, "dfcp-sched-test-")
 
 

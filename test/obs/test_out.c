@@ -2,7 +2,8 @@
 /*
  * The engine's output writer (app/dfcp-engine/obs/out.c) without EAL: JSON
  * string escaping, nesting, commas and numbers, the text lines, counter
- * tables and their views, and too-deep nesting. Outputs are compared with
+ * tables and their views, too-deep nesting, one-line JSON (JSON Lines and
+ * console answers). Outputs are compared with
  * the exact expected bytes.
  */
 #include <errno.h>
@@ -145,6 +146,34 @@ test_json_nested_arrays(void)
 			"}\n", "nested arrays");
 }
 
+/* eng_out_json_line: the same nesting as test_json_nested_arrays on one line. */
+static void
+test_json_line(void)
+{
+	struct eng_out o;
+	FILE *f = mem_open();
+
+	eng_out_json_line(&o, f);
+	eng_out_dbl(&o, "time_s", 0.5, 3);
+	eng_out_arr(&o, "pipes");
+	eng_out_item(&o, NULL, "link");
+	eng_out_u64(&o, "in", 1);
+	eng_out_arr(&o, "queues");
+	eng_out_item(&o, NULL, "q1");
+	eng_out_str(&o, "name", "a\nb");
+	eng_out_end(&o);
+	eng_out_item(&o, NULL, "q2");
+	eng_out_end(&o);
+	eng_out_end(&o);
+	eng_out_end(&o);
+	eng_out_end(&o);
+	eng_out_arr(&o, "console");
+	eng_out_str(&o, NULL, "set rate tx0 3G");
+	CHECK(eng_out_finish(&o) == 0);
+	expect(f, "{\"time_s\": 0.500, \"pipes\": [{\"in\": 1, \"queues\": [{\"name\": \"a\\nb\"}, "
+			"{}]}], \"console\": [\"set rate tx0 3G\"]}\n", "json line");
+}
+
 static void
 test_deep(void)
 {
@@ -263,6 +292,7 @@ main(void)
 	test_escape();
 	test_json();
 	test_json_nested_arrays();
+	test_json_line();
 	test_deep();
 	test_counters();
 	test_tables_sane();

@@ -9,6 +9,8 @@
  *           prediction met exactly, no drift over 10^9 packets
  *   bucket  token-bucket depth, idle credit, stall credit on top of it
  *   api     bad configurations, monotonic time, counters
+ *   setrate a rate changed mid-run: exact bytes at each rate, no burst or
+ *           loss at the change, counters monotonic, bad rates refused
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -456,12 +458,73 @@ test_api(void)
 	printf("api: ok\n");
 }
 
+/* ------------------------------------------------------------ setrate */
+
+/* A punctual caller of len-byte packets from *now to end (1 us polls): wire bytes sent. */
+static uint64_t
+drive(struct pace *p, uint64_t *now, uint64_t end, uint32_t len, uint32_t ovh)
+{
+	uint64_t wire = 0;
+
+	for (; *now < end; *now += US) {
+		uint32_t k = pace_burst(p, *now, len, 64);
+
+		pace_sent(p, k, (uint64_t)k * len);
+		wire += (uint64_t)k * (len + ovh);
+	}
+	return wire;
+}
+
+static void
+test_setrate(void)
+{
+	struct pace_stats st, st2;
+	struct pace *p = mk(1000000000ull, 24, 0, 0);
+	uint64_t now = 1000 * US, w1, w3, want;
+
+	w1 = drive(p, &now, now + 100 * MS, 1514, 24);
+	want = 1000000000ull / 8 / 10;	/* 100 ms at 1 Gbit/s */
+	CHECKF(w1 >= want - 1538 && w1 <= want + 2 * 1538, "1G: %" PRIu64 " B, want %" PRIu64,
+	       w1, want);
+	pace_stats(p, &st);
+	CHECK(pace_set_rate(p, 0, now) == -EINVAL);
+	CHECK(pace_set_rate(p, PACE_RATE_MAX + 1, now) == -EINVAL);
+	pace_stats(p, &st2);
+	CHECK(st2.rate_bps == 1000000000ull);
+	CHECK(pace_set_rate(p, 3000000000ull, now) == 0);
+	w3 = drive(p, &now, now + 100 * MS, 1514, 24);
+	want = 3000000000ull / 8 / 10;
+	CHECKF(w3 >= want - 1538 && w3 <= want + 2 * 1538, "3G: %" PRIu64 " B, want %" PRIu64,
+	       w3, want);
+	pace_stats(p, &st2);
+	CHECK(st2.rate_bps == 3000000000ull && st2.pkts > st.pkts && st2.busy_ns > st.busy_ns);
+	CHECK(st2.stalls == 0 && st2.lost_ns == 0);
+	CHECKF(st2.achieved_ppm > 990000 && st2.achieved_ppm <= 1001000,
+	       "achieved %" PRIu64 " ppm of the new rate", st2.achieved_ppm);
+	/* down again, after an idle gap of 50 ms: no burst of the gap at either rate */
+	now += 50 * MS;
+	pace_idle(p, now);
+	CHECK(pace_set_rate(p, 200000000ull, now) == 0);
+	w1 = drive(p, &now, now + 100 * MS, 1514, 24);
+	want = 200000000ull / 8 / 10;
+	CHECKF(w1 >= want - 1538 && w1 <= want + 2 * 1538, "200M: %" PRIu64 " B, want %" PRIu64,
+	       w1, want);
+	pace_free(p);
+	/* a bucket whose time at the new rate is over the bound: refused, pacer kept */
+	p = mk(1000000000ull, 24, 0, 100000);
+	CHECK(pace_set_rate(p, PACE_RATE_MIN, 0) == -ERANGE);
+	pace_stats(p, &st);
+	CHECK(st.rate_bps == 1000000000ull);
+	pace_free(p);
+	printf("setrate: ok\n");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } tests[] = {
 	{ "ref", test_ref }, { "stall", test_stall }, { "rates", test_rates },
-	{ "bucket", test_bucket }, { "api", test_api },
+	{ "bucket", test_bucket }, { "api", test_api }, { "setrate", test_setrate },
 };
 
 int

@@ -25,6 +25,9 @@ struct eng_port_conf {
 	char preset[ENG_NAME_LEN];
 	char devargs[CFG_VALUE_LEN]; /* added to a vdev the engine creates: "k=v,k=v" */
 	uint16_t rx_queues, tx_queues;
+	/* lines of rx_queues and tx_queues in [port] (0: not given there): a
+	 * task over several lcores raises only a count nobody wrote (sec_task.c) */
+	int rx_queues_line, tx_queues_line;
 	uint16_t rx_desc, tx_desc;
 	uint16_t mtu;               /* 0: device default */
 	int promisc;
@@ -47,6 +50,9 @@ struct eng_lcore_conf {
 	char task_list[ENG_MAX_LCORE_TASKS * (ENG_NAME_LEN + 1)];
 	unsigned int nb_tasks;
 	uint16_t task_idx[ENG_MAX_LCORE_TASKS];
+	/* made by the lcores key of [task spread] (line: the key's), not by an
+	 * [lcore N] section; "" for a section */
+	char spread[ENG_NAME_LEN];
 };
 
 struct eng_flow_conf;
@@ -83,6 +89,7 @@ struct eng_config {
 	uint64_t warmup_ns;         /* rxonly: first seconds left out of the after-warmup rates */
 	uint32_t summary_flows;     /* a set of more flows is folded in the summary (stats.h) */
 	char timeseries[PATH_MAX];  /* CSV, one row per period per flow; "" = none */
+	char intervals_json[PATH_MAX]; /* JSON Lines, one record per period; "" = none */
 	int pdump;                  /* rte_pdump_init(): dpdk-dumpcap / dpdk-pdump may attach */
 	/* pacing (lib/pace, doc/performance.md "Pacing") */
 	uint64_t pace_catchup_ns;   /* credit every pacer keeps across a stall */

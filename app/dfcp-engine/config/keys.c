@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Key reader for one config section: typed getters with precise errors. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,6 +35,12 @@ sec_line(const struct eng_sec *sec, const char *key)
 			if (strcmp(sec->entries[i].name, key) == 0)
 				return sec->entry_line[i];
 	return sec->line;
+}
+
+int
+eng_sec_line(const struct eng_sec *sec, const char *key)
+{
+	return sec_line(sec, key);
 }
 
 int
@@ -160,6 +167,25 @@ eng_sec_rate(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, u
 }
 
 int
+eng_sec_rate_any(struct eng_sec *sec, const char *key, uint64_t min_bps, uint64_t max_bps,
+		struct cfg_rate *out)
+{
+	char e[CFG_ERR_LEN];
+	struct cfg_rate r;
+	const char *s = eng_sec_get(sec, key);
+
+	if (s == NULL)
+		return 0;
+	if (cfg_parse_rate_any(s, &r, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s", e);
+	if (r.unit == CFG_RATE_BPS && (r.value < min_bps || r.value > max_bps))
+		return eng_sec_error(sec, key, "expected a rate between %" PRIu64 " and %" PRIu64
+				" bit/s; got \"%s\"", min_bps, max_bps, s);
+	*out = r;
+	return 0;
+}
+
+int
 eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
 		uint64_t max, uint64_t *out)
 {
@@ -235,7 +261,7 @@ eng_sec_choice(struct eng_sec *sec, const char *key, const char *const *names, i
 {
 	const char *v = eng_sec_get(sec, key);
 	char word[CFG_VALUE_LEN], list[CFG_VALUE_LEN];
-	const char *sp;
+	const char *sp, *near;
 	int i;
 
 	if (v == NULL)
@@ -255,5 +281,46 @@ eng_sec_choice(struct eng_sec *sec, const char *key, const char *const *names, i
 		return 0;
 	}
 	choice_list(names, n, list, sizeof(list));
+	near = cfg_closest(word, names, (unsigned int)n, 2);
+	if (near != NULL)
+		return eng_sec_error(sec, key, "unknown value \"%s\" (expected %s); did you mean "
+				"\"%s\"?", word, list, near);
 	return eng_sec_error(sec, key, "unknown value \"%s\" (expected %s)", word, list);
+}
+
+/* The closest known key as a hint, then every key the parser asked for, in its
+ * order, whole; a list too long for the error buffer stops after a whole key and
+ * says how many are left out. */
+int
+eng_sec_unknown_key(struct eng_sec *sec, int j)
+{
+	const char *key = sec->entries[j].name, *near;
+	char hint[CFG_NAME_LEN + 32], list[ENG_ERR_LEN];
+	size_t room, off = 0;
+	int a, head;
+
+	near = cfg_closest(key, sec->asked, (unsigned int)sec->nb_asked, 2);
+	hint[0] = '\0';
+	if (near != NULL)
+		snprintf(hint, sizeof(hint), "; did you mean \"%s\"?", near);
+	head = snprintf(NULL, 0, "%s:%d: [%s] %s: unknown key%s (known keys: )", sec->file,
+			sec->entry_line[j], sec->name, key, hint);
+	room = head > 0 && (size_t)head < sec->errlen ? sec->errlen - (size_t)head - 1 : 0;
+	if (room > sizeof(list) - 1)
+		room = sizeof(list) - 1;
+	list[0] = '\0';
+	for (a = 0; a < sec->nb_asked; a++) {
+		size_t need = (a ? 2 : 0) + strlen(sec->asked[a]);
+		/* room for ", and 64 more" unless this is the last key */
+		size_t tail = a + 1 < sec->nb_asked ? 16 : 0;
+
+		if (off + need + tail > room) {
+			snprintf(list + off, sizeof(list) - off, "%sand %d more", a ? ", " : "",
+					sec->nb_asked - a);
+			break;
+		}
+		off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s", a ? ", " : "",
+				sec->asked[a]);
+	}
+	return eng_sec_error(sec, key, "unknown key%s (known keys: %s)", hint, list);
 }

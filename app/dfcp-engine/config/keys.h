@@ -46,6 +46,8 @@ struct eng_sec {
 	size_t errlen;
 };
 
+/* The line of key in sec (the [header]'s when the key is absent or NULL). */
+int eng_sec_line(const struct eng_sec *sec, const char *key);
 int eng_sec_error(struct eng_sec *sec, const char *key, const char *fmt, ...)
 	__rte_format_printf(3, 4);
 const char *eng_sec_get(struct eng_sec *sec, const char *key);
@@ -60,6 +62,12 @@ int eng_sec_u32(struct eng_sec *sec, const char *key, uint32_t min, uint32_t max
 int eng_sec_u16(struct eng_sec *sec, const char *key, uint16_t min, uint16_t max, uint16_t *out);
 int eng_sec_bool(struct eng_sec *sec, const char *key, int *out);
 int eng_sec_rate(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);
+/* A rate in any unit (cfg_parse_rate_any()): bit/s checked against [min_bps,
+ * max_bps] here; a packet rate or a share of the line rate is the caller's to
+ * resolve at set-up (cfg_rate_resolve()) and to check there. eng_sec_rate()
+ * takes bit/s only and refuses the others with the reason. */
+int eng_sec_rate_any(struct eng_sec *sec, const char *key, uint64_t min_bps, uint64_t max_bps,
+		struct cfg_rate *out);
 int eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
 		uint64_t max, uint64_t *out);
 int eng_sec_size(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);
@@ -69,6 +77,9 @@ int eng_sec_port_range(struct eng_sec *sec, const char *key, uint16_t *lo, uint1
 /* "A.B.C.D:PORT" ("A.B.C.D" alone, port left as it is, when !need_port). */
 int eng_sec_addr(struct eng_sec *sec, const char *key, uint32_t *ip, uint16_t *port,
 		int need_port);
+/* Entry j of sec is no key of its section: the error "unknown key", with the
+ * closest known key ("did you mean") and every key the parser asked for. */
+int eng_sec_unknown_key(struct eng_sec *sec, int j);
 /* One of names[0..n) as *out; with arg, the words after it (a value such as
  * "file PATH") into arg, else nothing may follow. The error lists the names. */
 int eng_sec_choice(struct eng_sec *sec, const char *key, const char *const *names, int n,

@@ -23,6 +23,7 @@
 
 #include "config/config.h"
 #include "core/paths.h"
+#include "core/port.h"
 #include "config/flow.h"
 
 #define ENG_COMMENT_CHAR '#'
@@ -533,6 +534,7 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 {
 	struct eng_sec *sec = NULL;
 	struct scan sc;
+	int dev_line[ENG_MAX_PORTS] = {0};	/* of each port's device key */
 	char list[ENG_ERR_LEN / 2];
 	unsigned int i;
 	int j, rc;
@@ -571,6 +573,8 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 			goto out;
 		}
 		rc = kind->parse(cfg, sec);
+		if (rc == 0 && kind == &eng_section_port && cfg->nb_ports > 0)
+			dev_line[cfg->nb_ports - 1] = eng_sec_line(sec, "device");
 		if (sec->long_key != NULL) {
 			rc = eng_sec_error(sec, sec->long_key, "value too long (at most %d characters; "
 					"only lists of names, such as a task's flows, may be longer)",
@@ -580,21 +584,15 @@ eng_config_load(struct eng_config *cfg, const char *file, char *err, size_t errl
 		if (rc < 0)
 			goto out;
 		for (j = 0; j < sec->nb_entries; j++) {
-			size_t off = 0;
-			int a;
-
 			if (sec->used[j])
 				continue;
-			list[0] = '\0';
-			for (a = 0; a < sec->nb_asked && off < sizeof(list); a++)
-				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
-						a ? ", " : "", sec->asked[a]);
-			rc = eng_sec_error(sec, sec->entries[j].name, "unknown key (known keys: %s)",
-					list);
+			rc = eng_sec_unknown_key(sec, j);
 			goto out;
 		}
 	}
 	rc = config_check(cfg, err, errlen);
+	if (rc == 0)
+		rc = eng_ports_check_devices(cfg, dev_line, err, errlen);
 	if (rc < 0)
 		goto out;
 	rc = 0;

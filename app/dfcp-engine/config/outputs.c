@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The files a run will write, checked before it starts (before EAL): the
- * summary JSON, the time series, flows' sink files and captures. A path
+ * summary JSON, the time series, the intervals JSON, flows' sink files and
+ * captures. A path
  * that exists must be a writable regular file (or a character device such
  * as /dev/null); otherwise its folder must exist and be writable. Nothing
  * is created here.
@@ -62,6 +63,8 @@ eng_config_outputs_check(const struct eng_config *cfg, char *err, size_t errlen)
 	rc = eng_output_check("--summary-json", cfg->summary_json, err, errlen);
 	if (rc == 0)
 		rc = eng_output_check("--timeseries", cfg->timeseries, err, errlen);
+	if (rc == 0)
+		rc = eng_output_check("--intervals-json", cfg->intervals_json, err, errlen);
 	for (i = 0; rc == 0 && i < cfg->nb_flows; i++) {
 		const struct eng_flow_conf *f = &cfg->flows[i];
 

@@ -4,13 +4,16 @@
  * (proto = dfcp, the default, or tcp), run by the task of that kind that
  * lists it in its "flows" key. The keys every flow has are read here; the
  * kind reads its protocol keys (ops->flow_parse). Its check resolves the
- * tasks' flow lists. Keys: doc/config.md.
+ * tasks' flow lists (a task over several lcores: its flows placed by the RSS
+ * hash). Keys: doc/config.md.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "net_rss.h"
 
 #include "config/config.h"
 #include "config/flow.h"
@@ -263,17 +266,70 @@ task_flow_add(struct eng_config *cfg, unsigned int ti, unsigned int k, unsigned 
 	return 0;
 }
 
-/* One task's list: flow names and flow group names (a group adds all its flows). */
+/*
+ * The task of spread t (its first) that runs flow f: the one polling the rx
+ * queue a NIC doing RSS over t's port delivers f's frames to, the Toeplitz
+ * hash of (remote, local) under the engine's key through its RETA
+ * (lib/net/net_rss.h). A receiver's "any" remote hashes as 0.0.0.0:0; a
+ * queue past the spread's tasks belongs to none of them: taken modulo.
+ */
+static unsigned int
+spread_place(const struct eng_config *cfg, const struct eng_task *t,
+		const struct eng_flow_conf *f)
+{
+	const struct eng_port_conf *pc = &cfg->ports[t->ports[0].port_idx];
+	uint32_t h = net_rss_ipv4_l4(net_rss_key_default, f->remote_ip, f->local_ip,
+			f->remote_port, f->local_port);
+
+	return net_rss_queue(h, pc->rx_queues) % t->spread_n;
+}
+
+/* Flow k into task ti's list or, for a spread, the list of its task that
+ * spread_place() names. */
+static int
+task_flow_place(struct eng_config *cfg, unsigned int ti, unsigned int k, unsigned int *caps,
+		char *err, size_t errlen)
+{
+	const struct eng_task *t = &cfg->tasks[ti];
+	unsigned int i = t->spread_n != 0 ? spread_place(cfg, t, &cfg->flows[k]) : 0;
+
+	return task_flow_add(cfg, ti + i, k, &caps[i], err, errlen);
+}
+
+/* Every task of a spread runs a flow: each polls its queue and hands over what
+ * the NIC puts there (the software dispatch, kinds/xport/xport_port.c). */
+static int
+spread_check(const struct eng_config *cfg, unsigned int ti, char *err, size_t errlen)
+{
+	const struct eng_task *t = &cfg->tasks[ti];
+	unsigned int i, total = 0;
+
+	for (i = 0; i < t->spread_n; i++)
+		total += cfg->tasks[ti + i].nb_flows;
+	for (i = 0; i < t->spread_n; i++)
+		if (cfg->tasks[ti + i].nb_flows == 0) {
+			snprintf(err, errlen, "%s:%d: [task %s] lcores: task %s runs none of the %u "
+					"flows (their RSS hashes name the queues of the others); list "
+					"more flows or fewer lcores", cfg->file, t->spread_line, t->spread,
+					cfg->tasks[ti + i].name, total);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/* One task's list (a spread's, its first task's): flow names and flow group
+ * names (a group adds all its flows). */
 static int
 task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t errlen)
 {
 	struct eng_task *t = &cfg->tasks[ti];
 	char name[ENG_NAME_LEN], e[CFG_ERR_LEN];
 	const char *cur = t->flow_list;
-	unsigned int cap = 0, m;
+	unsigned int caps[ENG_TASK_SPREAD_MAX] = {0}, m;
 	int rc;
 
-	t->nb_flows = 0;
+	for (m = 0; m < RTE_MAX(1u, t->spread_n); m++)
+		cfg->tasks[ti + m].nb_flows = 0;
 	while ((rc = cfg_list_next(&cur, name, sizeof(name), e, sizeof(e))) > 0) {
 		int k = eng_flow_index(cfg, name);
 		int g = k < 0 ? eng_flow_group_index(cfg, name) : -1;
@@ -285,13 +341,14 @@ task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t er
 			return -EINVAL;
 		}
 		if (k >= 0) {
-			rc = task_flow_add(cfg, ti, (unsigned int)k, &cap, err, errlen);
+			rc = task_flow_place(cfg, ti, (unsigned int)k, caps, err, errlen);
 			if (rc < 0)
 				return rc;
 			continue;
 		}
 		for (m = 0; m < cfg->flow_groups[g].count; m++) {
-			rc = task_flow_add(cfg, ti, cfg->flow_groups[g].first + m, &cap, err, errlen);
+			rc = task_flow_place(cfg, ti, cfg->flow_groups[g].first + m, caps, err,
+					errlen);
 			if (rc < 0)
 				return rc;
 		}
@@ -300,12 +357,12 @@ task_flows_resolve(struct eng_config *cfg, unsigned int ti, char *err, size_t er
 		snprintf(err, errlen, "%s:%d: [task %s] flows: %s", cfg->file, t->line, t->name, e);
 		return -EINVAL;
 	}
-	if (t->nb_flows == 0) {
+	if (t->nb_flows == 0 && t->spread_n == 0) {
 		snprintf(err, errlen, "%s:%d: [task %s] flows: no flow listed", cfg->file, t->line,
 				t->name);
 		return -EINVAL;
 	}
-	return 0;
+	return t->spread_n != 0 ? spread_check(cfg, ti, err, errlen) : 0;
 }
 
 /* [flow]'s check: unique names; every task of a flow-running kind resolves its
@@ -320,7 +377,7 @@ flow_check(struct eng_config *cfg, char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < cfg->nb_tasks; i++) {
-		if (cfg->tasks[i].ops->flow_parse == NULL)
+		if (cfg->tasks[i].ops->flow_parse == NULL || cfg->tasks[i].spread_i != 0)
 			continue;
 		rc = task_flows_resolve(cfg, i, err, errlen);
 		if (rc < 0)

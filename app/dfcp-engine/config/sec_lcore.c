@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* [lcore N]: the tasks lcore N polls, in order, run to completion. */
+/*
+ * [lcore N]: the tasks lcore N polls, in order, run to completion; the tasks
+ * of a [task NAME] lcores key join their lcores after those (sec_task.c).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,67 @@ lcore_parse(struct eng_config *cfg, struct eng_sec *sec)
 	return 0;
 }
 
+/* The task named name, by an [lcore N] section; its index or -1 with the reason. */
+static int
+lcore_task_find(struct eng_config *cfg, const struct eng_lcore_conf *lc, const char *name,
+		char *err, size_t errlen)
+{
+	unsigned int k;
+
+	for (k = 0; k < cfg->nb_tasks; k++) {
+		const struct eng_task *t = &cfg->tasks[k];
+
+		if (t->spread_n != 0 && (strcmp(t->name, name) == 0 ||
+				strcmp(t->spread, name) == 0)) {
+			snprintf(err, errlen, "%s:%d: [lcore %u] tasks: task \"%s\" runs on the "
+					"lcores of [task %s] (lcores, line %d: %s.i on its i-th lcore); "
+					"list it in no [lcore N]", cfg->file, lc->line, lc->lcore_id,
+					name, t->spread, t->spread_line, t->spread);
+			return -1;
+		}
+		if (strcmp(t->name, name) == 0)
+			return (int)k;
+	}
+	snprintf(err, errlen, "%s:%d: [lcore %u] tasks: unknown task \"%s\" (expected the name "
+			"of a [task NAME] section)", cfg->file, lc->line, lc->lcore_id, name);
+	return -1;
+}
+
+/* The tasks of lcores keys join their lcores, after those an [lcore N] lists. */
+static int
+lcore_spread(struct eng_config *cfg, char *err, size_t errlen)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < cfg->nb_tasks; k++) {
+		struct eng_task *t = &cfg->tasks[k];
+		struct eng_lcore_conf *lc = NULL;
+
+		if (t->spread_n == 0)
+			continue;
+		for (i = 0; i < cfg->nb_lcores && lc == NULL; i++)
+			if (cfg->lcores[i].lcore_id == t->lcore_id)
+				lc = &cfg->lcores[i];
+		if (lc == NULL) {
+			lc = &cfg->lcores[cfg->nb_lcores++];
+			memset(lc, 0, sizeof(*lc));
+			lc->lcore_id = t->lcore_id;
+			lc->line = t->spread_line;
+			/* both char[ENG_NAME_LEN], NUL-terminated */
+			memcpy(lc->spread, t->spread, sizeof(lc->spread));
+		}
+		if (lc->nb_tasks == ENG_MAX_LCORE_TASKS) {
+			snprintf(err, errlen, "%s:%d: [task %s] lcores: lcore %u would poll more than "
+					"%d tasks", cfg->file, t->spread_line, t->spread, t->lcore_id,
+					ENG_MAX_LCORE_TASKS);
+			return -EINVAL;
+		}
+		t->assigned = 1;
+		lc->task_idx[lc->nb_tasks++] = (uint16_t)k;
+	}
+	return 0;
+}
+
 static int
 lcore_check(struct eng_config *cfg, char *err, size_t errlen)
 {
@@ -50,16 +114,11 @@ lcore_check(struct eng_config *cfg, char *err, size_t errlen)
 				return -EINVAL;
 			}
 		while ((rc = cfg_list_next(&cur, name, sizeof(name), e, sizeof(e))) > 0) {
-			for (k = 0; k < cfg->nb_tasks; k++)
-				if (strcmp(cfg->tasks[k].name, name) == 0)
-					break;
-			if (k == cfg->nb_tasks) {
-				snprintf(err, errlen,
-						"%s:%d: [lcore %u] tasks: unknown task \"%s\" (expected "
-						"the name of a [task NAME] section)",
-						cfg->file, lc->line, lc->lcore_id, name);
+			int found = lcore_task_find(cfg, lc, name, err, errlen);
+
+			if (found < 0)
 				return -EINVAL;
-			}
+			k = (unsigned int)found;
 			if (cfg->tasks[k].assigned) {
 				snprintf(err, errlen,
 						"%s:%d: [lcore %u] tasks: task \"%s\" is already polled "
@@ -83,7 +142,7 @@ lcore_check(struct eng_config *cfg, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return lcore_spread(cfg, err, errlen);
 }
 
 const struct eng_section_kind eng_section_lcore = {

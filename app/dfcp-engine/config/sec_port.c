@@ -155,6 +155,11 @@ port_parse(struct eng_config *cfg, struct eng_sec *sec)
 		rc = eng_preset_load(cfg, pc, pc->preset, sec);
 	if (rc == 0)
 		rc = port_tuning_keys(pc, sec);
+	/* counts written here are the user's: a task's lcores key raises only defaults */
+	if (eng_sec_get(sec, "rx_queues") != NULL)
+		pc->rx_queues_line = eng_sec_line(sec, "rx_queues");
+	if (eng_sec_get(sec, "tx_queues") != NULL)
+		pc->tx_queues_line = eng_sec_line(sec, "tx_queues");
 	if (rc == 0 && eng_sec_get(sec, "mac") != NULL) {
 		pc->has_mac = 1;
 		rc = eng_sec_mac(sec, "mac", &pc->mac);

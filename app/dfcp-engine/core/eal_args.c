@@ -2,6 +2,7 @@
 /* EAL arguments of a run: [eal] args merged with the command line (eal_args.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/eal_args.h"
@@ -212,4 +213,124 @@ eng_eal_args_build(struct eng_eal_args *a, char *prog, const char *cfg_args, cha
 too_many:
 	snprintf(err, errlen, "more than %d EAL arguments", ENG_EAL_MAX_ARGS);
 	return -E2BIG;
+}
+
+/* The value of short_opt (e.g. 'l') or long_opt ("lcores"; NULL: none) in a's argv, or NULL. */
+static const char *
+eal_arg_value(const struct eng_eal_args *a, char short_opt, const char *long_opt)
+{
+	size_t ll = long_opt != NULL ? strlen(long_opt) : 0;
+	int i;
+
+	for (i = 1; i < a->argc; i++) {
+		const char *w = a->argv[i];
+
+		if (w[0] == '-' && w[1] == short_opt)
+			return w[2] != '\0' ? w + 2 : i + 1 < a->argc ? a->argv[i + 1] : NULL;
+		if (ll != 0 && strncmp(w, "--", 2) == 0 && strncmp(w + 2, long_opt, ll) == 0) {
+			if (w[2 + ll] == '=')
+				return w + 3 + ll;
+			if (w[2 + ll] == '\0')
+				return i + 1 < a->argc ? a->argv[i + 1] : NULL;
+		}
+	}
+	return NULL;
+}
+
+static int
+eal_has_arg(const struct eng_eal_args *a, const char *word)
+{
+	int i;
+
+	for (i = 1; i < a->argc; i++)
+		if (strcmp(a->argv[i], word) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The highest CPU a -l list ("0-5", "1,3") or -c mask ("0x3f") names, or -1
+ * when there is none or the form maps lcores to other CPUs ("1@2", "(0-1)@3").
+ */
+static long
+eal_highest_cpu(const char *lcores, const char *mask)
+{
+	const char *p;
+	long hi = -1, v;
+	char *end;
+
+	if (lcores != NULL) {
+		if (strpbrk(lcores, "@()") != NULL)
+			return -1;
+		for (p = lcores; *p != '\0';) {
+			if (*p < '0' || *p > '9') {
+				p++;
+				continue;
+			}
+			v = strtol(p, &end, 10);
+			if (v > hi)
+				hi = v;
+			p = end;
+		}
+		return hi;
+	}
+	if (mask != NULL) {
+		unsigned long long m = strtoull(mask, &end, 16);
+
+		for (v = 0; m != 0; v++, m >>= 1)
+			if (m & 1)
+				hi = v;
+	}
+	return hi;
+}
+
+/* What an rte_errno of rte_eal_init() most likely means, and the fix. */
+static const struct {
+	int err;
+	const char *why;
+} eal_causes[] = {
+	{EINVAL, "an EAL option was refused, a -d driver did not load, or IOVA as PA was "
+		"asked for without physical addresses (EAL's lines above say which): check "
+		"[eal] args and the options before \"--\""},
+	{EACCES, "no usable hugepages (hugetlbfs not mounted, none reserved, or no "
+		"permission): reserve some as root (dpdk-hugepages.py -p 2M --setup 1G) or add "
+		"--no-huge -m 1024 to [eal] args"},
+	{ENOMEM, "not enough memory for -m/--socket-mem: reserve more hugepages "
+		"(dpdk-hugepages.py), ask for less, or run with --no-huge -m 1024"},
+	{ENODEV, "a device of the EAL arguments (--vdev, -a/--allow) does not parse or its "
+		"bus scan failed: check its name (a vdev's starts with its driver's, such as "
+		"net_ring0), or give it as a port's device instead"},
+	{ENOTSUP, "a device of the EAL arguments failed to probe (EAL's lines above name it), "
+		"or this CPU lacks an instruction set DPDK was built for"},
+	{EAGAIN, "VFIO could not be set up: load vfio-pci (modprobe vfio-pci) and check "
+		"/dev/vfio's permissions, or add --no-pci to [eal] args"},
+};
+
+void
+eng_eal_failure_line(const struct eng_eal_args *a, int err, const char *strerr, long ncpus,
+		char *buf, size_t len)
+{
+	const char *lcores = eal_arg_value(a, 'l', "lcores"), *mask = eal_arg_value(a, 'c', NULL);
+	long cpu = eal_highest_cpu(lcores, lcores == NULL ? mask : NULL);
+	char why[384];
+	size_t i;
+
+	snprintf(why, sizeof(why), "EAL's lines above say where it stopped");
+	for (i = 0; i < sizeof(eal_causes) / sizeof(eal_causes[0]); i++)
+		if (eal_causes[i].err == err)
+			snprintf(why, sizeof(why), "%s", eal_causes[i].why);
+	if (ncpus > 0 && cpu >= ncpus)
+		snprintf(why, sizeof(why), "%s %s names CPU %ld, but this machine has %ld CPU%s "
+				"(0-%ld): use CPUs it has, e.g. -l 0-%ld, in [eal] args or "
+				"before \"--\"", lcores != NULL ? "-l" : "-c",
+				lcores != NULL ? lcores : mask, cpu, ncpus, ncpus == 1 ? "" : "s",
+				ncpus - 1, ncpus - 1);
+	else if (err == ENOMEM && eal_has_arg(a, "--no-huge"))
+		snprintf(why, sizeof(why), "not enough memory for -m: ask for less");
+	else if ((err == 0 || err == EFAULT) && !a->prefix_derived)
+		snprintf(why, sizeof(why), "EAL could not set up its shared files: another DPDK "
+				"process may use --file-prefix %s (choose another, or drop "
+				"--file-prefix for a per-run one)", a->prefix);
+	snprintf(buf, len, "dfcp-engine: EAL failed: %s: %s",
+			err != 0 && strerr != NULL ? strerr : "no error code", why);
 }

@@ -15,6 +15,7 @@
 #ifndef ENG_EAL_ARGS_H
 #define ENG_EAL_ARGS_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 #define ENG_EAL_MAX_ARGS 64
@@ -37,5 +38,15 @@ struct eng_eal_args {
  */
 int eng_eal_args_build(struct eng_eal_args *a, char *prog, const char *cfg_args, char **cli,
 		int ncli, const char *config, pid_t pid, char *err, size_t errlen);
+
+/*
+ * Our last line after a failed rte_eal_init(), into buf (no newline):
+ *   "dfcp-engine: EAL failed: STRERR: likely cause and fix"
+ * from rte_errno err (strerr its rte_strerror() text), the arguments EAL got
+ * and ncpus, the CPUs online: EAL's own lines (and its usage text after a bad
+ * option) come before it, so the reason is the line a user sees last.
+ */
+void eng_eal_failure_line(const struct eng_eal_args *a, int err, const char *strerr, long ncpus,
+		char *buf, size_t len);
 
 #endif /* ENG_EAL_ARGS_H */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The transmit path's set-up half: port tx hooks, flows attached to egress tasks (egress.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,16 +20,55 @@ eng_egress_hook_set(uint16_t port, eng_egress_tx_fn fn, void *ctx)
 	eng_egress_hooks[port].tx = fn;
 }
 
+/* FNV-1a of a flow's name: where a flow of a producer not spread like the
+ * egress goes (names are unique, so flows spread evenly and the same way
+ * every run). */
+static uint32_t
+name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * The task EGRESS names: a task of that name, or one shard of a task spread
+ * over several lcores (its tasks EGRESS.0 .. EGRESS.(n-1)): the producer's
+ * own index when the producer is spread over as many (task i feeds shard i,
+ * on the same lcore when both list the same lcores), else the flow name's
+ * hash scaled to 0 .. n-1 (hash x n / 2^32: its high bits). NULL: none.
+ */
+static struct eng_task *
+egress_find(struct eng_config *cfg, const struct eng_task *producer, const char *egress,
+		const char *flow_name)
+{
+	struct eng_task *first = NULL;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		struct eng_task *t = &cfg->tasks[i];
+
+		if (strcmp(t->name, egress) == 0)
+			return t;
+		if (first == NULL && t->spread_n != 0 && strcmp(t->spread, egress) == 0)
+			first = t;	/* the spread's tasks are consecutive, index order */
+	}
+	if (first == NULL)
+		return NULL;
+	if (producer->spread_n == first->spread_n)
+		return first + producer->spread_i;
+	return first + (uint32_t)(((uint64_t)name_hash(flow_name) * first->spread_n) >> 32);
+}
+
 struct eng_egress_flow *
 eng_egress_attach(struct eng_runtime *rt, const struct eng_task *producer, const char *egress,
 		const char *flow_name, uint32_t weight, uint32_t *flow_id)
 {
-	struct eng_task *t = NULL;
+	struct eng_task *t = egress_find(rt->cfg, producer, egress, flow_name);
 	unsigned int i;
 
-	for (i = 0; i < rt->cfg->nb_tasks; i++)
-		if (strcmp(rt->cfg->tasks[i].name, egress) == 0)
-			t = &rt->cfg->tasks[i];
 	if (t == NULL) {
 		ENG_LOG(ERR, task, "flow %s: no task named \"%s\" to attach to", flow_name, egress);
 		return NULL;

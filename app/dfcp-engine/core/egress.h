@@ -64,7 +64,10 @@ eng_port_tx(uint16_t port, uint16_t queue, struct rte_mbuf **pkts, uint16_t n)
  * set-up (from the producer's setup(), any task order): the flow's handle for
  * eng_egress_tx_burst() and eng_egress_admit() (used on the producer's lcore
  * only; the egress task owns the producer's ring and frees mbufs left in it at
- * teardown) and its id in *flow_id, or NULL with the reason logged.
+ * teardown) and its id in *flow_id, or NULL with the reason logged. EGRESS
+ * may name a task spread over several lcores (its tasks EGRESS.i, shards):
+ * a producer spread over as many feeds shard i from its task i, any other
+ * flow the shard its name hashes to (FNV-1a, scaled to the shards).
  */
 struct eng_egress_flow *eng_egress_attach(struct eng_runtime *rt, const struct eng_task *producer,
 		const char *egress, const char *flow_name, uint32_t weight, uint32_t *flow_id);

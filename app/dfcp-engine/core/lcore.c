@@ -67,6 +67,12 @@ eng_lcores_check(struct eng_runtime *rt)
 		const struct eng_lcore_conf *lc = &cfg->lcores[i];
 		unsigned int sock;
 
+		if (!rte_lcore_is_enabled(lc->lcore_id) && lc->spread[0] != '\0') {
+			ENG_LOG(ERR, lcore, "%s:%d: [task %s] lcores: lcore %u is not enabled in EAL "
+					"(check -l / --lcores)", cfg->file, lc->line, lc->spread,
+					lc->lcore_id);
+			return -EINVAL;
+		}
 		if (!rte_lcore_is_enabled(lc->lcore_id)) {
 			ENG_LOG(ERR, lcore, "%s:%d: [lcore %u]: lcore %u is not enabled in EAL (check "
 					"-l / --lcores)",

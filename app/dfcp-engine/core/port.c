@@ -8,12 +8,15 @@
  * one feeds the rx queue q of the other); a port alone on its WIRE loops back
  * to itself. Anything else is an ethdev name ("net_ring0", a PCI address)
  * probed by EAL, or devargs ("net_af_packet0,iface=veth0") hot-plugged with
- * rte_dev_probe() when no port of that name exists yet.
+ * rte_dev_probe() when no port of that name exists yet. Before EAL starts,
+ * the config loader has every net_* name checked against the vdev drivers
+ * DPDK has (eng_ports_check_devices(), no EAL calls).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_dev.h>
@@ -23,6 +26,8 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_ring.h>
+
+#include "net_rss.h"
 
 #include "config/config.h"
 #include "core/devargs.h"
@@ -268,6 +273,62 @@ offload_mask(const char *port, const char *dir, uint64_t want, uint64_t capa,
 	return want & capa;
 }
 
+/* RETA entries programmed at most (ice's table; others are smaller). */
+#define PORT_RETA_MAX	2048
+
+/*
+ * A port doing RSS over several rx queues gets the engine's key and RETA
+ * (lib/net/net_rss.h), so the queue the device picks for a flow is the one
+ * the placement of a task over several lcores named (config/sec_flow.c).
+ * Key bytes past the 40 of the default are 0: an IPv4 4-tuple reads the
+ * first 16. A device that takes neither keeps its own: frames then reach
+ * their tasks through the software dispatch (kinds/xport/xport_port.c).
+ */
+static void
+port_rss_program(const struct eng_port_conf *pc, uint16_t pid, const struct rte_eth_dev_info *info,
+		uint64_t hf)
+{
+	struct rte_eth_rss_reta_entry64 reta[PORT_RETA_MAX / RTE_ETH_RETA_GROUP_SIZE];
+	uint8_t key[UINT8_MAX];
+	struct rte_eth_rss_conf rss;
+	unsigned int j, n = info->reta_size;
+	int rc;
+
+	memset(key, 0, sizeof(key));
+	memcpy(key, net_rss_key_default, NET_RSS_KEY_LEN);
+	memset(&rss, 0, sizeof(rss));
+	rss.rss_key = key;
+	rss.rss_key_len = RTE_MAX(info->hash_key_size, (uint8_t)NET_RSS_KEY_LEN);
+	rss.rss_hf = hf;
+	rc = rte_eth_dev_rss_hash_update(pid, &rss);
+	if (rc != 0)
+		ENG_LOG(WARNING, port, "port %s: RSS key not set (%s): flows land where the "
+				"device's own key puts them, the software dispatch hands them over",
+				pc->name, rte_strerror(-rc));
+	if (n == 0 || n > PORT_RETA_MAX) {
+		ENG_LOG(WARNING, port, "port %s: RETA of %u entries not programmed: the software "
+				"dispatch hands frames to their tasks", pc->name, n);
+		return;
+	}
+	memset(reta, 0, sizeof(reta));
+	for (j = 0; j < n; j++) {
+		reta[j / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ull << (j % RTE_ETH_RETA_GROUP_SIZE);
+		reta[j / RTE_ETH_RETA_GROUP_SIZE].reta[j % RTE_ETH_RETA_GROUP_SIZE] =
+				(uint16_t)((j % NET_RSS_RETA_SIZE) % pc->rx_queues);
+	}
+	rc = rte_eth_dev_rss_reta_update(pid, reta, (uint16_t)n);
+	if (rc != 0)
+		ENG_LOG(WARNING, port, "port %s: RETA not set (%s): the software dispatch hands "
+				"frames to their tasks", pc->name, rte_strerror(-rc));
+	else if (n % NET_RSS_RETA_SIZE != 0)
+		ENG_LOG(WARNING, port, "port %s: a RETA of %u entries, not a multiple of %u: some "
+				"flows land off their task's queue, the software dispatch hands them over",
+				pc->name, n, NET_RSS_RETA_SIZE);
+	else
+		ENG_LOG(INFO, port, "port %s: RSS key and RETA (%u entries over %u queues) set",
+				pc->name, n, pc->rx_queues);
+}
+
 static int
 port_start(struct eng_runtime *rt, unsigned int idx)
 {
@@ -353,6 +414,8 @@ port_start(struct eng_runtime *rt, unsigned int idx)
 		return rc;
 	}
 	port->started = 1;
+	if (conf.rxmode.mq_mode == RTE_ETH_MQ_RX_RSS)
+		port_rss_program(pc, pid, &info, conf.rx_adv_conf.rss_conf.rss_hf);
 	if (pc->promisc) {
 		rc = rte_eth_promiscuous_enable(pid);
 		if (rc != 0)
@@ -454,4 +517,97 @@ eng_ports_close(struct eng_runtime *rt)
 			rte_ring_free(rt->ports[i].rings[r]);
 		rt->ports[i].nb_rings = 0;
 	}
+}
+
+/* The vdev drivers a message offers (the engine's presets and tests use them). */
+#define VDEV_COMMON "net_ring, net_null, net_tap, net_af_packet, net_af_xdp, net_memif, " \
+		"net_pcap, net_vhost, net_virtio_user, net_bonding"
+
+/*
+ * device (a port's, or an [eal] --vdev) against the vdev drivers DPDK has,
+ * before EAL starts (core/devargs.h). Drivers in plugins are read once, when
+ * a name is no driver of DPDK's own: RTE_EAL_PMD_PATH and [eal] args' -d
+ * paths (a -d given only on the command line is not seen here).
+ */
+static int
+device_check(struct eng_vdev_names *v, int *scanned, const struct eng_config *cfg,
+		const char *device, const char *where, char *err, size_t errlen)
+{
+	char words[CFG_VALUE_LEN], hint[CFG_VALUE_LEN + 32], base[CFG_VALUE_LEN], *w[64];
+	size_t n = strcspn(device, ","), digits;
+	const char *near;
+	int i, nw;
+
+	if (eng_vdev_driver_of(v, device) != NULL)
+		return 0;
+	if (!*scanned) {
+		*scanned = 1;
+#ifdef RTE_EAL_PMD_PATH
+		eng_vdev_names_scan(v, RTE_EAL_PMD_PATH);
+#endif
+		snprintf(words, sizeof(words), "%s", cfg->has_eal ? cfg->eal_args : "");
+		nw = cfg_split_words(words, w, (int)RTE_DIM(w));
+		for (i = 0; i < nw; i++) {
+			if (strcmp(w[i], "-d") == 0 && i + 1 < nw)
+				eng_vdev_names_scan(v, w[++i]);
+			else if (strncmp(w[i], "-d", 2) == 0 && w[i][2] != '\0')
+				eng_vdev_names_scan(v, w[i] + 2);
+		}
+		if (eng_vdev_driver_of(v, device) != NULL)
+			return 0;
+	}
+	/* "net_rign0": the driver part without the instance number, then put it back */
+	for (digits = n; digits > 0 && device[digits - 1] >= '0' && device[digits - 1] <= '9';)
+		digits--;
+	snprintf(base, sizeof(base), "%.*s", (int)digits, device);
+	near = cfg_closest(base, v->name, v->n, 2);
+	hint[0] = '\0';
+	if (near != NULL)
+		snprintf(hint, sizeof(hint), "; did you mean \"%s%.*s\"?", near, (int)(n - digits),
+				device + digits);
+	snprintf(err, errlen, "%s: no DPDK driver for \"%.*s\"%s (a vdev's name starts with its "
+			"driver's: " VDEV_COMMON "; ring:WIRE joins two ports inside the engine; a PCI "
+			"address names a NIC)", where, (int)n, device, hint);
+	return -ENODEV;
+}
+
+int
+eng_ports_check_devices(const struct eng_config *cfg, const int *dev_line, char *err,
+		size_t errlen)
+{
+	char where[PATH_MAX + 2 * CFG_NAME_LEN], words[CFG_VALUE_LEN], *w[64];
+	struct eng_vdev_names *v = malloc(sizeof(*v));
+	unsigned int i;
+	int rc = 0, scanned = 0, nw, k;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "%s: out of memory", cfg->file);
+		return -ENOMEM;
+	}
+	eng_vdev_names_init(v);
+	for (i = 0; rc == 0 && i < cfg->nb_ports; i++) {
+		const struct eng_port_conf *pc = &cfg->ports[i];
+
+		if (strncmp(pc->device, "ring:", 5) == 0)
+			continue;
+		snprintf(where, sizeof(where), "%s:%d: [port %s] device", cfg->file, dev_line[i],
+				pc->name);
+		rc = device_check(v, &scanned, cfg, pc->device, where, err, errlen);
+	}
+	snprintf(words, sizeof(words), "%s", cfg->has_eal ? cfg->eal_args : "");
+	nw = cfg_split_words(words, w, (int)RTE_DIM(w));
+	for (k = 0; rc == 0 && k < nw; k++) {
+		const char *dev = NULL;
+
+		if (strcmp(w[k], "--vdev") == 0 && k + 1 < nw)
+			dev = w[++k];
+		else if (strncmp(w[k], "--vdev=", 7) == 0)
+			dev = w[k] + 7;
+		if (dev == NULL)
+			continue;
+		snprintf(where, sizeof(where), "%s: [eal] args: --vdev", cfg->file);
+		rc = device_check(v, &scanned, cfg, dev, where, err, errlen);
+	}
+	free(v);
+	return rc;
 }

@@ -3,11 +3,13 @@
 #ifndef ENG_PORT_H
 #define ENG_PORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_common.h>
 #include <rte_ether.h>
 
+struct eng_config;
 struct eng_runtime;
 struct rte_mempool;
 struct rte_ring;
@@ -44,6 +46,15 @@ struct eng_port {
 	struct eng_port_qbytes qbytes[ENG_PORT_MAX_QUEUES];
 };
 
+/*
+ * Before EAL starts: every port's device (dev_line[i]: the line of port i's
+ * device key) and every [eal] args --vdev that names a net_* vdev must start
+ * with the name of a vdev driver DPDK has (core/devargs.h); else -ENODEV and
+ * "FILE:LINE: [port NAME] device: no DPDK driver for ..." in err, with the
+ * closest driver as a hint. No EAL calls.
+ */
+int eng_ports_check_devices(const struct eng_config *cfg, const int *dev_line, char *err,
+		size_t errlen);
 int eng_ports_probe(struct eng_runtime *rt);
 int eng_ports_start(struct eng_runtime *rt);
 void eng_ports_close(struct eng_runtime *rt);

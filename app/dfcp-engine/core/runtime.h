@@ -19,6 +19,8 @@
 
 struct eng_capture_rt;
 struct eng_config;
+struct eng_console_rt;
+struct eng_intervals_rt;
 struct eng_lat_rt;
 struct eng_live_rt;
 struct eng_xport_port;
@@ -44,6 +46,8 @@ struct eng_runtime {
 	struct eng_lat_rt *lat;
 	struct eng_capture_rt *capture;
 	struct eng_live_rt *live;
+	struct eng_intervals_rt *intervals;	/* --intervals-json */
+	struct eng_console_rt *console;	/* -i and /dfcp/cmd (obs/console.h) */
 	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
 	 * e.g. the router's pipes; owned and freed by the kind */
 	void *kind_rt[ENG_MAX_KINDS];

@@ -15,6 +15,10 @@
 
 #include "core/defs.h"
 
+/* Tasks one "lcores" key may expand into: each takes its own rx and tx
+ * queue, and a port has at most 16. */
+#define ENG_TASK_SPREAD_MAX 16
+
 struct eng_config;
 struct eng_runtime;
 struct eng_sec;
@@ -61,6 +65,14 @@ struct eng_task {
 	char *flow_list;
 	unsigned int nb_flows;
 	unsigned int *flow_idx;
+	/* "lcores = 2-5" (config/sec_task.c): one [task NAME] section expanded
+	 * into the tasks NAME.0 .. NAME.(spread_n - 1), consecutive in the
+	 * config; task i runs on the i-th lcore of the list with rx and tx queue
+	 * i of its ports. Only the first keeps flow_list: [flow]'s check places
+	 * its flows over all of them. spread_n 0: a task of its own. */
+	char spread[ENG_NAME_LEN];	/* the section's name */
+	unsigned int spread_n, spread_i;
+	int spread_line;		/* of the lcores key */
 	void *priv;                 /* from ops->setup(); freed by ops->teardown() */
 	struct eng_runtime *rt;
 };
@@ -106,6 +118,7 @@ struct eng_ctr_table {
  * (doc/contributing.md, "Adding a task kind"). Only name, parse, setup,
  * poll, stats and teardown are required.
  */
+struct eng_ctl_req;
 struct eng_egress_flow;
 struct eng_pace_view;
 
@@ -162,6 +175,13 @@ struct eng_task_ops {
 	const struct eng_tel_cmd *tel;
 	/* Its counter tables ({NULL}-terminated), for --counters and the docs. */
 	const struct eng_ctr_table *tables;
+
+	/* --- run-time control (obs/console.c, core/ctl.h) --- */
+	/* Main lcore, while the run is on: validate req and post it to the
+	 * task's mailbox for its lcore (never touching what that lcore owns);
+	 * ENG_CTL_SYNC: 1 while the lcore has not applied it, else 0. 0, or a
+	 * negative errno with the reason in err. NULL: the kind takes none. */
+	int (*control)(struct eng_task *t, const struct eng_ctl_req *req, char *err, size_t len);
 };
 
 /* The kind table (kinds.c). */

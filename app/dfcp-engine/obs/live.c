@@ -12,7 +12,9 @@
  *     stats_top flows with the highest goodput in the period (highest first);
  *   - the time series (--timeseries FILE): one CSV row per flow,
  *     time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss
- *     (the format of doc/observability.md, read by tools/plot).
+ *     (the format of doc/observability.md, read by tools/plot);
+ *   - the intervals JSON record of the period (--intervals-json, intervals.c),
+ *     also for runs without flows: this is the one period hook.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -274,13 +276,14 @@ eng_live_period(struct eng_runtime *rt, int print)
 {
 	uint64_t now = rte_rdtsc();
 
-	if (rt->cfg->nb_flows == 0 || live_alloc(rt) < 0)
-		return;
-	live_compute(rt, now);
-	if (print)
-		live_print(rt);
-	if (rt->live->ts_file != NULL)
-		ts_rows(rt, now);
+	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0) {
+		live_compute(rt, now);
+		if (print)
+			live_print(rt);
+		if (rt->live->ts_file != NULL)
+			ts_rows(rt, now);
+	}
+	eng_intervals_period(rt, now); /* --intervals-json (intervals.c): the same period */
 }
 
 int
@@ -288,6 +291,8 @@ eng_timeseries_open(struct eng_runtime *rt)
 {
 	const char *path = rt->cfg->timeseries;
 
+	if (eng_intervals_open(rt) < 0)
+		return -EIO;
 	if (path[0] == '\0')
 		return 0;
 	if (live_rt(rt) == NULL)
@@ -308,15 +313,20 @@ void
 eng_timeseries_close(struct eng_runtime *rt)
 {
 	uint64_t end = rt->stop_tsc ? rt->stop_tsc : rte_rdtsc();
+	int ts = rt->live != NULL && rt->live->ts_file != NULL;
+	uint64_t last;
 
-	if (rt->live == NULL || rt->live->ts_file == NULL)
-		return;
-	/* the last, partial period (at least 1 ms long) */
-	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
-			end > (rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc) + rt->clock.hz / 1000) {
+	/* the last, partial period (at least 1 ms long): its rows, its intervals record */
+	last = rt->live != NULL && rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc;
+	if ((ts || rt->intervals != NULL) && rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
+			end > last + rt->clock.hz / 1000) {
 		live_compute(rt, end);
-		ts_rows(rt, end);
+		if (ts)
+			ts_rows(rt, end);
 	}
+	eng_intervals_close(rt);
+	if (!ts)
+		return;
 	fclose(rt->live->ts_file);
 	rt->live->ts_file = NULL;
 	ENG_LOG(INFO, stats, "timeseries written to %s", rt->cfg->timeseries);

@@ -7,10 +7,12 @@
  *                  flows through ethdev rx/tx callbacks; rte_pdump (pdump = on)
  *   live.c         the periodic flow view (top-N by goodput + totals) and the
  *                  --timeseries CSV
+ *   intervals.c    --intervals-json: a JSON record per period (ports, tasks,
+ *                  flows, pace records, console lines)
  *   lcore_stats.c  busy/idle cycles per lcore and task (counted in core/lcore.c)
  *   screen.c       [engine] live = screen: the periodic view as a refreshing
  *                  ncurses screen (screen_none.c when built without ncurses)
- * Their state hangs off struct eng_runtime (lat, capture, live).
+ * Their state hangs off struct eng_runtime (lat, capture, live, intervals).
  */
 #ifndef ENG_OBS_H
 #define ENG_OBS_H
@@ -81,6 +83,17 @@ void eng_live_free(struct eng_runtime *rt);
 struct eng_flow_view;
 int eng_live_row(const struct eng_runtime *rt, unsigned int i, double *goodput, double *thr,
 		const struct eng_flow_view **v);
+
+/* ---- intervals.c ---------------------------------------------------------- */
+/* --intervals-json: opened with the time series (eng_timeseries_open), a
+ * record every period (eng_live_period), the last partial one and close with
+ * eng_timeseries_close (0 or -errno). Main lcore only. */
+int eng_intervals_open(struct eng_runtime *rt);
+void eng_intervals_period(struct eng_runtime *rt, uint64_t now);
+void eng_intervals_close(struct eng_runtime *rt);
+/* A console line run in this period: listed in its record. */
+void eng_intervals_note(struct eng_runtime *rt, const char *line);
+extern const struct eng_ctr_table eng_intervals_tables[];
 
 /* ---- screen.c ------------------------------------------------------------- */
 /* Before the run: start the screen when [engine] live asks for it (auto: stdout

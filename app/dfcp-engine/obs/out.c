@@ -269,7 +269,7 @@ json_member(struct eng_out *o, const char *key, int container)
 {
 	int l = o->depth;
 
-	if (o->count[l] == 0 && o->how[l] == ENG_OPEN_ARR && container && l > 0)
+	if (o->count[l] == 0 && o->how[l] == ENG_OPEN_ARR && container && l > 0 && !o->one_line)
 		o->nl[l] = 1;	/* an array of containers: one element per line */
 	if (o->count[l] > 0)
 		fputc(',', o->f);
@@ -331,7 +331,7 @@ json_scalar(struct eng_out *o, const char *key, const struct eng_out_val *v)
 static void
 json_finish(struct eng_out *o)
 {
-	if (o->count[0] > 0)
+	if (o->count[0] > 0 && !o->one_line)
 		fputc('\n', o->f);
 	fputs("}\n", o->f);
 	if (ferror(o->f) && o->err == 0)
@@ -350,6 +350,14 @@ eng_out_json(struct eng_out *o, FILE *f)
 {
 	out_init(o, &json_backend, ENG_OUT_JSON, f);
 	o->nl[0] = 1;
+	fputc('{', f);
+}
+
+void
+eng_out_json_line(struct eng_out *o, FILE *f)
+{
+	out_init(o, &json_backend, ENG_OUT_JSON, f);
+	o->one_line = 1;
 	fputc('{', f);
 }
 

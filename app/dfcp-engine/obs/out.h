@@ -113,6 +113,7 @@ struct eng_out {
 	FILE *f;			/* text, JSON */
 	/* JSON: newline before each member at this depth */
 	uint8_t nl[ENG_OUT_DEPTH + 1];
+	int one_line;			/* JSON: the whole object on one line */
 	/* text */
 	int line_open;
 	int sep;			/* an object just closed inside the line */
@@ -127,10 +128,15 @@ struct eng_out {
 };
 
 void eng_out_json(struct eng_out *o, FILE *f);
+/* JSON on one line ending in a newline (a JSON Lines record, a reply). */
+void eng_out_json_line(struct eng_out *o, FILE *f);
 /* indent: spaces before a depth-0 line (each deeper item adds two) */
 void eng_out_text(struct eng_out *o, FILE *f, int indent);
 /* rte_telemetry (out_tel.c): starts d as a dict. */
 void eng_out_tel(struct eng_out *o, struct rte_tel_data *d);
+/* ... or makes the whole answer the one string s instead (nothing else may be
+ * written): 0, or -E2BIG over DPDK's RTE_TEL_MAX_SINGLE_STRING_LEN - 1 bytes. */
+int eng_out_tel_string(struct eng_out *o, const char *s);
 /* Close whatever is open; 0 or the first error. */
 int eng_out_finish(struct eng_out *o);
 

@@ -145,3 +145,11 @@ eng_out_tel(struct eng_out *o, struct rte_tel_data *d)
 	o->tel_cur = d;
 	rte_tel_data_start_dict(d);
 }
+
+int
+eng_out_tel_string(struct eng_out *o, const char *s)
+{
+	if (strlen(s) >= RTE_TEL_MAX_SINGLE_STRING_LEN)
+		return -E2BIG;
+	return rte_tel_data_string(o->tel_root, s) == 0 ? 0 : -E2BIG;
+}

@@ -19,15 +19,20 @@
 const struct eng_ctr eng_pace_ctrs[ENG_PACE_NCTRS] = {
 	{"task", "", PV(task), ENG_CT_STR, 0, ENG_V_DATA, "the paced task"},
 	{"name", "", PV(name), ENG_CT_STR, 0, ENG_V_JSON, "the flow (txonly: the task)"},
-	{"rate_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, 0,
-		"configured rate on the wire (frame + FCS + preamble + IFG)"},
-	{"achieved_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, 0,
-		"wire rate over the run while it had something to send"},
+	{"rate_l1_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, 0,
+		"L1: configured rate on the wire (frame + FCS + preamble + IFG; a port's "
+		"tx_l1_mbps, not its tx_mbps)"},
+	{"rate_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, ENG_V_DATA,
+		"L1: the same as rate_l1_mbps (the name scripts read before it)"},
+	{"achieved_l1_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, 0,
+		"L1: wire rate over the run while it had something to send"},
+	{"achieved_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, ENG_V_DATA,
+		"L1: the same as achieved_l1_mbps (the name scripts read before it)"},
 	{"achieved_pct", "%", PV(achieved_pct), ENG_CT_DBL, 2, 0, "achieved / configured"},
 	{"achieved_ppm", "ppm", PV(achieved_ppm), ENG_CT_U32, 0, ENG_V_DATA,
 		"achieved / configured, parts per million"},
-	{"period_mbps", "Mbit/s", PV(period_mbps), ENG_CT_DBL, 3, ENG_V_TEXT,
-		"wire rate over the last period"},
+	{"period_l1_mbps", "Mbit/s", PV(period_mbps), ENG_CT_DBL, 3, ENG_V_TEXT,
+		"L1: wire rate over the last period"},
 	{"busy_s", "s", PV(busy_s), ENG_CT_DBL, 3, ENG_V_DATA, "time it had something to send"},
 	{"pkts", "pkts", PV(pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames the pacer let out"},
 	{"wire_bytes", "B", PV(wire_bytes), ENG_CT_U64, 0, ENG_V_DATA,
@@ -98,11 +103,12 @@ eng_pace_warn(FILE *f, const struct eng_pace_view *v)
 	else
 		snprintf(cause, sizeof(cause), "CPU busy: the lcore could not keep up");
 	if (strcmp(v->task, v->name) == 0)
-		fprintf(f, "warning: task %s achieved %.2f %% of its rate (%.3f of %.3f Mbit/s): %s\n",
+		fprintf(f, "warning: task %s achieved %.2f %% of its rate (%.3f of %.3f Mbit/s L1): "
+				"%s\n",
 				v->task, v->achieved_pct, v->achieved_mbps, v->rate_mbps, cause);
 	else
 		fprintf(f, "warning: task %s flow %s achieved %.2f %% of its rate (%.3f of %.3f "
-				"Mbit/s): %s\n", v->task, v->name, v->achieved_pct, v->achieved_mbps,
+				"Mbit/s L1): %s\n", v->task, v->name, v->achieved_pct, v->achieved_mbps,
 				v->rate_mbps, cause);
 	return 1;
 }

@@ -23,10 +23,10 @@ struct pace;
 struct eng_pace_view {
 	const char *task;		/* the task */
 	const char *name;		/* the flow, or the task for txonly */
-	double rate_mbps;		/* configured (L1: frame + preamble + IFG) */
-	double achieved_mbps;		/* over the run, while it had something to send */
+	double rate_mbps;		/* configured, L1 (frame + FCS + preamble + IFG) */
+	double achieved_mbps;		/* L1, over the run, while it had something to send */
 	double achieved_pct;		/* of rate_mbps */
-	double period_mbps;		/* over the last period (periodic text) */
+	double period_mbps;		/* L1, over the last period (periodic text) */
 	double lost_ms;			/* schedule dropped beyond the catch-up bound */
 	double max_lag_ms;		/* longest lag seen (stall length) */
 	double busy_s;			/* time it had something to send */
@@ -43,7 +43,7 @@ struct eng_pace_mark {
 	uint64_t wire_bytes, busy_ns;
 };
 
-#define ENG_PACE_NCTRS 16
+#define ENG_PACE_NCTRS 18
 extern const struct eng_ctr eng_pace_ctrs[ENG_PACE_NCTRS];
 
 /* v from pacer p (task, name, tx_full, no_mbuf set by the caller); with

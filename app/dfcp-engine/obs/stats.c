@@ -31,6 +31,7 @@ struct port_view {
 	int socket;
 	struct eng_port_stats s;
 	double rx_pps, tx_pps, rx_mbps, tx_mbps;
+	double rx_l1_mbps, tx_l1_mbps;
 };
 
 #define PV(field) offsetof(struct port_view, field)
@@ -56,9 +57,14 @@ static const struct eng_ctr port_ctrs[] = {
 	{"tx_pps", "pkt/s", PV(tx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
 		"transmitted frames per second over the interval"},
 	{"rx_mbps", "Mbit/s", PV(rx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
-		"received bytes x 8 per second over the interval (no FCS)"},
+		"L2: received bytes x 8 per second over the interval (frames without FCS)"},
 	{"tx_mbps", "Mbit/s", PV(tx_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
-		"transmitted bytes x 8 per second over the interval (no FCS)"},
+		"L2: transmitted bytes x 8 per second over the interval (frames without FCS)"},
+	{"rx_l1_mbps", "Mbit/s", PV(rx_l1_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"L1: rx_mbps with the 24 B each frame adds on the wire (FCS, preamble, IFG)"},
+	{"tx_l1_mbps", "Mbit/s", PV(tx_l1_mbps), ENG_CT_DBL, 3, ENG_V_TEXT | ENG_V_JSON,
+		"L1: tx_mbps with the 24 B each frame adds on the wire (FCS, preamble, IFG): "
+		"what txonly's rate and the pace records count"},
 };
 
 #define TS(field) offsetof(struct eng_task_stats, field)
@@ -139,9 +145,8 @@ eng_stats_start(struct eng_runtime *rt)
 	}
 }
 
-/* Port i: counters s, rates of s - prev over cycles. */
-static void
-port_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i,
+void
+eng_stats_port_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i,
 		const struct eng_port_stats *s, const struct eng_port_stats *prev, uint64_t cycles)
 {
 	struct port_view v = {
@@ -154,6 +159,10 @@ port_write(struct eng_runtime *rt, struct eng_out *o, unsigned int i,
 		.tx_pps = per_s(s->tx_packets - prev->tx_packets, cycles, rt->clock.hz),
 		.rx_mbps = per_s(s->rx_bytes - prev->rx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
 		.tx_mbps = per_s(s->tx_bytes - prev->tx_bytes, cycles, rt->clock.hz) * 8 / 1e6,
+		.rx_l1_mbps = per_s(s->rx_bytes - prev->rx_bytes + (s->rx_packets - prev->rx_packets) *
+				ENG_L1_OVERHEAD, cycles, rt->clock.hz) * 8 / 1e6,
+		.tx_l1_mbps = per_s(s->tx_bytes - prev->tx_bytes + (s->tx_packets - prev->tx_packets) *
+				ENG_L1_OVERHEAD, cycles, rt->clock.hz) * 8 / 1e6,
 	};
 
 	eng_out_item(o, "port", v.name);
@@ -176,13 +185,33 @@ ports_write(struct eng_runtime *rt, struct eng_out *o, int period)
 
 		eng_port_stats_read(rt, i, &s);
 		if (period) {
-			port_write(rt, o, i, &s, &p->last, now - p->last_tsc);
+			eng_stats_port_write(rt, o, i, &s, &p->last, now - p->last_tsc);
 			p->last = s;
 			p->last_tsc = now;
 		} else {
-			port_write(rt, o, i, &s, &zero, cyc);
+			eng_stats_port_write(rt, o, i, &s, &zero, cyc);
 		}
 	}
+	eng_out_end(o);
+}
+
+void
+eng_stats_task_write(struct eng_out *o, const struct eng_task *t, const struct eng_task_stats *ts)
+{
+	eng_out_item(o, "task", t->name);
+	if (o->kind != ENG_OUT_TEXT) /* text: the label says it */
+		eng_out_str(o, "name", t->name);
+	eng_out_str(o, "kind", t->ops->name);
+	eng_out_u64(o, "lcore", t->lcore_id);
+	eng_out_counters(o, task_ctrs, TASK_CTRS_VERIFY, ts);
+	if (o->kind != ENG_OUT_TEXT || ts->rx_valid != 0 || ts->rx_bad != 0 ||
+			ts->lat_samples != 0 || ts->seq_lost != 0)
+		eng_out_counters(o, task_ctrs + TASK_CTRS_VERIFY,
+				TASK_CTRS_SEQ - TASK_CTRS_VERIFY, ts);
+	if (o->kind != ENG_OUT_TEXT || ts->lat_samples != 0 || ts->seq_lost != 0 ||
+			ts->seq_reordered != 0)
+		eng_out_counters(o, task_ctrs + TASK_CTRS_SEQ,
+				RTE_DIM(task_ctrs) - TASK_CTRS_SEQ, ts);
 	eng_out_end(o);
 }
 
@@ -198,22 +227,7 @@ tasks_write(struct eng_runtime *rt, struct eng_out *o)
 
 		memset(&ts, 0, sizeof(ts));
 		t->ops->stats(t, &ts);
-		eng_out_item(o, "task", t->name);
-		if (o->kind != ENG_OUT_TEXT) /* text: the label says it */
-			eng_out_str(o, "name", t->name);
-		eng_out_str(o, "kind", t->ops->name);
-		if (o != NULL)
-			eng_out_u64(o, "lcore", t->lcore_id);
-		eng_out_counters(o, task_ctrs, TASK_CTRS_VERIFY, &ts);
-		if (o->kind != ENG_OUT_TEXT || ts.rx_valid != 0 || ts.rx_bad != 0 ||
-				ts.lat_samples != 0 || ts.seq_lost != 0)
-			eng_out_counters(o, task_ctrs + TASK_CTRS_VERIFY,
-					TASK_CTRS_SEQ - TASK_CTRS_VERIFY, &ts);
-		if (o->kind != ENG_OUT_TEXT || ts.lat_samples != 0 || ts.seq_lost != 0 ||
-				ts.seq_reordered != 0)
-			eng_out_counters(o, task_ctrs + TASK_CTRS_SEQ,
-					RTE_DIM(task_ctrs) - TASK_CTRS_SEQ, &ts);
-		eng_out_end(o);
+		eng_stats_task_write(o, t, &ts);
 	}
 	eng_out_end(o);
 }
@@ -470,6 +484,7 @@ eng_counters_print(FILE *f)
 	tables_print(f, "core", eng_core_tables);
 	tables_print(f, "core", eng_lcore_tables);
 	tables_print(f, "core", eng_capture_tables);
+	tables_print(f, "core", eng_intervals_tables);
 	for (k = 0; k < eng_kinds_count(); k++)
 		tables_print(f, eng_kind(k)->name, eng_kind(k)->tables);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_telemetry commands, read with dpdk-telemetry.py: the core's
- * (/dfcp/ports, /dfcp/lcores) and every kind's (eng_task_ops.tel), each
- * answered through the output writer's telemetry backend by one dispatcher.
+ * (/dfcp/ports, /dfcp/pace, /dfcp/lcores, /dfcp/cmd: the console) and every
+ * kind's (eng_task_ops.tel), each answered through the output writer's
+ * telemetry backend by one dispatcher.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
+#include "obs/console.h"
 #include "obs/obs.h"
 #include "obs/out.h"
 #include "obs/stats.h"
@@ -34,6 +36,8 @@ static const struct eng_tel_cmd core_last[] = {
 		eng_pace_tel},
 	{"/dfcp/lcores", "Busy/idle TSC cycles and polls per lcore and task. No parameters",
 		eng_lcore_tel},
+	{"/dfcp/cmd", "A console line (obs/console.h), e.g. /dfcp/cmd,set rate tx0 1G; "
+		"/dfcp/cmd,help lists them", eng_console_tel},
 	{NULL, NULL, NULL},
 };
 
@@ -56,6 +60,12 @@ cmd_find(const char *cmd)
 	for (k = 0; c == NULL && k < eng_kinds_count(); k++)
 		c = cmd_in(eng_kind(k)->tel, cmd);
 	return c != NULL ? c : cmd_in(core_last, cmd);
+}
+
+const struct eng_tel_cmd *
+eng_telemetry_find(const char *cmd)
+{
+	return cmd_find(cmd);
 }
 
 static int

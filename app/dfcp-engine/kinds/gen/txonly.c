@@ -7,6 +7,9 @@
  * bucket = BYTES lets that many bytes leave back-to-back after idling.
  * pkt_size = 64,594,1518 (pkt_weights = 7,4,1): an IMIX, the sizes in the
  * evenly spread sequence of imix.h, a header template per size.
+ * The console (core/ctl.h) stops and starts it and changes its rate and
+ * frame size: the main lcore posts the wanted state to the task's mailbox,
+ * the task's own lcore applies it at the top of a poll.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,54 +26,19 @@
 #include <rte_udp.h>
 
 #include "config/config.h"
+#include "core/ctl.h"
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/tx.h"
 #include "kinds/gen/gen.h"
 #include "kinds/gen/imix.h"
 #include "kinds/gen/pkt.h"
+#include "kinds/gen/txonly_priv.h"
 #include "kinds/gen/txflows.h"
 #include "obs/out.h"
 #include "obs/pace_view.h"
 #include "pace.h"
 
-
-struct txonly_conf {
-	uint32_t pkt_size;   /* frame size including FCS (an IMIX: the largest) */
-	struct eng_imix imix; /* pkt_size lists (nb_sizes 0: one size) */
-	uint64_t rate_bps;   /* 0: full speed */
-	uint64_t bucket;     /* token-bucket depth in bytes (0: strict pacer) */
-	uint64_t count;      /* 0: unlimited */
-	uint32_t src_ip, dst_ip;
-	uint16_t src_port, dst_port;
-	int has_dst_mac;
-	struct rte_ether_addr dst_mac;
-	uint64_t warmup_ns;  /* UINT64_MAX: [engine] warmup */
-	char egress[ENG_NAME_LEN]; /* sched task to hand packets to ("" = the port) */
-	uint32_t weight;           /* its weight there */
-	struct eng_txflows_conf mf; /* flows = N (txflows.c) */
-};
-
-struct txonly_priv {
-	struct rte_mempool *pool;
-	struct eng_egress_flow *ring; /* egress sched task's hand-off for this flow, or NULL */
-	struct eng_txflows *mf;    /* flows > 1 (txflows.c), or NULL */
-	uint16_t port_id, queue;
-	uint16_t data_len;	/* one size; an IMIX: the mean (for the pacer) */
-	uint64_t ol_flags;
-	uint8_t *mix;		/* an IMIX: the sequence of size indexes, or NULL */
-	uint32_t mix_len, mix_pos;
-	uint16_t mix_len_of[ENG_IMIX_MAX_SIZES]; /* data length (no FCS) of each size */
-	uint64_t count;
-	uint64_t seq;
-	struct pace *pace;      /* NULL: full speed */
-	struct eng_pace_mark mark; /* the reporting thread's */
-	uint64_t tx_packets, tx_bytes, tx_dropped, no_mbuf;
-	uint64_t warm_cycles;	/* warmup as TSC cycles (0: none) */
-	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
-	uint8_t tmpl[ENG_PKT_HDR_LEN];
-	uint8_t mix_tmpl[ENG_IMIX_MAX_SIZES][ENG_PKT_HDR_LEN];
-} __rte_cache_aligned;
 
 /* pkt_size: one size, or a list with optional pkt_weights (an IMIX). */
 static int
@@ -117,7 +85,7 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	if (rc == 0)
 		rc = txonly_parse_size(c, sec);
 	if (rc == 0)
-		rc = eng_sec_rate(sec, "rate", 0, PACE_RATE_MAX, &c->rate_bps);
+		rc = eng_sec_rate_any(sec, "rate", 0, PACE_RATE_MAX, &c->rate);
 	if (rc == 0)
 		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &c->bucket);
 	if (rc == 0)
@@ -153,8 +121,8 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 }
 
 /* The headers of a frame of data_len bytes (no FCS) into tmpl. */
-static void
-txonly_template(struct txonly_priv *p, const struct txonly_conf *c, const struct eng_port *port,
+void
+eng_txonly_template(struct txonly_priv *p, const struct txonly_conf *c, const struct eng_port *port,
 		const struct eng_port_conf *pc, uint16_t data_len, uint8_t *tmpl)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)tmpl;
@@ -203,7 +171,7 @@ txonly_mix_setup(struct eng_task *t, struct txonly_priv *p, const struct txonly_
 	}
 	for (i = 0; i < m.nb_sizes; i++) {
 		p->mix_len_of[i] = (uint16_t)(m.size[i] - ENG_PKT_FCS_LEN);
-		txonly_template(p, c, port, pc, p->mix_len_of[i], p->mix_tmpl[i]);
+		eng_txonly_template(p, c, port, pc, p->mix_len_of[i], p->mix_tmpl[i]);
 	}
 	for (k = 0; k < m.seq_len; k++) {
 		for (i = 0; i + 1 < m.nb_sizes && m.seq[k] != m.size[i]; i++)
@@ -218,6 +186,55 @@ txonly_mix_setup(struct eng_task *t, struct txonly_priv *p, const struct txonly_
 	return 0;
 }
 
+/* A frame on the wire (FCS, preamble, gap) of pkt_size bytes; an IMIX: the
+ * mean, as the pacer reckons. */
+static uint64_t
+txonly_frame_l1(const struct txonly_conf *c, uint32_t pkt_size)
+{
+	uint64_t frame = pkt_size - ENG_PKT_FCS_LEN;
+
+	if (c->imix.nb_sizes != 0)
+		frame = (uint64_t)(eng_imix_mean(&c->imix) - ENG_PKT_FCS_LEN + 0.5);
+	return frame + ENG_L1_OVERHEAD;
+}
+
+/*
+ * Rate r in L1 bit/s for frames of pkt_size bytes: a packet rate times the
+ * frames' size on the wire, a share of the line rate times the port's link
+ * speed (read now: the ports are started; at set-up waiting for the link as
+ * DPDK does, at run time not). 0, or -errno with the reason in err.
+ */
+int
+eng_txonly_rate_bps(const struct txonly_conf *c, const struct cfg_rate *r, uint32_t pkt_size,
+		const struct eng_port *port, const struct eng_port_conf *pc, int wait_link,
+		uint64_t *bps, char *err, size_t len)
+{
+	uint64_t line = 0;
+	struct rte_eth_link link;
+	char e[CFG_ERR_LEN], what[48];
+
+	if (r->unit == CFG_RATE_LINE && (wait_link ? rte_eth_link_get(port->port_id, &link) :
+			rte_eth_link_get_nowait(port->port_id, &link)) == 0 &&
+			link.link_speed != RTE_ETH_SPEED_NUM_NONE &&
+			link.link_speed != RTE_ETH_SPEED_NUM_UNKNOWN)
+		line = (uint64_t)link.link_speed * 1000000ull;
+	if (cfg_rate_resolve(r, txonly_frame_l1(c, pkt_size), line, bps, e, sizeof(e)) < 0) {
+		if (r->unit == CFG_RATE_LINE && line == 0)
+			snprintf(err, len, "%s: port %s reports no link speed (link down, or a "
+					"device that has none)", e, pc->name);
+		else
+			snprintf(err, len, "%s", e);
+		return -EINVAL;
+	}
+	cfg_rate_str(r, what, sizeof(what));
+	if (*bps > PACE_RATE_MAX) {
+		snprintf(err, len, "%s is %" PRIu64 " bit/s L1, over the pacer's %llu", what, *bps,
+				PACE_RATE_MAX);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 static int
 txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 {
@@ -226,7 +243,22 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	struct eng_port *port = &rt->ports[tp->port_idx];
 	const struct eng_port_conf *pc = &rt->cfg->ports[tp->port_idx];
 	struct txonly_priv *p;
+	uint64_t rate_bps = 0;
+	char e[CFG_ERR_LEN], what[48];
 
+	if (c->rate.value != 0) {
+		if (eng_txonly_rate_bps(c, &c->rate, c->pkt_size, port, pc, 1, &rate_bps, e,
+					sizeof(e)) < 0) {
+			ENG_LOG(ERR, task, "task %s: rate: %s", t->name, e);
+			return -EINVAL;
+		}
+		cfg_rate_str(&c->rate, what, sizeof(what));
+		if (c->rate.unit != CFG_RATE_BPS)
+			ENG_LOG(INFO, task, "task %s: rate %s = %.3f Mbit/s L1 (%" PRIu64 " B frames "
+					"on the wire%s)", t->name, what, (double)rate_bps / 1e6,
+					txonly_frame_l1(c, c->pkt_size),
+					c->rate.unit == CFG_RATE_LINE ? ", of the link speed" : "");
+	}
 	if (pc->mtu != 0 && c->pkt_size - ENG_PKT_FCS_LEN - 14 > pc->mtu) {
 		ENG_LOG(ERR, task, "task %s: pkt_size %u exceeds the MTU %u of port %s", t->name,
 				c->pkt_size, pc->mtu, pc->name);
@@ -243,22 +275,30 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->warm_cycles = eng_clock_ns_cycles(&rt->clock, c->warmup_ns != UINT64_MAX ?
 			c->warmup_ns : rt->cfg->warmup_ns);
 	t->priv = p;
-	if (c->rate_bps != 0) {
-		struct pace_conf pcf = {.rate_bps = c->rate_bps, .overhead = ENG_L1_OVERHEAD,
+	p->want_run = 1;
+	p->want_bps = rate_bps;
+	p->want_size = c->pkt_size;
+	p->ctl_rate = c->rate;
+	p->ctl_size = c->pkt_size;
+	{
+		/* unpaced: a pacer of the highest rate, used once a rate is set */
+		struct pace_conf pcf = {.rate_bps = rate_bps ? rate_bps : PACE_RATE_MAX,
+				.overhead = ENG_L1_OVERHEAD,
 				.catchup_ns = rt->cfg->pace_catchup_ns, .bucket = c->bucket};
 		void *mem = rte_zmalloc_socket("txonly_pace", pace_size(), RTE_CACHE_LINE_SIZE,
 				socket);
 
-		p->pace = mem != NULL ? pace_init(mem, pace_size(), &pcf) : NULL;
-		if (p->pace == NULL) {
+		p->pace_mem = mem != NULL ? pace_init(mem, pace_size(), &pcf) : NULL;
+		if (p->pace_mem == NULL) {
 			rte_free(mem);
 			ENG_LOG(ERR, task, "task %s: cannot pace rate %" PRIu64 " bit/s with bucket "
 					"%" PRIu64 " B (pace_catchup + bucket time over %llu s?)",
-					t->name, c->rate_bps, c->bucket, PACE_LAG_MAX_NS / 1000000000ull);
+					t->name, rate_bps, c->bucket, PACE_LAG_MAX_NS / 1000000000ull);
 			return -EINVAL;
 		}
+		p->pace = rate_bps != 0 ? p->pace_mem : NULL;
 	}
-	txonly_template(p, c, port, pc, p->data_len, p->tmpl);
+	eng_txonly_template(p, c, port, pc, p->data_len, p->tmpl);
 	if (c->imix.nb_sizes != 0 && txonly_mix_setup(t, p, c, port, pc, socket) < 0)
 		return -ENOMEM;
 	if (c->mf.n > 1 || c->mf.nb_weights != 0 || c->mf.start_ns != 0) {
@@ -306,10 +346,18 @@ txonly_poll(struct eng_task *t, uint64_t now)
 	struct txonly_priv *p = t->priv;
 	struct rte_mbuf *pkts[512];
 	uint16_t n = t->burst, sent, i, lens[512];
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, g;
 
 	if (t->rt->phase != ENG_PHASE_RUN)
 		return 0;
+	g = eng_ctl_take(&p->box, p->ctl_applied);
+	if (unlikely(g != 0))
+		eng_txonly_ctl_apply(t, p, g, now);
+	if (unlikely(p->stopped)) {
+		if (p->pace != NULL) /* no credit for the stopped time */
+			pace_idle(p->pace, eng_clock_ns(&t->rt->clock, now));
+		return 0;
+	}
 	if (p->count != 0) {
 		if (p->seq >= p->count)
 			return 0;
@@ -412,7 +460,7 @@ txonly_teardown(struct eng_task *t)
 	struct txonly_priv *p = t->priv;
 
 	if (p != NULL) {
-		rte_free(p->pace);
+		rte_free(p->pace_mem);
 		rte_free(p->mix);
 		eng_txflows_free(p->mf);
 	}
@@ -506,4 +554,5 @@ const struct eng_task_ops eng_task_txonly = {
 	.report = txonly_report,
 	.pace_view = eng_txonly_pace_view,
 	.tables = tx_tables,
+	.control = eng_txonly_control,
 };

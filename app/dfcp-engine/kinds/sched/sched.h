@@ -29,8 +29,9 @@ struct eng_sched_flow_stats {
 	uint64_t tx_pkts, tx_bytes;     /* sent in scheduling order */
 	uint64_t run_tx_pkts, run_tx_bytes; /* of those, during the run phase */
 	uint64_t drop_pkts;             /* refused by the scheduler (pool full) */
-	uint64_t refused_pkts;          /* refused at the producer: over flow_queue */
+	uint64_t refused_pkts;          /* refused at the producer: over its limit */
 	uint32_t backlog;               /* in the scheduler now */
+	uint32_t backlog_peak;          /* most in the scheduler at once */
 	uint32_t ring_count;            /* in the producer's ring now */
 };
 struct eng_sched_stats {
@@ -41,6 +42,10 @@ struct eng_sched_stats {
 	uint64_t bad_flow;              /* mbufs with an unknown flow id (freed) */
 	uint64_t be_drops;              /* refused by the scheduler, all flows */
 	uint32_t producers;             /* producer tasks (rings) */
+	uint32_t backlog_budget;        /* most packets in the scheduler, all flows */
+	uint32_t backlog_peak;          /* most there at once */
+	uint32_t flow_queue;            /* a flow's limit, at most */
+	uint32_t flow_limit;            /* a flow's limit now (the flows backlogged) */
 	uint64_t pace_stalls, pace_lost_bytes; /* the shaper's (lib/pace) */
 };
 /* 0 and the counters of a sched task (flows[] up to max entries), or -EINVAL

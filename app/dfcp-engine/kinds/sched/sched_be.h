@@ -7,8 +7,9 @@
  *
  * A backend instance is owned by the sched task's lcore. Packets are mbufs
  * tagged with their flow id (core/egress.h); the task's admission keeps every
- * flow at or below flow_queue packets, so a backend refuses a packet only
- * when something is wrong (it is then freed and counted).
+ * flow at or below flow_queue packets and all flows together at or below
+ * backlog packets, so a backend refuses a packet only when something is
+ * wrong (it is then freed and counted).
  */
 #ifndef ENG_SCHED_BE_H
 #define ENG_SCHED_BE_H
@@ -22,7 +23,8 @@ struct eng_sched_be_conf {
 	const char *algo;	/* the `sched` key */
 	const char *task;	/* the task's name (object names) */
 	uint32_t max_flows;
-	uint32_t flow_queue;	/* packets per flow */
+	uint32_t flow_queue;	/* packets per flow, at most (queue_cap) */
+	uint32_t backlog;	/* packets of all flows together, at most */
 	uint32_t quantum;	/* DRR */
 	uint32_t overhead;	/* wire bytes per packet beyond pkt_len */
 	uint64_t rate_bps;	/* the shaped rate, 0: unshaped */
@@ -34,6 +36,9 @@ struct eng_sched_be {
 	int (*check)(const char *algo);
 	/* The algorithms it runs, ", "-separated, into buf (messages). */
 	void (*names)(char *buf, size_t len);
+	/* The packets per flow it holds for c (at most c->flow_queue), before
+	 * create; NULL: c->flow_queue (queues sharing one store). */
+	uint32_t (*queue_cap)(const struct eng_sched_be_conf *c);
 	void *(*create)(const struct eng_sched_be_conf *c);
 	/* flow id (< max_flows) attached with its weight (set-up) */
 	int (*flow)(void *s, uint32_t id, uint32_t weight);

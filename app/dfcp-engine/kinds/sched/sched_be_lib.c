@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The lib/sched backend of the sched task (sched_be.h): WF2Q+, DRR or FIFO,
- * one lib/sched queue per flow; a packet is its mbuf pointer.
+ * one lib/sched queue per flow; a packet is its mbuf pointer. The queues are
+ * linked lists through one pool of `backlog` 16-byte nodes, so a flow may
+ * hold up to flow_queue packets whatever max_flows is: the memory is the
+ * backlog's, not max_flows x flow_queue.
  */
 #include <errno.h>
 #include <string.h>
@@ -46,7 +49,7 @@ be_lib_create(const struct eng_sched_be_conf *c)
 	sc.algo = c->algo;
 	sc.nb_queues = c->max_flows;
 	sc.limit_pkts = c->flow_queue;
-	sc.pool_pkts = c->max_flows * c->flow_queue;
+	sc.pool_pkts = c->backlog;
 	sc.quantum = c->quantum;
 	b->s = sched_create(&sc);
 	if (b->s == NULL) {

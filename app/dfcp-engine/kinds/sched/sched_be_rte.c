@@ -10,7 +10,9 @@
  *   subport  0, the whole port
  *   pipe     flow id (n_pipes = max_flows rounded up to a power of two)
  *   TC       the best-effort class (RTE_SCHED_TRAFFIC_CLASS_BE), queue 0,
- *            green; queue size flow_queue rounded up to a power of two
+ *            green; queue size flow_queue rounded up to a power of two,
+ *            halved while the queue arrays would pass BE_RTE_QMEM
+ *            (be_rte_qsize; the task's per-flow cap follows it)
  *   weight   a pipe profile per distinct weight w: token bucket and BE
  *            rate = port rate x w / (sum of the weights of all flows), TC
  *            period at least the time of BE_RTE_TC_FRAMES largest frames
@@ -39,6 +41,8 @@
 #define BE_RTE_TC_PERIOD_MS 10
 #define BE_RTE_MAX_PROFILES 256u
 #define BE_RTE_TC_FRAMES 4			/* largest frames per TC period, at least */
+#define BE_RTE_QMEM (64ull << 20)		/* bytes of queue arrays, where flow_queue asks more */
+#define BE_RTE_QMIN 4u				/* queue size kept whatever the memory */
 
 struct be_rte {
 	struct rte_sched_port *port;
@@ -90,6 +94,32 @@ be_rte_profile(struct rte_sched_pipe_params *pp, uint64_t rate, uint32_t frame)
 	pp->wrr_weights[0] = pp->wrr_weights[1] = pp->wrr_weights[2] = pp->wrr_weights[3] = 1;
 }
 
+/*
+ * The best-effort queue size: flow_queue rounded up to a power of two (at
+ * most 32768, rte_sched's qsize is 16 bits). rte_sched allocates every
+ * pipe's queue arrays up front (4 best-effort queues of qsize mbuf pointers
+ * each, whether a flow uses them or not), so the size is halved while
+ * n_pipes x 4 x qsize x 8 bytes would pass BE_RTE_QMEM: 64 packets a flow
+ * up to 32768 flows, 32 at 65536.
+ */
+static uint32_t
+be_rte_qsize(const struct eng_sched_be_conf *c)
+{
+	uint64_t per_q = (uint64_t)rte_align32pow2(c->max_flows) * RTE_SCHED_BE_QUEUES_PER_PIPE *
+			sizeof(struct rte_mbuf *);
+	uint32_t q = RTE_MIN(rte_align32pow2(c->flow_queue), 32768u);
+
+	while (q > BE_RTE_QMIN && per_q * q > BE_RTE_QMEM)
+		q >>= 1;
+	return q;
+}
+
+static uint32_t
+be_rte_queue_cap(const struct eng_sched_be_conf *c)
+{
+	return RTE_MIN(be_rte_qsize(c), c->flow_queue);
+}
+
 static void *
 be_rte_create(const struct eng_sched_be_conf *c)
 {
@@ -135,8 +165,7 @@ be_rte_create(const struct eng_sched_be_conf *c)
 	be_rte_profile(&pp, b->rate, b->frame);
 	memset(&sub, 0, sizeof(sub));
 	sub.n_pipes_per_subport_enabled = b->n_pipes;
-	sub.qsize[RTE_SCHED_TRAFFIC_CLASS_BE] = (uint16_t)RTE_MIN(rte_align32pow2(c->flow_queue),
-			32768u);
+	sub.qsize[RTE_SCHED_TRAFFIC_CLASS_BE] = (uint16_t)be_rte_qsize(c);
 	sub.pipe_profiles = &pp;
 	sub.n_pipe_profiles = 1;
 	sub.n_max_pipe_profiles = RTE_MIN(c->max_flows + 1, BE_RTE_MAX_PROFILES);
@@ -277,6 +306,7 @@ be_rte_free(void *s)
 const struct eng_sched_be eng_sched_be_rte = {
 	.check = be_rte_check,
 	.names = be_rte_names,
+	.queue_cap = be_rte_queue_cap,
 	.create = be_rte_create,
 	.flow = be_rte_flow,
 	.start = be_rte_start,

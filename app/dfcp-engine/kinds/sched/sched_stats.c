@@ -47,7 +47,15 @@ static const struct eng_ctr eng_sched_ctrs[] = {
 	{"bad_flow", "pkts", SS(bad_flow), ENG_CT_U64, 0, ENG_V_JSON,
 		"mbufs with an unknown flow id (freed)"},
 	{"dropped_packets", "pkts", SS(be_drops), ENG_CT_U64, 0, V_TJ,
-		"refused by the scheduler (every flow at most flow_queue: none expected)"},
+		"refused by the scheduler (every flow within its limit: none expected)"},
+	{"backlog_budget", "pkts", SS(backlog_budget), ENG_CT_U32, 0, ENG_V_DATA,
+		"most packets in the scheduler, all flows (backlog_budget)"},
+	{"backlog_peak", "pkts", SS(backlog_peak), ENG_CT_U32, 0, ENG_V_DATA,
+		"most packets in the scheduler at once, all flows"},
+	{"flow_queue", "pkts", SS(flow_queue), ENG_CT_U32, 0, ENG_V_DATA,
+		"a flow's limit (in its ring + in the scheduler) at most"},
+	{"flow_limit", "pkts", SS(flow_limit), ENG_CT_U32, 0, ENG_V_DATA,
+		"a flow's limit now: backlog_budget / flows backlogged, within 4 .. flow_queue"},
 	{"pace_stalls", "", SS(pace_stalls), ENG_CT_U64, 0, ENG_V_JSON,
 		"shaper: stalls longer than [engine] pace_catchup"},
 	{"pace_lost_bytes", "B", SS(pace_lost_bytes), ENG_CT_U64, 0, ENG_V_JSON,
@@ -81,16 +89,37 @@ static const struct eng_ctr eng_sched_flow_ctrs[] = {
 	{"dropped_packets", "pkts", FF(drop_pkts), ENG_CT_U64, 0, V_TJ,
 		"refused by the scheduler (pool full)"},
 	{"refused_packets", "pkts", FF(refused_pkts), ENG_CT_U64, 0, V_TJ,
-		"refused at the producer: over flow_queue or the ring full"},
+		"refused at the producer: over its limit or the ring full"},
 	{"backlog", "pkts", FF(backlog), ENG_CT_U32, 0, 0, "in the scheduler now"},
+	{"backlog_peak", "pkts", FF(backlog_peak), ENG_CT_U32, 0, ENG_V_DATA,
+		"most in the scheduler at once"},
 	{"ring", "pkts", FF(ring_count), ENG_CT_U32, 0, V_TJ, "in the producer's ring now"},
 	{"tx_mbps", "Mbit/s", FV(tx_mbps), ENG_CT_DBL, 3, V_TJ,
 		"run_tx_bytes x 8 per second of the run"},
 };
 
+/* A sched task spread over several lcores: its shards together. */
+struct eng_sched_group_view {
+	const char *name;
+	uint32_t shards, flows;
+	double tx_mbps, jain;
+};
+
+#define GV(field) offsetof(struct eng_sched_group_view, field)
+
+static const struct eng_ctr eng_sched_group_ctrs[] = {
+	{"name", "", GV(name), ENG_CT_STR, 0, ENG_V_JSON, "the [task NAME] spread by lcores"},
+	{"shards", "", GV(shards), ENG_CT_U32, 0, 0, "its sched tasks NAME.0 .."},
+	{"flows", "", GV(flows), ENG_CT_U32, 0, 0, "flows over all shards"},
+	{"tx_mbps", "Mbit/s", GV(tx_mbps), ENG_CT_DBL, 3, 0, "all shards, L2"},
+	{"jain", "", GV(jain), ENG_CT_DBL, 6, 0,
+		"Jain's index of the weighted shares of all its flows (each shard's: its jain)"},
+};
+
 const struct eng_ctr_table eng_sched_tables[] = {
 	{"sched", eng_sched_ctrs, RTE_DIM(eng_sched_ctrs)},
 	{"sched_flow", eng_sched_flow_ctrs, RTE_DIM(eng_sched_flow_ctrs)},
+	{"sched_group", eng_sched_group_ctrs, RTE_DIM(eng_sched_group_ctrs)},
 	{NULL, NULL, 0},
 };
 
@@ -148,15 +177,52 @@ eng_sched_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task
 	free(fl);
 }
 
+/* The shards first .. first + spread_n - 1 (consecutive tasks) as one. */
+static void
+eng_sched_group_write(struct eng_runtime *rt, struct eng_out *o, const struct eng_task *first)
+{
+	uint64_t cyc = eng_run_cycles(rt), bytes = 0;
+	struct eng_sched_group_view g = {.name = first->spread, .shards = first->spread_n};
+	struct eng_sched_flow_stats *fl = NULL;
+	struct eng_sched_stats st;
+	unsigned int i;
+
+	for (i = 0; i < first->spread_n; i++)
+		if (eng_sched_task_stats(&first[i], &st, NULL, 0) == 0)
+			g.flows += st.nb_flows;
+	fl = calloc(g.flows + 1, sizeof(*fl));
+	if (fl == NULL)
+		return;
+	for (i = 0, g.flows = 0; i < first->spread_n; i++)
+		if (eng_sched_task_stats(&first[i], &st, NULL, 0) == 0 &&
+				eng_sched_task_stats(&first[i], &st, fl + g.flows, st.nb_flows) == 0) {
+			g.flows += st.nb_flows;
+			bytes += st.tx_bytes;
+		}
+	g.tx_mbps = eng_clock_mbps(bytes, cyc, rt->clock.hz);
+	g.jain = flows_jain(fl, g.flows);
+	eng_out_item(o, "sched_group", g.name);
+	eng_out_counters(o, eng_sched_group_ctrs, RTE_DIM(eng_sched_group_ctrs), &g);
+	eng_out_end(o);
+	free(fl);
+}
+
 static void
 eng_scheds_write(struct eng_runtime *rt, struct eng_out *o)
 {
+	const struct eng_config *cfg = rt->cfg;
 	unsigned int i;
 
 	eng_out_arr(o, "sched");
-	for (i = 0; i < rt->cfg->nb_tasks; i++)
-		if (rt->cfg->tasks[i].ops == &eng_task_sched)
-			eng_sched_write(rt, o, &rt->cfg->tasks[i]);
+	for (i = 0; i < cfg->nb_tasks; i++)
+		if (cfg->tasks[i].ops == &eng_task_sched)
+			eng_sched_write(rt, o, &cfg->tasks[i]);
+	eng_out_end(o);
+	eng_out_arr(o, "sched_groups");
+	for (i = 0; i < cfg->nb_tasks; i++)
+		if (cfg->tasks[i].ops == &eng_task_sched && cfg->tasks[i].spread_n > 1 &&
+				cfg->tasks[i].spread_i == 0)
+			eng_sched_group_write(rt, o, &cfg->tasks[i]);
 	eng_out_end(o);
 }
 
@@ -199,6 +265,10 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 	st->bad_flow = p->bad_flow;
 	st->be_drops = p->be_drops;
 	st->producers = p->nb_ins;
+	st->backlog_budget = p->budget;
+	st->backlog_peak = p->backlog_peak;
+	st->flow_queue = p->flow_queue;
+	st->flow_limit = p->flow_limit;
 	if (p->pace != NULL) {
 		struct pace_stats ps;
 
@@ -222,6 +292,7 @@ eng_sched_task_stats(const struct eng_task *t, struct eng_sched_stats *st,
 		o->drop_pkts = p->drops[f];
 		o->refused_pkts = p->txh[f].refused;
 		o->backlog = p->be->backlog(p->bs, f);
+		o->backlog_peak = fl->qlen_peak;
 		o->ring_count = (uint32_t)(p->txh[f].sent - fl->enq_pkts);
 	}
 	return 0;

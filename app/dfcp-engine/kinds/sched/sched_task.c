@@ -10,10 +10,11 @@
  * configured rate or the port's line rate. The cost per packet does not
  * depend on the number of flows (doc/scheduler.md, "Hand-off").
  *
- * Back-pressure instead of loss: a flow may have at most flow_queue packets
- * in its ring and the scheduler together; the producer refuses (and counts)
- * what would exceed it. Packets the tx queue refuses wait in a pending
- * buffer.
+ * Back-pressure instead of loss: a flow may have at most its limit of
+ * packets in its ring and the scheduler together (the backlog budget shared
+ * by the flows in flight, within 4 .. flow_queue: sched_priv.h); the
+ * producer refuses (and counts) what would exceed it. Packets the tx queue
+ * refuses wait in a pending buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +43,9 @@
 /* bursts per producer ring per poll: one, so that with thousands of flows
  * every producer's ring is visited often and none waits behind the others */
 #define SCH_DRAIN 1
-#define SCH_POOL_BACKLOG 16384u  /* mbufs the pool reserves for the flows' backlog */
+#define SCH_POOL_BACKLOG 16384u  /* backlog_budget = auto: mbufs the pool reserves for it */
+#define SCH_FLOW_QUEUE 64u       /* flow_queue = auto: the most a lone flow may hold */
+#define SCH_FLOW_MIN 4u          /* a flow's limit however many flows are backlogged */
 
 /* The backends, first match of `sched` wins (sched_be.h): a backend is its
  * file, its line here and meson; the names in messages come from them. */
@@ -57,7 +60,8 @@ struct eng_sched_conf {
 	uint64_t rate_bps;       /* 0 with !rate_line: unshaped */
 	uint32_t quantum;
 	uint32_t max_flows;
-	uint32_t flow_queue;     /* packets per flow in its ring and the scheduler */
+	uint32_t flow_queue;     /* packets per flow in its ring and the scheduler, at most */
+	uint32_t backlog_budget; /* packets in the scheduler, all flows, at most */
 	uint32_t ring_size;      /* per producer task */
 	uint32_t overhead;       /* bytes per packet on the wire */
 };
@@ -130,13 +134,17 @@ eng_sched_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 		rc = eng_sec_u32(sec, "quantum", 64, 1u << 24, &c->quantum);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "max_flows", 1, 65536, &c->max_flows);
-	/* auto: the backlog the pool reserves shared out, 4..64 packets a flow, so
-	 * that every flow can keep packets queued when all of them are backlogged
-	 * (1024 flows: 16, 4096: 4); the producers see back-pressure, not no_mbuf */
-	c->flow_queue = RTE_MAX(4u, RTE_MIN(64u, SCH_POOL_BACKLOG / c->max_flows));
+	/* flow_queue caps a flow's limit, backlog_budget is what the flows share
+	 * (eng_sched_limit): a lone flow gets flow_queue whatever max_flows is,
+	 * 4096 backlogged flows 4 each */
+	c->flow_queue = SCH_FLOW_QUEUE;
 	if (rc == 0 && eng_sec_get(sec, "flow_queue") != NULL &&
 			strcasecmp(eng_sec_get(sec, "flow_queue"), "auto") != 0)
 		rc = eng_sec_u32(sec, "flow_queue", 1, 65536, &c->flow_queue);
+	c->backlog_budget = SCH_POOL_BACKLOG;
+	if (rc == 0 && eng_sec_get(sec, "backlog_budget") != NULL &&
+			strcasecmp(eng_sec_get(sec, "backlog_budget"), "auto") != 0)
+		rc = eng_sec_u32(sec, "backlog_budget", 1, 1u << 22, &c->backlog_budget);
 	if (rc == 0)
 		rc = eng_sec_u32(sec, "ring_size", 32, 1u << 20, &c->ring_size);
 	if (rc == 0)
@@ -155,8 +163,11 @@ eng_sched_check(struct eng_config *cfg, char *err, size_t errlen)
 
 		if (t->egress[0] == '\0')
 			continue;
+		/* a task, or the first shard of a spread one (core/egress.c) */
 		for (j = 0; j < cfg->nb_tasks; j++)
-			if (strcmp(cfg->tasks[j].name, t->egress) == 0)
+			if (strcmp(cfg->tasks[j].name, t->egress) == 0 ||
+					(cfg->tasks[j].spread_n != 0 &&
+					 strcmp(cfg->tasks[j].spread, t->egress) == 0))
 				break;
 		if (j == cfg->nb_tasks || cfg->tasks[j].ops != &eng_task_sched || j == i) {
 			snprintf(err, errlen, "%s:%d: [task %s] egress: %s \"%s\" (expected the name "
@@ -169,20 +180,23 @@ eng_sched_check(struct eng_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * The producers' rings, the flows' packets in the scheduler (at most
- * SCH_POOL_BACKLOG: a pool sized for max_flows x flow_queue would be cycled
- * through whole by the mempool's FIFO ring, cold in cache and TLB; past it
- * producers see no_mbuf, `[engine] mbufs` raises it), the pending buffer.
- */
+/* The packets the scheduler may hold: the budget, or all flows at their cap if less. */
+static uint32_t
+eng_sched_budget(const struct eng_sched_conf *c, uint32_t flow_queue)
+{
+	return (uint32_t)RTE_MIN((uint64_t)c->max_flows * flow_queue, c->backlog_budget);
+}
+
+/* The producers' rings, the flows' packets in the scheduler (at most the
+ * budget, 16384 by default: a pool sized for max_flows x flow_queue would be
+ * cycled through by the mempool's FIFO ring, cold), the pending buffer. */
 static uint64_t
 eng_sched_pool_need(const struct eng_task *t, const struct eng_config *cfg)
 {
 	const struct eng_sched_conf *c = t->conf;
 
 	return 2ull * t->burst + (uint64_t)cfg->nb_tasks * c->ring_size +
-			RTE_MIN((uint64_t)c->max_flows * c->flow_queue, SCH_POOL_BACKLOG) +
-			SCH_MAX_BURST;
+			eng_sched_budget(c, c->flow_queue) + SCH_MAX_BURST;
 }
 
 static void
@@ -242,6 +256,9 @@ eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 	bc.overhead = c->overhead;
 	bc.rate_bps = c->rate_bps;
 	bc.socket = socket;
+	if (p->be->queue_cap != NULL)
+		bc.flow_queue = p->be->queue_cap(&bc);
+	bc.backlog = eng_sched_budget(c, bc.flow_queue);
 	p->bs = p->be->create(&bc);
 	if (p->bs == NULL) {
 		ENG_LOG(ERR, task, "sched %s: cannot create the %s scheduler", t->name, c->algo);
@@ -251,8 +268,13 @@ eng_sched_priv_get(struct eng_task *t, struct eng_runtime *rt)
 	p->port_id = rt->ports[tp->port_idx].port_id;
 	p->txq = tp->txq;
 	p->max_flows = nf;
-	p->flow_queue = c->flow_queue;
-	p->done_step = c->flow_queue / 4 ? c->flow_queue / 4 : 1;
+	p->flow_queue = bc.flow_queue;
+	p->budget = bc.backlog;
+	p->flow_min = RTE_MIN(SCH_FLOW_MIN, p->flow_queue);
+	p->flows_seen = nf; /* the limit of the flows' first packets: all in flight */
+	p->flow_limit = eng_sched_limit(p, nf);
+	if (bc.flow_queue < c->flow_queue)
+		ENG_LOG(INFO, task, "sched %s: flow_queue %u (%s)", t->name, bc.flow_queue, c->algo);
 	p->overhead = c->overhead;
 	p->ring_size = c->ring_size;
 	p->clk = rt->clock;
@@ -342,6 +364,8 @@ eng_sched_attach(struct eng_runtime *rt, struct eng_task *t, const struct eng_ta
 	h->id = id;
 	h->limit = p->flow_queue;
 	p->flows[id].weight = weight;
+	eng_sched_publish(p, &p->flows[id], id, 0);
+	h->done_seen = p->done[id]; /* the first limit holds from the first packet */
 	snprintf(p->names[id], sizeof(p->names[id]), "%s", flow_name);
 	*flow_id = id;
 	p->nb_flows++;
@@ -448,9 +472,10 @@ eng_sched_shaped_dequeue(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint3
 
 /*
  * The backend refused some of a burst (counted per flow in drops[]): those
- * packets left their flows' limits too, so done[] says so at once (else the
- * producer would count them in flight for ever and, at flow_queue of them,
- * refuse the flow's every packet).
+ * packets left their flows' limits and the backlog too, so done[] says so at
+ * once (else the producer would count them in flight for ever and, at its
+ * limit of them, refuse the flow's every packet). rte_sched's drops have no
+ * flow: they stay in their flow's qlen.
  */
 static void
 eng_sched_drops_done(struct eng_sched_priv *p, const uint32_t *ids, uint32_t n, uint32_t dropped)
@@ -458,14 +483,17 @@ eng_sched_drops_done(struct eng_sched_priv *p, const uint32_t *ids, uint32_t n, 
 	uint32_t i;
 
 	p->be_drops += dropped;
+	p->backlog -= dropped;
 	for (i = 0; i < n; i++) {
 		struct eng_sched_flow *fl = &p->flows[ids[i]];
 
 		if (p->drops[ids[i]] == fl->drops_seen)
 			continue;
+		fl->qlen -= (uint32_t)(p->drops[ids[i]] - fl->drops_seen);
+		if (fl->qlen == 0)
+			p->active--;
 		fl->drops_seen = p->drops[ids[i]];
-		fl->done_pub = fl->tx_pkts + fl->drops_seen;
-		__atomic_store_n(&p->done[ids[i]], fl->done_pub, __ATOMIC_RELEASE);
+		eng_sched_publish(p, fl, ids[i], fl->tx_pkts + fl->drops_seen);
 	}
 }
 
@@ -476,11 +504,12 @@ eng_sched_drops_done(struct eng_sched_priv *p, const uint32_t *ids, uint32_t n, 
 
 /* Producer rings -> the backend. The producers admitted every packet
  * against its flow's limit; an unknown flow id is counted and freed. The
- * flow id is read once, here. */
+ * flow id is read once, here; qlen and active count what the backend holds. */
 static inline void
 eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k, uint64_t now)
 {
 	uint32_t ids[SCH_MAX_BURST];
+	struct eng_sched_flow *fl;
 	uint32_t i, j = 0;
 
 	for (i = 0; i < k && i < SCH_PF_AHEAD; i++) {
@@ -500,13 +529,23 @@ eng_sched_classify(struct eng_sched_priv *p, struct rte_mbuf **pkts, uint32_t k,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		p->flows[id].enq_pkts++;
-		p->flows[id].enq_bytes += m->pkt_len;
+		fl = &p->flows[id];
+		fl->enq_pkts++;
+		fl->enq_bytes += m->pkt_len;
+		if (fl->qlen++ == 0)
+			p->active++;
+		if (fl->qlen > fl->qlen_peak)
+			fl->qlen_peak = fl->qlen;
 		ids[j] = id;
 		pkts[j++] = m;
 	}
 	if (j != 0) {
-		uint32_t q = p->be->enqueue(p->bs, pkts, ids, j, now, p->drops);
+		uint32_t q;
+
+		p->backlog += j;
+		if (p->backlog > p->backlog_peak)
+			p->backlog_peak = p->backlog;
+		q = p->be->enqueue(p->bs, pkts, ids, j, now, p->drops);
 
 		if (unlikely(q < j))
 			eng_sched_drops_done(p, ids, j, j - q);
@@ -519,6 +558,7 @@ eng_sched_start(struct eng_task *t, struct eng_sched_priv *p)
 {
 	int rc = p->be->start(p->bs);
 
+	p->win_cur = p->nb_flows; /* the first window: every flow attached in flight */
 	p->started = rc == 0 ? 1 : -1;
 	if (rc != 0)
 		ENG_LOG(ERR, task, "sched %s: cannot start the %s scheduler: %s", t->name,
@@ -533,7 +573,7 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 	struct rte_mbuf *pkts[SCH_MAX_BURST];
 	uint32_t ids[SCH_MAX_BURST], lens[SCH_MAX_BURST];
 	uint64_t now = eng_clock_ns(&p->clk, tsc); /* the lcore loop's, read after the last poll */
-	uint32_t f, i, k, n = 0, burst = t->burst;
+	uint32_t f, i, k, room, n = 0, burst = t->burst;
 
 	if (unlikely(p->started <= 0) && (p->started < 0 || eng_sched_start(t, p) != 0))
 		return 0;
@@ -546,16 +586,30 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 		p->run_over = 1;
 	}
 	/* 1. producer rings -> scheduler: one ring per producer, not per flow;
-	 * up to SCH_DRAIN bursts each */
-	for (i = 0; i < p->nb_ins; i++) {
-		uint32_t d = 0;
+	 * up to SCH_DRAIN bursts each while the scheduler holds less than the
+	 * budget (the rest waits: the backend never runs out of room, whatever
+	 * limits the producers saw), from a ring that turns each poll; what
+	 * stays in the rings counts for the limit (eng_sched_limit_update) */
+	room = p->budget - p->backlog;
+	p->ring_pkts = 0;
+	for (f = 0, i = p->in_first; f < p->nb_ins; f++, i = i + 1 == p->nb_ins ? 0 : i + 1) {
+		uint32_t d = 0, left;
 
+		if (room == 0) {
+			p->ring_pkts += rte_ring_count(p->ins[i].ring);
+			continue;
+		}
 		do {
-			k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts, burst, NULL);
+			k = rte_ring_sc_dequeue_burst(p->ins[i].ring, (void **)pkts,
+					RTE_MIN(burst, room), &left);
 			if (k != 0)
 				eng_sched_classify(p, pkts, k, now);
-		} while (k == burst && ++d < SCH_DRAIN);
+			room -= k;
+		} while (k == burst && ++d < SCH_DRAIN && room != 0);
+		p->ring_pkts += left;
 	}
+	if (p->nb_ins > 1)
+		p->in_first = p->in_first + 1 == p->nb_ins ? 0 : p->in_first + 1;
 	/* 2. what the tx queue refused last time goes first */
 	if (p->pend_n != 0) {
 		uint16_t sent = eng_port_tx(p->port_id, p->txq, &p->pend[p->pend_off], p->pend_n);
@@ -569,7 +623,9 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 			return sent;
 	}
 	p->pend_off = 0;
-	/* 3. scheduling order, shaped; each packet out gives its flow room */
+	/* 3. scheduling order, shaped; each packet out gives its flow room,
+	 * published with the limit for the flows in flight now */
+	eng_sched_limit_update(p, now);
 	n = eng_sched_shaped_dequeue(p, pkts, ids, lens, burst, now);
 	for (i = 0; i < n; i++) {
 		struct eng_sched_flow *fl = &p->flows[ids[i]];
@@ -577,11 +633,12 @@ eng_sched_poll(struct eng_task *t, uint64_t tsc)
 
 		fl->tx_bytes += lens[i];
 		out = ++fl->tx_pkts + fl->drops_seen;
-		if (out - fl->done_pub >= p->done_step) { /* no read of done[] */
-			fl->done_pub = out;
-			__atomic_store_n(&p->done[ids[i]], out, __ATOMIC_RELEASE);
-		}
+		if (--fl->qlen == 0)
+			p->active--;
+		if (out - fl->done_pub >= fl->pub_step) /* no read of done[] */
+			eng_sched_publish(p, fl, ids[i], out);
 	}
+	p->backlog -= n;
 	if (n != 0)
 		eng_sched_tx(p, pkts, lens, (uint16_t)n);
 	return (uint16_t)n;

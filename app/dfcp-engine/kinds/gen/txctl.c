@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * txonly's run-time control (core/ctl.h): the console's requests checked
+ * and posted on the main lcore (eng_txonly_control, the kind's ops->control),
+ * applied by the task's own lcore at the top of a poll (eng_txonly_ctl_apply):
+ * only that lcore touches the pacer and the frame template.
+ *   start / stop   the poll sends, or sends nothing (the pacer idles: no
+ *                  credit for the stopped time, no burst at the restart)
+ *   rate           lib/pace's pace_set_rate from the next poll on; 0 is full
+ *                  speed; a packet rate or a share of the line rate is
+ *                  resolved against the frame size it will go with
+ *   pkt_size       one size (not an IMIX, not streams), within the mbufs and
+ *                  the port's MTU; the template is built again
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <rte_mbuf.h>
+
+#include "config/config.h"
+#include "core/clock.h"
+#include "core/ctl.h"
+#include "core/runtime.h"
+#include "core/task.h"
+#include "kinds/gen/pkt.h"
+#include "kinds/gen/txonly_priv.h"
+#include "pace.h"
+
+/*
+ * Owner lcore: the mailbox's wanted state of gen g (core/ctl.h), checked by
+ * the console before it posted it: frame size (the template again), rate
+ * (from now on), run or stop.
+ */
+void
+eng_txonly_ctl_apply(struct eng_task *t, struct txonly_priv *p, uint64_t g, uint64_t now)
+{
+	uint16_t port = t->ports[0].port_idx;
+	uint64_t bps = __atomic_load_n(&p->want_bps, __ATOMIC_RELAXED);
+	uint64_t size = __atomic_load_n(&p->want_size, __ATOMIC_RELAXED);
+
+	if (size - ENG_PKT_FCS_LEN != p->data_len && p->mix == NULL && p->mf == NULL) {
+		p->data_len = (uint16_t)(size - ENG_PKT_FCS_LEN);
+		eng_txonly_template(p, t->conf, &t->rt->ports[port], &t->rt->cfg->ports[port],
+				p->data_len, p->tmpl);
+	}
+	if (bps == 0) {
+		__atomic_store_n(&p->pace, NULL, __ATOMIC_RELEASE);
+	} else if (p->pace == NULL || pace_npb_of(p->pace_mem) != pace_npb(bps)) {
+		if (pace_set_rate(p->pace_mem, bps, eng_clock_ns(&t->rt->clock, now)) == 0)
+			__atomic_store_n(&p->pace, p->pace_mem, __ATOMIC_RELEASE);
+	}
+	p->stopped = __atomic_load_n(&p->want_run, __ATOMIC_RELAXED) == 0;
+	p->ctl_applied = g;
+	eng_ctl_ack(&p->box, g);
+}
+
+/* The largest frame (with FCS) the task may send: its mbufs, the port's MTU. */
+static uint32_t
+txonly_size_max(const struct eng_task *t, const struct txonly_priv *p)
+{
+	const struct eng_port_conf *pc = &t->rt->cfg->ports[t->ports[0].port_idx];
+	uint32_t max = rte_pktmbuf_data_room_size(p->pool) - RTE_PKTMBUF_HEADROOM + ENG_PKT_FCS_LEN;
+
+	if (max > ENG_PKT_MAX_FRAME)
+		max = ENG_PKT_MAX_FRAME;
+	if (pc->mtu != 0 && pc->mtu + 14u + ENG_PKT_FCS_LEN < max)
+		max = pc->mtu + 14u + ENG_PKT_FCS_LEN;
+	return max;
+}
+
+/*
+ * Main lcore (the console): check a request against the task and post the
+ * state it wants (core/ctl.h); the rate as written is kept so that a packet
+ * rate or a share of the line rate follows a new frame size.
+ */
+int
+eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err, size_t len)
+{
+	struct txonly_priv *p = t->priv;
+	const struct txonly_conf *c = t->conf;
+	const struct eng_task_port *tp = &t->ports[0];
+	struct cfg_rate rate = p->ctl_rate;
+	uint32_t size = p->ctl_size;
+	uint64_t bps = 0;
+	char what[48];
+
+	err[0] = '\0';
+	switch (req->op) {
+	case ENG_CTL_SYNC:
+		return eng_ctl_pending(&p->box);
+	case ENG_CTL_START:
+	case ENG_CTL_STOP:
+		__atomic_store_n(&p->want_run, req->op == ENG_CTL_START, __ATOMIC_RELAXED);
+		eng_ctl_post(&p->box);
+		return 0;
+	case ENG_CTL_RATE:
+		rate = req->rate;
+		break;
+	case ENG_CTL_PKT_SIZE:
+		if (c->imix.nb_sizes != 0 || p->mf != NULL) {
+			snprintf(err, len, "task %s sends %s: pkt_size is set in its config only",
+					t->name, p->mf != NULL ? "streams (streams = N)" : "an IMIX");
+			return -ENOTSUP;
+		}
+		if (req->value < ENG_PKT_MIN_FRAME || req->value > txonly_size_max(t, p)) {
+			snprintf(err, len, "pkt_size %" PRIu64 ": out of %u..%u (frames with FCS; "
+					"the largest fits the task's mbufs and its port's MTU)",
+					req->value, ENG_PKT_MIN_FRAME, txonly_size_max(t, p));
+			return -ERANGE;
+		}
+		size = (uint32_t)req->value;
+		break;
+	default:
+		snprintf(err, len, "task %s: unknown request", t->name);
+		return -EINVAL;
+	}
+	if (rate.value != 0) {
+		struct pace_conf pcf = {.overhead = ENG_L1_OVERHEAD,
+				.catchup_ns = t->rt->cfg->pace_catchup_ns, .bucket = c->bucket};
+		struct pace *probe;
+
+		if (eng_txonly_rate_bps(c, &rate, size, &t->rt->ports[tp->port_idx],
+					&t->rt->cfg->ports[tp->port_idx], 0, &bps, err, len) < 0)
+			return -EINVAL;
+		pcf.rate_bps = bps;
+		probe = pace_create(&pcf); /* the owner's pace_set_rate will take it */
+		if (probe == NULL) {
+			snprintf(err, len, "cannot pace %" PRIu64 " bit/s with bucket %" PRIu64 " B "
+					"(bucket time over %llu s)", bps, c->bucket,
+					PACE_LAG_MAX_NS / 1000000000ull);
+			return -ERANGE;
+		}
+		pace_free(probe);
+	}
+	p->ctl_rate = rate;
+	p->ctl_size = size;
+	__atomic_store_n(&p->want_size, size, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->want_bps, bps, __ATOMIC_RELAXED);
+	eng_ctl_post(&p->box);
+	cfg_rate_str(&rate, what, sizeof(what));
+	if (bps == 0)
+		snprintf(err, len, "full speed, %u B frames", size);
+	else
+		snprintf(err, len, "rate %s = %.3f Mbit/s L1, %u B frames", what, (double)bps / 1e6,
+				size);
+	return 0;
+}
+

@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The console (issue 33): console_test.py CASE ENGINE SOURCE_ROOT.
+
+A txonly task (1518-byte frames, rate = 1G) into an rxonly task over a net_ring wire on one
+lcore, --live off, --stats-period 0.5s, --intervals-json; tx0's L1 rate per period is read
+from the intervals records, each of which lists the console lines run in it.
+
+  stdin      dfcp-engine -i, lines written to its stdin: after 2 s `set rate tx0 3G`: the
+             periods before are at 1 Gbit/s (± 2 %), the first whole period after the change (ending
+             at most 1 s after it) within 1 % of 3 Gbit/s; `stop tx0`: the next period sends
+             nothing; `start tx0`: the next one is at 3 Gbit/s again; `bogus` and `shwo ports`
+             get an error with the commands (and "did you mean"), an unknown task the list of
+             tasks; `quit` ends the run with the exit status of the same run stopped by SIGINT
+             at the same point (doc/config.md, "Exit status")
+  telemetry  no -i: scripts/dfcp_ctl.py --socket PATH 'set rate tx0 3G' (the program) and the
+             module's Engine.cmd(): the same rate check; an error answer for `bogus`; `show
+             tasks` as JSON; every command of `help` is in doc/observability.md's console table
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from enginetest import case_main, fail, write  # noqa: E402
+
+INI = """[eal]
+args = -l 0-1 --no-huge -m 512 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = {duration}
+[port p0]
+device = ring:w
+preset = net_ring
+[port p1]
+device = ring:w
+preset = net_ring
+[task tx0]
+kind = txonly
+port = p0
+pkt_size = 1518
+rate = 1G
+[task rx0]
+kind = rxonly
+port = p1
+[lcore 1]
+tasks = tx0, rx0
+"""
+
+PERIOD = 0.5
+TOL = 0.01
+
+
+class Engine:
+    """An engine in the background; its output collected by a thread."""
+
+    def __init__(self, engine, ini, iv, extra, stdin=False):
+        self.cmd = [engine, "--", "--config", ini, "--stats-period", f"{PERIOD}s", "--live",
+                    "off", "--intervals-json", iv] + extra
+        print("$", " ".join(self.cmd), flush=True)
+        self.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE if stdin else
+                                  subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, bufsize=1)
+        self.lines, self.iv = [], iv
+        self.t = threading.Thread(target=self._read, daemon=True)
+        self.t.start()
+
+    def _read(self):
+        for line in self.p.stdout:
+            self.lines.append(line)
+
+    def out(self):
+        return "".join(self.lines)
+
+    def wait_for(self, pattern, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            m = re.search(pattern, self.out())
+            if m:
+                return m
+            if self.p.poll() is not None:
+                break
+            time.sleep(0.02)
+        sys.stdout.write(self.out()[-3000:])
+        fail(f"no {pattern!r} in the engine's output")
+
+    def records(self):
+        try:
+            with open(self.iv) as f:
+                return [json.loads(x) for x in f if x.strip()]
+        except FileNotFoundError:
+            return []
+
+    def wait_run(self, seconds):
+        """Until the intervals records reach `seconds` of run time."""
+        deadline = time.time() + seconds + 15
+        while time.time() < deadline:
+            r = self.records()
+            if r and r[-1]["time_s"] >= seconds - 0.01:
+                return
+            time.sleep(0.02)
+        fail(f"the run did not reach {seconds} s")
+
+    def send(self, line):
+        print(">", line, flush=True)
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def finish(self, timeout=30):
+        rc = self.p.wait(timeout=timeout)
+        self.t.join(5)
+        sys.stdout.write(self.out()[-2500:])
+        return rc
+
+
+def tx_l1(r):
+    return {t["name"]: t for t in r["tasks"]}["tx0"]["tx_l1_mbps"]
+
+
+def record_of(recs, line):
+    """The index of the intervals record listing console line `line`."""
+    for i, r in enumerate(recs):
+        if line in r.get("console", []):
+            return i
+    fail(f"no intervals record lists {line!r}")
+
+
+def near(v, want):
+    return abs(v - want) <= TOL * want
+
+
+def check_rate_change(recs, line):
+    """tx0 at 1 Gbit/s in the whole periods before `line`, at 3 Gbit/s (±1 %) in the first
+    whole period after it, which ends at most 1 s after the change."""
+    k = record_of(recs, line)
+    for r in recs:
+        print(f"  {r['time_s']:6.3f} s  tx0 {tx_l1(r):9.3f} Mbit/s L1  {r['console']}")
+    before = [tx_l1(r) for r in recs[1:k]]  # the first period also has the start-up
+    if not before or not all(abs(v - 1000) <= 20 for v in before):
+        fail(f"tx0 before {line!r}: {before} Mbit/s L1, want about 1000 (± 2 %)")
+    if k + 1 >= len(recs):
+        fail(f"no period after {line!r}")
+    after = recs[k + 1]
+    changed_at = recs[k]["time_s"] - recs[k]["interval_s"]  # the latest it can have been
+    if not near(tx_l1(after), 3000):
+        fail(f"tx0 in the period after {line!r}: {tx_l1(after)} Mbit/s L1, want 3000 ± 1 %")
+    if after["time_s"] - changed_at > 1.0 + 0.05:
+        fail(f"the period at 3 Gbit/s ends {after['time_s'] - changed_at:.3f} s after the change")
+    pace = {p["name"]: p for p in after.get("pace", [])}.get("tx0")
+    if pace is None or abs(pace["rate_l1_mbps"] - 3000) > 0.01:
+        fail(f"tx0's pace record after the change: {pace}")
+    return k
+
+
+def sigint_status(engine, ini, tmp, seconds):
+    """The exit status of the same run stopped by SIGINT after `seconds`."""
+    e = Engine(engine, ini, os.path.join(tmp, "ref.jsonl"), [])
+    e.wait_run(seconds)
+    e.p.send_signal(signal.SIGINT)
+    rc = e.finish()
+    print("reference run stopped by SIGINT: exit", rc)
+    return rc
+
+
+def case_stdin(engine, root, tmp):
+    ini = write(os.path.join(tmp, "c.ini"), INI.format(duration="30s"))
+    iv = os.path.join(tmp, "iv.jsonl")
+    t0 = time.time()
+    e = Engine(engine, ini, iv, ["-i"], stdin=True)
+    e.wait_run(2.0)
+    e.send("set rate tx0 3G")
+    e.wait_for(r"tx0: rate 3000000000 bit/s = 3000\.000 Mbit/s L1")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("stop tx0")
+    e.wait_for(r"tx0: stopped")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("start tx0")
+    e.wait_for(r"tx0: sending")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    for line in ("bogus", "shwo ports", "set rate tx9 1G", "set pkt_size tx0 70000"):
+        e.send(line)
+    e.wait_for(r"error: task tx0: pkt_size 70000")
+    stop_at = e.records()[-1]["time_s"]
+    e.send("quit")
+    rc = e.finish()
+    print(f"console run: {time.time() - t0:.1f} s, exit {rc}")
+    out = e.out()
+    for want in (r'error: unknown command "bogus"; commands: help, show, start, stop, set, '
+                 r'clear, quit',
+                 r'error: unknown command "shwo" \(did you mean "show"\?\)',
+                 r'error: unknown task "tx9" \(did you mean "tx0"\?\); tasks: tx0, rx0',
+                 r"console: quit: stopping the run as SIGINT does"):
+        if not re.search(want, out):
+            fail(f"no {want!r} in the output")
+    recs = e.records()
+    check_rate_change(recs, "set rate tx0 3G")
+    s = record_of(recs, "stop tx0")
+    if s + 1 >= len(recs) or {t["name"]: t for t in recs[s + 1]["tasks"]}["tx0"]["tx_packets"]:
+        fail("tx0 still sent in the period after stop tx0")
+    u = record_of(recs, "start tx0")
+    if u + 1 >= len(recs) or not near(tx_l1(recs[u + 1]), 3000):
+        fail("tx0 not back at 3 Gbit/s in the period after start tx0")
+    want = sigint_status(engine, ini, tmp, stop_at)
+    if rc != want:
+        fail(f"quit exited {rc}, SIGINT at the same point {want}")
+
+
+def case_telemetry(engine, root, tmp):
+    sys.path.insert(0, os.path.join(root, "scripts"))
+    from dfcp_ctl import Engine as Ctl  # noqa: E402
+
+    ini = write(os.path.join(tmp, "c.ini"), INI.format(duration="5s"))
+    iv = os.path.join(tmp, "iv.jsonl")
+    e = Engine(engine, ini, iv, [])
+    path = e.wait_for(r"telemetry: (\S+)").group(1)
+    ctl = Ctl.wait(path)
+    e.wait_run(2.0)
+    p = subprocess.run([sys.executable, os.path.join(root, "scripts", "dfcp_ctl.py"), "--socket",
+                        path, "set rate tx0 3G"], capture_output=True, text=True, timeout=30)
+    print("dfcp_ctl.py:", p.returncode, p.stdout.strip(), p.stderr.strip())
+    if p.returncode != 0 or "3000.000 Mbit/s L1" not in p.stdout:
+        fail("dfcp_ctl.py set rate tx0 3G did not answer the new rate")
+    r = ctl.cmd("bogus")
+    print("bogus:", r)
+    if r.get("ok") is not False or "unknown command" not in r.get("error", ""):
+        fail("bogus: no error answer")
+    tasks = {t["name"]: t for t in ctl.check("show tasks")["tasks"]}
+    if tasks["rx0"]["rx_valid"] == 0 or tasks["tx0"]["kind"] != "txonly":
+        fail(f"show tasks: {tasks}")
+    cmds = [c["command"] for c in ctl.check("help")["commands"]]
+    ctl.close()
+    rc = e.finish()
+    if rc != 0:
+        fail(f"engine exited {rc}")
+    check_rate_change(e.records(), "set rate tx0 3G")
+    with open(os.path.join(root, "doc", "observability.md")) as f:
+        doc = f.read()
+    sec = doc[doc.index("## The console"):]
+    sec = sec[:sec.index("\n## ", 4)] if "\n## " in sec[4:] else sec
+    missing = [c for c in cmds if f"`{c}" not in sec]
+    print("commands:", cmds)
+    if len(cmds) < 10 or missing:
+        fail(f"commands not in doc/observability.md's console section: {missing}")
+
+
+CASES = {"stdin": case_stdin, "telemetry": case_telemetry}
+
+if __name__ == "__main__":
+    sys.exit(case_main(__doc__, CASES, "console-"))
