@@ -29,6 +29,7 @@
 #include "core/eal_args.h"
 #include "core/eal_clean.h"
 #include "core/lcore.h"
+#include "core/lock.h"
 #include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
@@ -71,6 +72,8 @@ usage(FILE *f, const char *prog)
 			"  --live MODE          periodic view: auto (a refreshing screen when stdout is a\n"
 			"                       terminal, else log), screen, log, off; overrides [engine]\n"
 			"  --counters           list every counter: record, name, unit, outputs, meaning\n"
+			"  --allow-shared-cpu   run although another dfcp-engine busy-polls one of our\n"
+			"                       lcores' CPUs (interfaces are never shared)\n"
 			"  -h, --help           this text;  -V, --version  program and DPDK version\n"
 			"exit codes: 0 ok (every flow reached its goal), 1 config/usage error,\n"
 			"            2 EAL error, 3 set-up error, 4 runtime error, 5 a flow failed\n",
@@ -86,6 +89,7 @@ struct app_opts {
 	const char *live;
 	const char *intervals_json;
 	int interactive;
+	int shared_cpu_ok;	/* --allow-shared-cpu */
 };
 
 static int
@@ -100,6 +104,7 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 		{"live", required_argument, NULL, 'L'},
 		{"intervals-json", required_argument, NULL, 'I'},
 		{"interactive", no_argument, NULL, 'i'},
+		{"allow-shared-cpu", no_argument, NULL, 'S'},
 		{"counters", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
@@ -134,6 +139,9 @@ parse_app_args(int argc, char **argv, struct app_opts *o)
 			break;
 		case 'i':
 			o->interactive = 1;
+			break;
+		case 'S':
+			o->shared_cpu_ok = 1;
 			break;
 		case 'C':
 			eng_counters_print(stdout);
@@ -236,6 +244,7 @@ run(struct eng_runtime *rt)
 				 eng_tasks_done(rt->cfg) == ENG_GOAL_REACHED)) { /* every goal reached */
 			if (eng_signal != 0)
 				ENG_LOG(INFO, main, "signal %d: stopping", (int)eng_signal);
+			rt->stop_signal = eng_signal;
 			rt->stop_tsc = now;
 			rt->phase = ENG_PHASE_DRAIN;
 			drain_end = now + eng_clock_ns_cycles(&rt->clock, cfg->drain_ns);
@@ -318,13 +327,13 @@ eal_init(char **argv, int dashdash, struct eng_config *cfg, struct eng_eal_args 
 
 /* Set up, run, stop, report (doc/architecture.md, "Start-up order"). */
 static int
-engine_run(struct eng_runtime *rt)
+engine_run(struct eng_runtime *rt, int shared_cpu_ok)
 {
 	const struct eng_config *cfg = rt->cfg;
 	int exit_code;
 
 	eng_clock_init(&rt->clock, rte_get_tsc_hz(), rte_rdtsc());
-	if (eng_ports_probe(rt) < 0 || eng_lcores_check(rt) < 0 || eng_pools_create(rt) < 0 ||
+	if (eng_locks_take(cfg, shared_cpu_ok) < 0 || eng_ports_probe(rt) < 0 || eng_lcores_check(rt) < 0 || eng_pools_create(rt) < 0 ||
 			eng_ports_start(rt) < 0 || eng_tasks_setup(rt->cfg, rt) < 0 ||
 			eng_capture_setup(rt) < 0 || eng_timeseries_open(rt) < 0)
 		return ENG_EXIT_SETUP;
@@ -422,7 +431,7 @@ main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);	/* stdout into `head`: writes fail, the run goes on */
 	rt.cfg = &cfg;
-	exit_code = eng_console_open(&rt, opts.interactive) < 0 ? ENG_EXIT_SETUP : engine_run(&rt);
+	exit_code = eng_console_open(&rt, opts.interactive) < 0 ? ENG_EXIT_SETUP : engine_run(&rt, opts.shared_cpu_ok);
 	eng_console_close(&rt);
 	engine_teardown(&rt);
 	eng_config_free(&cfg);

@@ -501,6 +501,13 @@ uint64_t dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now);
 int dfcp_conn_close(struct dfcp_conn *c, uint64_t now);
 /* Send RST and go to CLOSED. */
 void dfcp_conn_abort(struct dfcp_conn *c, uint64_t now);
+/*
+ * Sender: hold (1) or release (0) the source: while held, no new block is
+ * taken from it (the blocks in flight complete, nothing closes: with none
+ * in flight it sends keepalives, doc/protocol.md "Dead peers"); a release
+ * pulls again from the next transmit on.
+ */
+void dfcp_conn_hold(struct dfcp_conn *c, int hold);
 
 enum dfcp_state dfcp_conn_state(const struct dfcp_conn *c);
 enum dfcp_close_reason dfcp_conn_close_reason(const struct dfcp_conn *c);

@@ -327,6 +327,12 @@ const struct dfcp_params *dfcp_conn_params(const struct dfcp_conn *c) { return &
 const struct dfcp_addr *dfcp_conn_remote(const struct dfcp_conn *c) { return &c->remote; }
 
 void
+dfcp_conn_hold(struct dfcp_conn *c, int hold)
+{
+	c->hold = hold != 0;
+}
+
+void
 dfcp_conn_set_sink(struct dfcp_conn *c, net_sink_fn sink, void *ctx)
 {
 	c->conf.sink = sink;
@@ -466,8 +472,10 @@ rx_established(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		}
 		return -DFCP_E_STATE;
 	case DFCP_T_ACK:
-		if (pkt->u.ack.acked == DFCP_T_DATA && c->sender) {
-			c->st.keepalives++;	/* the receiver is there (peer_at) */
+		if (pkt->u.ack.acked == DFCP_T_DATA) {
+			/* a keepalive: the peer is there (peer_at); the receiver's
+			 * counted, a held sender's (dfcp_conn_hold) not */
+			c->st.keepalives += c->sender;
 			return 0;
 		}
 		return pkt->u.ack.acked == DFCP_T_SYNACK ? 0 : -DFCP_E_STATE;

@@ -136,14 +136,19 @@ dfcp_peer_deadline(const struct dfcp_conn *c)
  * of a round; a flow with a small share of a link takes longer than a peer
  * timeout for a round (1/4096 of 1 Gbit/s: 48 packets in 2.3 s, 3.5 s with
  * the lcore shared), and its sender, hearing nothing, took a live peer for
- * dead. 0: none due.
+ * dead. A sender whose source is held (dfcp_conn_hold) with nothing in
+ * flight sends one as well, so that both ends hear each other during the
+ * pause. 0: none due.
  */
 static uint64_t
 keepalive_at(const struct dfcp_conn *c)
 {
 	uint64_t t = c->conf.peer_timeout_ns != 0 ? c->conf.peer_timeout_ns : DFCP_PEER_TIMEOUT_MIN;
 
-	if (c->sender || c->state != DFCP_ESTABLISHED || c->peer_at <= c->tx_at)
+	if (c->state != DFCP_ESTABLISHED)
+		return 0;
+	if (c->sender ? !c->hold || c->snd_base != c->snd_next || c->rr_count :
+			c->peer_at <= c->tx_at)
 		return 0;
 	return c->tx_at + t / DFCP_KEEPALIVE_DIV;
 }
@@ -158,7 +163,7 @@ keepalive(struct dfcp_conn *c, uint64_t now)
 		return 0;
 	c->pending |= P_ACK;
 	c->ack_what = DFCP_T_DATA;
-	c->st.keepalives++;
+	c->st.keepalives += !c->sender;
 	return 1;
 }
 
@@ -271,7 +276,7 @@ dfcp_conn_tx_burst(struct dfcp_conn *c, uint64_t now, void *const *bufs,
 		c->back_head = (c->back_head + 1) % BACK_RING;
 		c->back_count--;
 	}
-	if (k == 0 && !c->sender && c->state == DFCP_ESTABLISHED && keepalive(c, now))
+	if (k == 0 && c->state == DFCP_ESTABLISHED && keepalive(c, now))
 		k = dfcp_tx_ctrl(c, bufs, lens, cap, n);
 	if (c->sender && c->state == DFCP_ESTABLISHED) {
 		dfcp_sender_timers(c, now);
@@ -315,7 +320,7 @@ dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now)
 			if (c->pool_retry < d)
 				d = c->pool_retry > now ? c->pool_retry : now;
 		} else if (c->rr_count || c->snd_first != c->snd_next ||
-				(!c->src_eof && c->snd_next - c->snd_base < c->W)) {
+				(!c->src_eof && !c->hold && c->snd_next - c->snd_base < c->W)) {
 			t = dfcp_cap_next(c, now);
 			if (t <= now)
 				return now;
@@ -324,6 +329,9 @@ dfcp_conn_next_deadline(const struct dfcp_conn *c, uint64_t now)
 		}
 		if (c->tmr_min && c->tmr_min < d)
 			d = c->tmr_min;
+		t = keepalive_at(c);	/* held (dfcp_conn_hold) */
+		if (t && t < d)
+			d = t;
 	} else if (c->state == DFCP_ESTABLISHED) {
 		t = dfcp_round_deadline(c);
 		if (t && t < d)

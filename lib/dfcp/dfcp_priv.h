@@ -254,6 +254,7 @@ struct dfcp_conn {
 	uint32_t snd_first;		/* next block whose first round is due */
 	uint64_t snd_bytes;		/* bytes taken from the source */
 	int src_eof;
+	int hold;			/* sender: the source is not pulled (dfcp_conn_hold) */
 	uint32_t *repair_ring;
 	uint32_t rr_head, rr_count;
 	uint64_t tmr_min;		/* lower bound of the earliest block timer */

@@ -378,6 +378,8 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	uint32_t bs = c->p.block_size, len;
 	struct tx_slot *s;
 
+	if (c->hold && !c->src_eof && c->conf.source != NULL)
+		return 0;
 	if (c->src_eof || c->snd_next - c->snd_base >= c->W || c->conf.source == NULL) {
 		if (c->conf.source == NULL)
 			c->src_eof = 1;

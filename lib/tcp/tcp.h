@@ -409,6 +409,9 @@ void tcp_conn_stats(const struct tcp_conn *c, struct tcp_stats *st);
 struct tcp_cc *tcp_conn_cc(struct tcp_conn *c);
 /* Sender: every byte of the source acked (and FIN acked if sent). */
 int tcp_conn_send_done(const struct tcp_conn *c);
+/* Sender: hold (1) or release (0) the source: while held, nothing more is
+ * taken from it (what is buffered is still sent, nothing closes). */
+void tcp_conn_hold(struct tcp_conn *c, int hold);
 /* Receiver: FIN received (all data delivered). */
 int tcp_conn_recv_done(const struct tcp_conn *c);
 const struct tcp_addr *tcp_conn_remote(const struct tcp_conn *c);

@@ -538,6 +538,12 @@ tcp_conn_cc(struct tcp_conn *c)
 	return &c->cc;
 }
 
+void
+tcp_conn_hold(struct tcp_conn *c, int hold)
+{
+	c->hold = hold != 0;
+}
+
 int
 tcp_conn_send_done(const struct tcp_conn *c)
 {

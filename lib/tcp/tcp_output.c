@@ -247,6 +247,8 @@ fill_sndbuf(struct tcp_conn *c, uint64_t now)
 {
 	uint32_t mask = c->sndbuf_size - 1;
 
+	if (c->hold)
+		return;
 	while (!c->src_eof && c->snd_buffered < c->sndbuf_size) {
 		uint32_t seq = c->snd_una + c->snd_buffered;
 		uint32_t i = (seq - c->iss - 1) & mask;

@@ -141,6 +141,7 @@ struct tcp_conn {
 	uint8_t *sndbuf;
 	uint32_t sndbuf_size, snd_buffered;	/* bytes from snd_una */
 	uint8_t src_eof, fin_queued;
+	uint8_t hold;		/* the source is not pulled (tcp_conn_hold) */
 	uint32_t fin_seq;			/* valid when fin_queued */
 	uint32_t dupacks, recover, high_rxt;
 	uint8_t in_rec, rtx_pending, ever_rec, probe;

@@ -7,7 +7,9 @@
  * corrupted in flight with valid headers (no UDP checksum, no key) never
  * reach the sink: the block CRC fails, the block is asked for again and the
  * delivered bytes are exact; without the CRC the same corruption reaches
- * the sink (the check is what catches it).
+ * the sink (the check is what catches it). A held source (dfcp_conn_hold):
+ * no new block for 10 s (three peer timeouts), the keepalives keep both
+ * ends up, the release completes the transfer exact.
  */
 #include "sechelp.h"
 
@@ -143,6 +145,52 @@ test_integrity(int integrity)
 	sec_fini(&r);
 }
 
+/* Held once a quarter is delivered (the attack hook sees every frame). */
+static int
+attack_hold(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
+{
+	(void)dir;
+	(void)f;
+	(void)len;
+	if (r->step == 0 && r->sink.bytes >= r->bytes / 4) {
+		dfcp_conn_hold(r->a, 1);
+		r->step = 1;
+	}
+	return 0;
+}
+
+static void
+test_hold(void)
+{
+	struct dfcp_stats ss, bs;
+	struct dfcp_conn *b;
+	struct sec_run r;
+	uint64_t got;
+
+	sec_init(&r, 400 * 16 * 64);
+	r.attack = attack_hold;
+	sec_start(&r, 14);
+	sec_run_until(&r, 1000 * MS);
+	REQUIRE(r.step == 1);
+	got = r.sink.bytes;
+	sec_run_until(&r, r.v.now + 10000 * MS);
+	b = sec_b(&r);
+	REQUIRE(b != NULL);
+	CHECKF(dfcp_conn_state(r.a) == DFCP_ESTABLISHED && dfcp_conn_state(b) == DFCP_ESTABLISHED,
+			"held 10 s: sender %d, receiver %d", dfcp_conn_state(r.a), dfcp_conn_state(b));
+	CHECKF(r.sink.bytes == got && got < r.bytes, "held: %llu bytes, %llu before",
+			(unsigned long long)r.sink.bytes, (unsigned long long)got);
+	dfcp_conn_hold(r.a, 0);
+	sec_run_until(&r, r.v.now + 60000 * MS);
+	dfcp_conn_stats(r.a, &ss);
+	dfcp_conn_stats(b, &bs);
+	CHECK(sec_verified(&r));
+	CHECK(ss.keepalives > 0 && bs.keepalives > 0);
+	printf("hold: 10 s with %llu bytes delivered, %llu keepalives answered, then completed\n",
+		(unsigned long long)got, (unsigned long long)bs.keepalives);
+	sec_fini(&r);
+}
+
 int
 main(void)
 {
@@ -151,5 +199,6 @@ main(void)
 	test_dead_sender();
 	test_integrity(1);
 	test_integrity(0);
+	test_hold();
 	return test_report("dfcp-fail");
 }

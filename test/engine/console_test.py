@@ -15,6 +15,12 @@ from the intervals records, each of which lists the console lines run in it.
   telemetry  no -i: scripts/dfcp_ctl.py --socket PATH 'set rate tx0 3G' (the program) and the
              module's Engine.cmd(): the same rate check; an error answer for `bogus`; `show
              tasks` as JSON; every command of `help` is in doc/observability.md's console table
+  flows      a DFCP sender flow s1 and a TCP sender flow t1 (rate = 200Mbit each, their own
+             net_ring wires), -i: `set rate s1 400Mbit` and `set rate t1 400Mbit`: their pace
+             records in the first whole period after (ending at most 1 s after the change)
+             say 400 Mbit/s and achieved it (± 2 %), 200 before; `stop s1`: s1's goodput
+             stops in the next period; `start s1`: it grows again; `stop r1` (a receiver)
+             and `set rate s1 1Mpps` are refused
 """
 import json
 import os
@@ -48,6 +54,66 @@ kind = rxonly
 port = p1
 [lcore 1]
 tasks = tx0, rx0
+"""
+
+FLOWS_INI = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = {duration}
+[port p0]
+device = ring:wf
+preset = net_ring
+[port p1]
+device = ring:wf
+preset = net_ring
+[port p2]
+device = ring:wt
+preset = net_ring
+[port p3]
+device = ring:wt
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+remote_mac = 02:00:00:00:00:02
+duration = 60s
+window = 128
+rate = 200Mbit
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+window = 128
+[flow t1]
+proto = tcp
+role = sender
+local = 10.0.0.3:40000
+remote = 10.0.0.4:5201
+remote_mac = 02:00:00:00:00:02
+duration = 60s
+rate = 200Mbit
+[flow t2]
+proto = tcp
+role = receiver
+local = 10.0.0.4:5201
+[task tx]
+kind = dfcp
+port = p0
+flows = s1
+[task rx]
+kind = dfcp
+port = p1
+flows = r1
+[task ttx]
+kind = tcp
+port = p2
+flows = t1
+[task trx]
+kind = tcp
+port = p3
+flows = t2
+[lcore 1]
+tasks = tx, rx, ttx, trx
 """
 
 PERIOD = 0.5
@@ -246,7 +312,67 @@ def case_telemetry(engine, root, tmp):
         fail(f"commands not in doc/observability.md's console section: {missing}")
 
 
-CASES = {"stdin": case_stdin, "telemetry": case_telemetry}
+def flow_of(r, name, key):
+    return {f["name"]: f for f in r.get(key, [])}.get(name)
+
+
+def check_flow_rate(recs, line, name):
+    """Flow `name`'s pacer at 200 Mbit/s before `line`, at 400 (configured, and achieved
+    ± 2 %) in the first whole period after it, which ends at most 1 s after the change."""
+    k = record_of(recs, line)
+    for r in recs[1:k]:
+        p = flow_of(r, name, "pace")
+        if p is None or p["rate_l1_mbps"] != 200.0 or abs(p["achieved_l1_mbps"] - 200) > 4:
+            fail(f"{name} before {line!r}: pace record {p}, want 200 Mbit/s (± 2 %)")
+    if k + 1 >= len(recs):
+        fail(f"no period after {line!r}")
+    after = recs[k + 1]
+    p = flow_of(after, name, "pace")
+    if p is None or p["rate_l1_mbps"] != 400.0 or abs(p["achieved_l1_mbps"] - 400) > 8:
+        fail(f"{name}'s pace record in the period after {line!r}: {p}, want 400 Mbit/s ± 2 %")
+    if after["time_s"] - (recs[k]["time_s"] - recs[k]["interval_s"]) > 1.0 + 0.05:
+        fail(f"{name}'s period at 400 Mbit/s ends more than 1 s after the change")
+
+
+def case_flows(engine, root, tmp):
+    ini = write(os.path.join(tmp, "f.ini"), FLOWS_INI.format(duration="8s"))
+    iv = os.path.join(tmp, "iv.jsonl")
+    e = Engine(engine, ini, iv, ["-i"], stdin=True)
+    e.wait_run(1.5)
+    e.send("set rate s1 400Mbit")
+    e.wait_for(r"tx: flow s1 at 400\.000 Mbit/s L1")
+    e.send("set rate t1 400Mbit")
+    e.wait_for(r"ttx: flow t1 at 400\.000 Mbit/s L1")
+    e.send("stop r1")
+    e.wait_for(r"error: task rx: flow r1 is a receiver")
+    e.send("set rate s1 1Mpps")
+    e.wait_for(r"error: task tx: flow s1: a flow's rate is in bit/s")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("stop s1")
+    e.wait_for(r"tx: flow s1 holds its source")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("start s1")
+    e.wait_for(r"tx: flow s1 takes from its source again")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    rc = e.finish()
+    recs = e.records()
+    for r in recs:
+        s1, t1 = flow_of(r, "s1", "flows"), flow_of(r, "t1", "flows")
+        print(f"  {r['time_s']:6.3f} s  s1 {s1['goodput_mbps']:8.3f}  t1 {t1['goodput_mbps']:8.3f}"
+              f" Mbit/s goodput  {r['console']}")
+    if rc != 0:
+        fail(f"engine exited {rc}")
+    check_flow_rate(recs, "set rate s1 400Mbit", "s1")
+    check_flow_rate(recs, "set rate t1 400Mbit", "t1")
+    s = record_of(recs, "stop s1")
+    if s + 1 >= len(recs) or flow_of(recs[s + 1], "s1", "flows")["goodput_mbps"] > 1.0:
+        fail("s1's goodput still grew in the period after stop s1")
+    u = record_of(recs, "start s1")
+    if u + 1 >= len(recs) or flow_of(recs[u + 1], "s1", "flows")["goodput_mbps"] < 300:
+        fail("s1's goodput did not grow again (about 400 Mbit/s) after start s1")
+
+
+CASES = {"stdin": case_stdin, "telemetry": case_telemetry, "flows": case_flows}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "console-"))

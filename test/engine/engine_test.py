@@ -4,6 +4,9 @@
 
 Cases: smoke (net_ring txonly -> rxonly), io (forwarding through an io task),
 bad-config, sigint, af_packet (veth pair in a namespace; exit 77 = skipped),
+cpu-lock and iface-lock (a second engine on a busy-polled CPU or a kernel interface
+is refused at start), kernel-drops (a sender faster than its receiver over af_packet:
+the kernel's drops counted on the ports, the loss point named),
 mixed-stop (a DFCP and a TCP transfer of very different lengths in one run: the
 run ends when both have finished, neither earlier nor later), drop (the example
 kind: txonly -> drop with a packet goal that ends the run), bad-names (a key or value typo
@@ -127,10 +130,44 @@ def case_bad_config(engine, src, tmp):
                  f"no '{want}' in the output")
 
 
-def case_sigint(engine, src, tmp):
-    out = os.path.join(tmp, "summary.json")
-    args = ["--", "--config", os.path.join(src, "configs/txonly.ini"), "--duration", "0",
-            "--stats-period", "0.2", "--summary-json", out]
+SIGINT_FLOWS = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net.ring:warning
+[engine]
+duration = 10s
+stats_period = 0.2s
+drain = 300ms
+[port p0]
+device = ring:sig
+preset = net_ring
+[port p1]
+device = ring:sig
+preset = net_ring
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+remote_mac = 02:00:00:00:00:02
+rate = 100Mbit
+duration = 10s
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+sink = verify
+[task tx]
+kind = dfcp
+port = p0
+flows = s1
+[task rx]
+kind = dfcp
+port = p1
+flows = r1
+[lcore 1]
+tasks = tx, rx
+"""
+
+
+def interrupted(engine, args):
+    """Runs the engine, sends SIGINT after its first stats block; returns (exit, output)."""
     print("$", engine, " ".join(args), flush=True)
     p = subprocess.Popen([engine] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True)
@@ -149,11 +186,37 @@ def case_sigint(engine, src, tmp):
         fail("engine did not stop on SIGINT")
     text = "".join(lines) + rest
     sys.stdout.write(text[-3000:])
-    if p.returncode != 0:
-        fail(f"exit code {p.returncode} after SIGINT")
+    return p.returncode, text
+
+
+def case_sigint(engine, src, tmp):
+    """A run without goals stopped by SIGINT is a normal stop (exit 0, the reason said);
+    one whose sender's duration a SIGINT cut short exits 5 and says so; the same run
+    to its planned end exits 0."""
+    out = os.path.join(tmp, "summary.json")
+    rc, text = interrupted(engine, ["--", "--config", os.path.join(src, "configs/txonly.ini"),
+                                    "--duration", "0", "--stats-period", "0.2",
+                                    "--summary-json", out])
+    if rc != 0:
+        fail(f"exit code {rc} after SIGINT")
     if "signal 2" not in text or "== summary" not in text:
         fail("no clean summary after SIGINT")
+    if not re.search(r"^outcome: stopped by SIGINT at [0-9.]+ s of no set duration$", text,
+                     re.M):
+        fail("no stop reason after SIGINT")
     check_txrx(load_summary(out), "tx0", "rx0")
+    ini = enginetest.write(os.path.join(tmp, "sigint-flows.ini"), SIGINT_FLOWS)
+    rc, text = interrupted(engine, ["--", "--config", ini, "--summary-json", out])
+    want = r"^outcome: stopped by SIGINT at [0-9.]+ s of 10\.0 s: 1 flow did not reach its goal$"
+    if rc != 5 or not re.search(want, text, re.M):
+        fail(f"a flow cut short by SIGINT: exit {rc} (want 5), or no '{want}' line")
+    js = load_summary(out)
+    if js["outcome"]["failed"] != 1 or js["outcome"]["stopped_by"] != "SIGINT":
+        fail(f"outcome in the JSON: {js['outcome']}")
+    p = run(engine, ["--", "--config", ini, "--duration", "1s", "--stats-period", "0"])
+    sys.stdout.write(p.stdout[-1500:])
+    if p.returncode != 0 or "stopped by" in p.stdout:
+        fail(f"the same run to its planned end: exit {p.returncode}")
 
 
 def case_af_packet(engine, src, tmp):
@@ -174,6 +237,128 @@ def case_af_packet(engine, src, tmp):
             fail(f"exit code {p.returncode}")
         # the kernel may drop on a loaded host: loss allowed, corruption not
         check_txrx(load_summary(out), "tx0", "rx0", exact=False)
+    finally:
+        netns_del(ns)
+
+
+def first_running(cmd, env):
+    """Starts cmd (an engine) and returns it once it runs (its "running" line)."""
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         env=env)
+    for line in p.stdout:
+        sys.stdout.write(line)
+        if "running" in line:
+            return p
+    fail(f"the first engine did not start: exit {p.wait()}")
+
+
+def refused_beside(first, cmd, env, wants):
+    """Runs cmd while first runs: it must exit 3 naming first's PID and each of wants."""
+    print("$", " ".join(cmd), flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env)
+    text = p.stdout + p.stderr
+    sys.stdout.write(text[-1500:])
+    for want in [f"PID {first.pid}"] + wants:
+        if p.returncode != 3 or want not in text:
+            fail(f"the second engine: exit {p.returncode} (want 3), no '{want}' in its output")
+
+
+def case_cpu_lock(engine, src, tmp):
+    """A second engine busy-polling the same CPU is refused at start, naming the first's
+    PID; --allow-shared-cpu runs it anyway."""
+    env = dict(os.environ, DFCP_ALLOW_SHARED_CPU="0")
+    cmd = [engine, "--", "--config", os.path.join(src, "configs/txonly.ini"),
+           "--stats-period", "0"]
+    first = first_running(cmd + ["--duration", "20"], env)
+    try:
+        refused_beside(first, cmd + ["--duration", "0.5"], env,
+                       ["CPU 1 is busy-polled by another dfcp-engine", "--allow-shared-cpu"])
+        p = run(engine, cmd[1:] + ["--duration", "0.5", "--allow-shared-cpu"])
+        if p.returncode != 0:
+            fail(f"--allow-shared-cpu: exit {p.returncode}")
+    finally:
+        enginetest.kill_engine(first)
+
+
+def case_iface_lock(engine, src, tmp):
+    """A second engine on the same kernel interface (af_packet on a veth) is refused at
+    start, naming the first's PID and the interface, even with --allow-shared-cpu."""
+    need_root_ip()
+    ns = f"dfcp-test-{os.getpid()}"
+    netns_add(ns)
+    first = None
+    try:
+        sh(f"ip -n {ns} link add veth0 type veth peer name veth1")
+        netns_exec_all(ns, ("ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"))
+        cmd = ["ip", "netns", "exec", ns, engine, "--", "--config",
+               os.path.join(src, "configs/af_packet.ini"), "--stats-period", "0",
+               "--allow-shared-cpu"]
+        first = first_running(cmd + ["--duration", "20"], os.environ)
+        refused_beside(first, cmd + ["--duration", "0.5"], os.environ,
+                       ["interface veth0 is in use by another dfcp-engine"])
+    finally:
+        if first is not None:
+            enginetest.kill_engine(first)
+        netns_del(ns)
+
+
+KDROP_CONFIG = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf
+[engine]
+duration = 2s
+stats_period = 0
+[port p0]
+device = net_af_packet0,iface=veth0
+preset = net_af_packet
+[port p1]
+device = net_af_packet1,iface=veth1
+preset = net_af_packet
+# a short socket ring: any pause of the receiving lcore drops frames in the kernel
+devargs = framecnt=64
+[task tx0]
+kind = txonly
+port = p0
+pkt_size = 64
+rate = 10Gbit
+[task rx0]
+kind = rxonly
+port = p1
+[lcore 1]
+tasks = tx0
+[lcore 0]
+tasks = rx0
+"""
+
+
+def case_kernel_drops(engine, src, tmp):
+    """A sender faster than its receiver over af_packet on a veth: every frame sent is
+    received or counted as a kernel drop on a port, and the summary names the place."""
+    need_root_ip()
+    ns = f"dfcp-test-{os.getpid()}"
+    netns_add(ns)
+    try:
+        sh(f"ip -n {ns} link add veth0 type veth peer name veth1")
+        netns_exec_all(ns, ("sysctl -qw net.ipv6.conf.all.disable_ipv6=1",
+                            "ip link set lo up", "ip link set veth0 up", "ip link set veth1 up"))
+        ini = enginetest.write(os.path.join(tmp, "kdrop.ini"), KDROP_CONFIG)
+        out = os.path.join(tmp, "kdrop.json")
+        p = enginetest.run(["ip", "netns", "exec", ns, engine, "--", "--config", ini,
+                            "--summary-json", out], 120)
+        if p.returncode != 0:
+            fail(f"exit code {p.returncode}")
+        js = load_summary(out)
+        p0, p1 = port(js, "p0"), port(js, "p1")
+        sent, got = task(js, "tx0")["tx_packets"], task(js, "rx0")["rx_valid"]
+        drops = p1["kernel_rx_dropped"] + p0["kernel_tx_dropped"]
+        print(f"sent {sent} received {got} kernel drops {drops}")
+        # what the socket still held when the run stopped is neither: a ring at most
+        if not 0 <= sent - got - drops <= 64:
+            fail(f"sent {sent} != received {got} + kernel drops {drops}")
+        if drops and not re.search(r"^loss: \d+ frames lost .*the most at port p[01] "
+                                   r"kernel_[rt]x_dropped \(in the kernel, on veth[01]\)",
+                                   p.stdout, re.M):
+            fail("no loss line naming the kernel drops")
     finally:
         netns_del(ns)
 
@@ -456,7 +641,8 @@ def case_bad_names(engine, src, tmp):
 def main():
     cases = {"smoke": case_smoke, "io": case_io, "bad-config": case_bad_config,
              "sigint": case_sigint, "af_packet": case_af_packet, "af_packet-mq": case_af_packet_mq,
-             "mixed-stop": case_mixed_stop, "drop": case_drop, "bad-names": case_bad_names}
+             "mixed-stop": case_mixed_stop, "cpu-lock": case_cpu_lock,
+             "iface-lock": case_iface_lock, "kernel-drops": case_kernel_drops, "drop": case_drop, "bad-names": case_bad_names}
     return case_main(__doc__, cases, "dfcp-engine-test-")
 
 

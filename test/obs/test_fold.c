@@ -79,6 +79,13 @@ test_failed(void)
 	eng_fold_failures_str(&s, buf, sizeof(buf));
 	CHECKF(strcmp(buf, "48 of 64 flows failed: 44 never connected (syn-timeout), "
 			"4 verify failed: N bad bytes, N out of order") == 0, "%s", buf);
+	/* a class of one flow shows that flow's reason, numbers and all */
+	v[63].fail = "connection closed (reset) after 1234 bytes";
+	REQUIRE(eng_fold_compute(v, 64, &s) == 0);
+	eng_fold_failures_str(&s, buf, sizeof(buf));
+	CHECKF(strcmp(buf, "48 of 64 flows failed: 44 never connected (syn-timeout), "
+			"3 verify failed: N bad bytes, N out of order, "
+			"1 connection closed (reset) after 1234 bytes") == 0, "%s", buf);
 	/* more classes than named: the rest counted */
 	for (i = 0; i < 6; i++) {
 		static char f[6][32];

@@ -13,6 +13,8 @@
  * rewrote after the gen it saw applies the newer value early and the same
  * one again at the next gen: nothing is lost or doubled. ENG_CTL_SYNC tells
  * the console when the owner has caught up (its reply waits for that).
+ * A request may name one [flow] of the task (req->flow: the transport kinds,
+ * kinds/xport/xport_ctl.c); a kind without flows gets flow 0 only.
  */
 #ifndef ENG_CTL_H
 #define ENG_CTL_H
@@ -33,6 +35,8 @@ struct eng_ctl_req {
 	enum eng_ctl_op op;
 	uint64_t value;		/* ENG_CTL_PKT_SIZE */
 	struct cfg_rate rate;	/* ENG_CTL_RATE, as written (any unit of cfg_parse_rate_any) */
+	unsigned int flow;	/* 1 + the cfg->flows index of one of the task's [flow]s;
+				 * 0: the task itself */
 };
 
 /* The generation counters of a mailbox: gen written by the main lcore, ack

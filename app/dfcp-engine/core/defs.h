@@ -7,7 +7,7 @@
 
 /* Exit codes (doc/config.md, README.md). */
 enum eng_exit {
-	ENG_EXIT_OK = 0,       /* ran and finished (duration, signal) */
+	ENG_EXIT_OK = 0,       /* ran and finished (goals, duration, signal), no flow failed */
 	ENG_EXIT_CONFIG = 1,   /* bad command line or config file */
 	ENG_EXIT_EAL = 2,      /* rte_eal_init() failed */
 	ENG_EXIT_SETUP = 3,    /* ports, pools, lcores or tasks could not be set up */

@@ -427,6 +427,7 @@ port_start(struct eng_runtime *rt, unsigned int idx)
 	if (rc != 0)
 		return rc;
 	rte_eth_stats_reset(pid);
+	eng_port_kernel_setup(rt, idx);
 	eng_port_stats_read(rt, idx, &port->base);
 	return 0;
 }
@@ -493,6 +494,9 @@ eng_port_stats_read(struct eng_runtime *rt, unsigned int idx, struct eng_port_st
 	out->rx_errors = st.ierrors - b->rx_errors;
 	out->tx_errors = st.oerrors - b->tx_errors;
 	out->rx_nombuf = st.rx_nombuf - b->rx_nombuf;
+	eng_port_kernel_read(rt, idx, &out->kernel_rx_dropped, &out->kernel_tx_dropped);
+	out->kernel_rx_dropped -= RTE_MIN(out->kernel_rx_dropped, b->kernel_rx_dropped);
+	out->kernel_tx_dropped -= RTE_MIN(out->kernel_tx_dropped, b->kernel_tx_dropped);
 }
 
 void

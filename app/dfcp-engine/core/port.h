@@ -17,6 +17,7 @@ struct rte_ring;
 struct eng_port_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_missed, rx_errors, tx_errors, rx_nombuf;
+	uint64_t kernel_rx_dropped, kernel_tx_dropped;	/* port_kernel.c */
 };
 
 #define ENG_PORT_MAX_QUEUES 16
@@ -44,6 +45,11 @@ struct eng_port {
 	unsigned int nb_bytes_cb;
 	void *bytes_cb[ENG_PORT_MAX_QUEUES];
 	struct eng_port_qbytes qbytes[ENG_PORT_MAX_QUEUES];
+	/* a kernel interface's drops (port_kernel.c): "" when the port has none */
+	char iface[32];
+	unsigned int nb_ksock;
+	int ksock[ENG_PORT_MAX_QUEUES];	/* the driver's packet sockets on it */
+	uint64_t ksock_drops;		/* their PACKET_STATISTICS drops, summed */
 };
 
 /*
@@ -63,5 +69,9 @@ void eng_port_stats_read(struct eng_runtime *rt, unsigned int idx, struct eng_po
 int eng_port_bytes_setup(struct eng_runtime *rt, unsigned int idx);
 void eng_port_bytes_read(struct eng_runtime *rt, unsigned int idx, uint64_t *rx, uint64_t *tx);
 void eng_port_bytes_close(struct eng_runtime *rt, unsigned int idx);
+/* What the kernel dropped on the port's interface (port_kernel.c): found after start, read. */
+void eng_port_kernel_setup(struct eng_runtime *rt, unsigned int idx);
+void eng_port_kernel_read(struct eng_runtime *rt, unsigned int idx, uint64_t *rx_dropped,
+		uint64_t *tx_dropped);
 
 #endif /* ENG_PORT_H */

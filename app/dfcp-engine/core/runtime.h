@@ -40,6 +40,7 @@ struct eng_runtime {
 	volatile int phase;
 	struct eng_clock clock;     /* the one TSC -> ns clock (clock.h) */
 	uint64_t start_tsc, stop_tsc;
+	int stop_signal;	/* the signal that ended the run phase, 0 for its planned end */
 	int lcore_failed;
 	struct eng_lcore_rt lcores;	/* busy/idle cycles, the main lcore's tasks */
 	/* observability (obs/obs.h), allocated by each subsystem */

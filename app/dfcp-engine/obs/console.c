@@ -91,13 +91,16 @@ static const struct con_cmd con_cmds[] = {
 	{"show lcores", "", 0, 0, CON_OUT,
 		"busy and idle cycles per lcore and task (as /dfcp/lcores)", con_show_tel,
 		"/dfcp/lcores"},
-	{"start", "TASK", 1, 1, CON_NOTE | CON_RUN,
-		"a stopped txonly task sends again, at its rate", con_run, NULL},
-	{"stop", "TASK", 1, 1, CON_NOTE | CON_RUN,
-		"a txonly task sends nothing more (what it sent is still received)", con_run, NULL},
-	{"set rate", "TASK RATE", 2, 2, CON_NOTE | CON_RUN,
+	{"start", "TASK|FLOW", 1, 1, CON_NOTE | CON_RUN,
+		"a stopped txonly task sends again, at its rate; a stopped DFCP/TCP sender flow takes "
+		"from its source again", con_run, NULL},
+	{"stop", "TASK|FLOW", 1, 1, CON_NOTE | CON_RUN,
+		"a txonly task sends nothing more (what it sent is still received); a DFCP/TCP sender "
+		"flow holds its source: what is in flight completes, nothing closes", con_run, NULL},
+	{"set rate", "TASK|FLOW RATE", 2, 2, CON_NOTE | CON_RUN,
 		"a txonly task's rate from its next burst: L1 bit/s (3G, 500Mbit), pkt/s (1Mpps), "
-		"% of the line rate; 0 or max: full speed", con_set_rate, NULL},
+		"% of the line rate; 0 or max: full speed; a DFCP/TCP sender flow's pacer in bit/s "
+		"(0, off or max: unpaced)", con_set_rate, NULL},
 	{"set pkt_size", "TASK BYTES", 2, 2, CON_NOTE | CON_RUN,
 		"a txonly task's frame size with FCS from its next burst (one size: not an IMIX or "
 		"streams); a rate in pkt/s or % follows it", con_set_size, NULL},
@@ -436,15 +439,18 @@ names_list(char *buf, size_t len, const char *const *names, unsigned int n)
 		snprintf(buf + off, len - off, " ... and %u more", n - CON_NAMES_SHOWN);
 }
 
-/* The task named name that takes commands, or NULL with the reason in x->msg. */
+/* The task named name that takes commands, or that runs the [flow] named
+ * name (*flow: 1 + its cfg->flows index, else 0); NULL with the reason in
+ * x->msg. */
 static struct eng_task *
-con_task(struct con_ctx *x, const char *name)
+con_task(struct con_ctx *x, const char *name, unsigned int *flow)
 {
 	struct eng_config *cfg = x->rt->cfg;
 	const char *names[ENG_MAX_TASKS], *near, *kinds[ENG_MAX_KINDS];
 	char list[ENG_CON_MSG / 2];
 	unsigned int i, n = 0;
 
+	*flow = 0;
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		struct eng_task *t = &cfg->tasks[i];
 
@@ -462,14 +468,19 @@ con_task(struct con_ctx *x, const char *name)
 				t->ops->name, x->cmd->name, list);
 		return NULL;
 	}
-	for (i = 0; i < cfg->nb_flows; i++)
-		if (strcmp(cfg->flows[i].name, name) == 0) {
-			snprintf(x->msg, x->len, "%s is a [flow] (%s): %s acts on tasks; a flow's "
-					"sender runs until its bytes or duration", name,
-					cfg->flows[i].proto != NULL ? cfg->flows[i].proto->name : "?",
-					x->cmd->name);
-			return NULL;
+	for (i = 0; i < cfg->nb_flows; i++) {
+		const struct eng_flow_conf *fc = &cfg->flows[i];
+
+		if (strcmp(fc->name, name) != 0)
+			continue;
+		if (fc->task_idx >= 0 && cfg->tasks[fc->task_idx].ops->control != NULL) {
+			*flow = i + 1;
+			return &cfg->tasks[fc->task_idx];
 		}
+		snprintf(x->msg, x->len, "%s is a [flow] (%s) whose kind takes no %s", name,
+				fc->proto != NULL ? fc->proto->name : "?", x->cmd->name);
+		return NULL;
+	}
 	near = cfg_closest(name, names, cfg->nb_tasks, 2);
 	names_list(list, sizeof(list), names, cfg->nb_tasks);
 	snprintf(x->msg, x->len, "unknown task \"%s\"%s%s%s; tasks: %s", name,
@@ -479,9 +490,9 @@ con_task(struct con_ctx *x, const char *name)
 
 /* Post req to the task named by the first argument; wait for its lcore. */
 static int
-con_control(struct con_ctx *x, const struct eng_ctl_req *req, const char *done)
+con_control(struct con_ctx *x, struct eng_ctl_req *req, const char *done)
 {
-	struct eng_task *t = con_task(x, x->arg[0]);
+	struct eng_task *t = con_task(x, x->arg[0], &req->flow);
 	char info[ENG_CON_MSG / 2];
 	int rc;
 
@@ -492,6 +503,8 @@ con_control(struct con_ctx *x, const struct eng_ctl_req *req, const char *done)
 		snprintf(x->msg, x->len, "task %s: %s", t->name, info);
 		return rc;
 	}
+	if (req->flow != 0)	/* the kind's reply names the flow and what it does */
+		done = "";
 	snprintf(x->c->wait_msg, sizeof(x->c->wait_msg), "%s: %s%s%s", t->name, done,
 			info[0] && done[0] ? ", " : "", info);
 	x->c->wait_task = t;
@@ -515,6 +528,7 @@ con_set_rate(struct con_ctx *x)
 	char e[CFG_ERR_LEN];
 
 	if (strcmp(x->arg[1], "0") != 0 && strcmp(x->arg[1], "max") != 0 &&
+			strcmp(x->arg[1], "off") != 0 &&
 			cfg_parse_rate_any(x->arg[1], &req.rate, e, sizeof(e)) < 0) {
 		snprintf(x->msg, x->len, "rate \"%s\": %s", x->arg[1], e);
 		return -EINVAL;

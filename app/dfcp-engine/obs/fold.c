@@ -76,14 +76,10 @@ class_add(struct eng_fold *s, const char *fail)
 			s->classes[k].count++;
 			/* keep the most frequent first */
 			while (k > 0 && s->classes[k].count > s->classes[k - 1].count) {
-				char t[ENG_FOLD_CLASS_LEN];
-				unsigned int tc = s->classes[k - 1].count;
+				struct eng_fold_cls t = s->classes[k - 1];
 
-				memcpy(t, s->classes[k - 1].reason, sizeof(t));
-				memcpy(s->classes[k - 1].reason, s->classes[k].reason, sizeof(t));
-				memcpy(s->classes[k].reason, t, sizeof(t));
-				s->classes[k - 1].count = s->classes[k].count;
-				s->classes[k].count = tc;
+				s->classes[k - 1] = s->classes[k];
+				s->classes[k] = t;
 				k--;
 			}
 			return;
@@ -93,6 +89,7 @@ class_add(struct eng_fold *s, const char *fail)
 		return;
 	}
 	snprintf(s->classes[s->nb_classes].reason, ENG_FOLD_CLASS_LEN, "%s", c);
+	snprintf(s->classes[s->nb_classes].example, ENG_FOLD_CLASS_LEN, "%s", fail);
 	s->classes[s->nb_classes++].count = 1;
 }
 
@@ -152,8 +149,10 @@ eng_fold_failures_str(const struct eng_fold *s, char *buf, size_t len)
 
 	off = (size_t)snprintf(buf, len, "%u of %u flows failed", s->failed, s->n);
 	for (k = 0; k < s->nb_classes && off < len; k++)
+		/* a class of one: its own reason; of several: the numbers as N */
 		off += (size_t)snprintf(buf + off, len - off, "%s%u %s", k ? ", " : ": ",
-				s->classes[k].count, s->classes[k].reason);
+				s->classes[k].count, s->classes[k].count == 1 ?
+				s->classes[k].example : s->classes[k].reason);
 	if (s->other_failed != 0 && off < len)
 		snprintf(buf + off, len - off, ", %u other", s->other_failed);
 }

@@ -34,8 +34,9 @@ struct eng_fold {
 	unsigned int nb_slow;
 	unsigned int slow[ENG_FOLD_TOP];	/* indexes, lowest goodput / weight first */
 	unsigned int nb_classes, other_failed;
-	struct {
+	struct eng_fold_cls {
 		char reason[ENG_FOLD_CLASS_LEN];
+		char example[ENG_FOLD_CLASS_LEN];	/* its first flow's reason, numbers kept */
 		unsigned int count;
 	} classes[ENG_FOLD_CLASSES];		/* most frequent first */
 };

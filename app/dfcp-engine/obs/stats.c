@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,11 @@ static const struct eng_ctr port_ctrs[] = {
 	{"rx_errors", "pkts", PS(rx_errors), ENG_CT_U64, 0, 0, "erroneous frames received"},
 	{"tx_errors", "pkts", PS(tx_errors), ENG_CT_U64, 0, 0, "failed transmissions"},
 	{"rx_nombuf", "pkts", PS(rx_nombuf), ENG_CT_U64, 0, 0, "rx mbuf allocation failures"},
+	{"kernel_rx_dropped", "pkts", PS(kernel_rx_dropped), ENG_CT_U64, 0, 0,
+		"dropped by the kernel on the port's interface (iface=): its rx_dropped (a veth: "
+		"the peer's backlog full) and the driver's packet sockets' drops (rx ring full)"},
+	{"kernel_tx_dropped", "pkts", PS(kernel_tx_dropped), ENG_CT_U64, 0, 0,
+		"dropped by the kernel on the port's interface (iface=): its tx_dropped"},
 	{"rx_pps", "pkt/s", PV(rx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
 		"received frames per second over the interval"},
 	{"tx_pps", "pkt/s", PV(tx_pps), ENG_CT_DBL, 1, ENG_V_TEXT | ENG_V_JSON,
@@ -346,6 +352,14 @@ failures_by_class(struct eng_runtime *rt, char *buf, size_t len)
 	free(fail);
 }
 
+/* The name of a stop signal ("SIGINT"), "" for none: the run ended as planned. */
+static const char *
+stop_signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" :
+		sig != 0 ? "a signal" : "";
+}
+
 /*
  * "flow NAME FAILED: why" for each failed flow on stdout (o NULL; at most
  * [engine] summary_flows of them, then the failures by class), or "outcome"
@@ -384,6 +398,7 @@ outcome_write(struct eng_runtime *rt, struct eng_out *o)
 		eng_out_end(o);
 		eng_out_u64(o, "completed", done);
 		eng_out_str(o, "failures_by_class", classes);
+		eng_out_str(o, "stopped_by", stop_signal_name(rt->stop_signal));
 		eng_out_end(o);
 		return;
 	}
@@ -395,6 +410,81 @@ outcome_write(struct eng_runtime *rt, struct eng_out *o)
 				cfg->nb_flows, done);
 	if (classes[0] != '\0')
 		printf("outcome: %s\n", classes);
+	/* a signal before the planned end: say so, and what it cut short (the exit status) */
+	if (rt->stop_signal != 0) {
+		printf("outcome: stopped by %s at %.1f s of ", stop_signal_name(rt->stop_signal),
+				(double)eng_run_cycles(rt) / (double)rt->clock.hz);
+		if (cfg->duration_ns != 0)
+			printf("%.1f s", (double)cfg->duration_ns / 1e9);
+		else
+			printf("no set duration");
+		if (failed != 0)
+			printf(": %u flow%s did not reach %s goal\n", failed, failed == 1 ? "" : "s",
+					failed == 1 ? "its" : "their");
+		else
+			printf("%s\n", cfg->nb_flows != 0 ? ": every flow reached its goal" : "");
+	}
+}
+
+/* A place frames were lost, and how many: the summary names the biggest. */
+struct loss_point {
+	uint64_t n;
+	char what[96];
+};
+
+static void
+loss_note(struct loss_point *max, uint64_t n, const char *kind, const char *name,
+		const char *ctr)
+{
+	if (n > max->n) {
+		max->n = n;
+		snprintf(max->what, sizeof(max->what), "%s %s %s", kind, name, ctr);
+	}
+}
+
+/*
+ * "loss: ..." when any port or task lost frames: the biggest of the port
+ * counters that count lost frames and the tasks' transmit refusals and mbuf
+ * shortages (a pipe's drops are the kinds' own lines: they emulate a link).
+ */
+static void
+loss_write(struct eng_runtime *rt)
+{
+	struct loss_point max = {0, ""};
+	uint64_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < rt->cfg->nb_ports; i++) {
+		const char *name = rt->cfg->ports[i].name;
+		char krx[64], ktx[64];
+		struct eng_port_stats s;
+
+		eng_port_stats_read(rt, i, &s);
+		snprintf(krx, sizeof(krx), "kernel_rx_dropped (in the kernel, on %s)",
+				rt->ports[i].iface);
+		snprintf(ktx, sizeof(ktx), "kernel_tx_dropped (in the kernel, on %s)",
+				rt->ports[i].iface);
+		loss_note(&max, s.rx_missed, "port", name, "rx_missed");
+		loss_note(&max, s.rx_nombuf, "port", name, "rx_nombuf");
+		loss_note(&max, s.tx_errors, "port", name, "tx_errors");
+		loss_note(&max, s.kernel_rx_dropped, "port", name, krx);
+		loss_note(&max, s.kernel_tx_dropped, "port", name, ktx);
+		total += s.rx_missed + s.rx_nombuf + s.tx_errors + s.kernel_rx_dropped +
+			s.kernel_tx_dropped;
+	}
+	for (i = 0; i < rt->cfg->nb_tasks; i++) {
+		const struct eng_task *t = &rt->cfg->tasks[i];
+		struct eng_task_stats ts;
+
+		memset(&ts, 0, sizeof(ts));
+		t->ops->stats(t, &ts);
+		loss_note(&max, ts.tx_dropped, "task", t->name, "tx_dropped");
+		loss_note(&max, ts.no_mbuf, "task", t->name, "no_mbuf");
+		total += ts.tx_dropped + ts.no_mbuf;
+	}
+	if (total != 0)
+		printf("loss: %" PRIu64 " frames lost in ports and tasks; the most at %s: %" PRIu64
+				"\n", total, max.what, max.n);
 }
 
 void
@@ -415,6 +505,7 @@ eng_stats_summary(struct eng_runtime *rt)
 	eng_out_text(&o, stdout, 0);
 	kinds_report(rt, &o, ENG_REPORT_RESULT); /* each flow's goodput, Jain's index */
 	eng_out_finish(&o);
+	loss_write(rt);
 	outcome_write(rt, NULL);
 	fflush(stdout);
 }

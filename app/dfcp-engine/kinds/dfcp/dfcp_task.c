@@ -468,6 +468,17 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	f->snap = s;
 }
 
+/* The console's stop (xport_ctl.c): the connection takes no new block. */
+static void
+dfcp_xhold(struct eng_xflow *xf, uint64_t now)
+{
+	struct dfcp_flow *f = xf->priv;
+	int h = eng_xport_hold_now(xf, &f->src, f->stop_src, now);
+
+	if (f->conn != NULL)
+		dfcp_conn_hold(f->conn, h);
+}
+
 static void
 flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 {
@@ -497,6 +508,8 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, uint64_t now)
 		f->start_ns = now;
 	if ((int)f->conns_closed != closed)
 		dfcp_xpublish(xf, now);
+	if (xf->held)
+		dfcp_xhold(xf, now);	/* a new connection, the run's or source's end */
 	/* the endpoint's next deadline may have moved: it runs in the next poll
 	 * (the others' deadlines stand: xport_due.h) */
 	if (dfcp_ep_reap(f->ep) != 0 || (int)f->conns_closed != closed || f->conn != c0 ||
@@ -549,6 +562,7 @@ static const struct eng_xport_ops dfcp_xport = {
 	.publish = dfcp_xpublish,
 	.view = dfcp_xview,
 	.write = eng_dfcp_flow_write,
+	.hold = dfcp_xhold,
 };
 
 /* ------------------------------------------------------------------ */
@@ -622,4 +636,5 @@ const struct eng_task_ops eng_task_dfcp = {
 	.report = eng_dfcp_report,
 	.tel = eng_dfcp_tel,
 	.tables = eng_dfcp_tables,
+	.control = eng_xport_control,
 };

@@ -435,6 +435,17 @@ flow_tick(struct eng_xtask *x, struct eng_xflow *xf, struct tcp_flow *f, uint64_
 	}
 }
 
+/* The console's stop (xport_ctl.c): the connection takes no new byte. */
+static void
+tcp_xhold(struct eng_xflow *xf, uint64_t now)
+{
+	struct tcp_flow *f = xf->priv;
+	int h = eng_xport_hold_now(xf, &f->src, f->g->d->stop_src, now);
+
+	if (f->conn != NULL)
+		tcp_conn_hold(f->conn, h);
+}
+
 /* Endpoint and cap counters (summed over the task's endpoints). */
 static void
 ep_snapshot(struct tcp_task *d)
@@ -474,8 +485,11 @@ tcp_xtick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int n)
 		d->stop_src = 1;
 	else if (first == 0)
 		start_senders(x, d, now);
-	for (i = first; i < first + n; i++)
+	for (i = first; i < first + n; i++) {
+		if (x->flows[i].held)	/* a new connection, the run's or source's end */
+			tcp_xhold(&x->flows[i], now);
 		flow_tick(x, &x->flows[i], &d->flows[i], now);
+	}
 	if (first != 0)
 		return;
 	for (i = 0; i < d->nb_groups; i++)
@@ -568,6 +582,7 @@ static const struct eng_xport_ops tcp_xport = {
 	.quiesce = tcp_xquiesce,
 	.view = tcp_xview,
 	.write = eng_tcp_flow_write,
+	.hold = tcp_xhold,
 };
 
 /* ------------------------------------------------------------------ */
@@ -676,4 +691,5 @@ const struct eng_task_ops eng_task_tcp = {
 	.report = eng_tcp_report,
 	.tel = eng_xport_tel,
 	.tables = eng_tcp_tables,
+	.control = eng_xport_control,
 };

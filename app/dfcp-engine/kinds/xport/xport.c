@@ -203,6 +203,8 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 				x->peer_mac_set;
 		f->warm_ns = f->fc->warmup_ns != UINT64_MAX ? f->fc->warmup_ns :
 				rt->cfg->warmup_ns;
+		f->want_run = 1;
+		f->want_bps = f->rate_bps = f->fc->role == ENG_FLOW_SENDER ? f->fc->rate_bps : 0;
 	}
 	rc = eng_due_init(&x->due, t->nb_flows);
 	if (rc == 0)
@@ -562,10 +564,13 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 {
 	struct eng_xtask *x = t->priv;
 	uint64_t now = eng_xport_now(x, now_tsc), tx0 = x->cnt.tx_packets;
+	uint64_t g = eng_ctl_take(&x->box, x->ctl_applied);
 	uint16_t n;
 
 	if (x->run_start_ns == 0)
 		x->run_start_ns = eng_xport_now(x, x->rt->start_tsc);
+	if (g != 0)
+		eng_xport_ctl_apply(x, g, now);	/* the console's (xport_ctl.c) */
 	eng_xport_active(&x->active_ns, &x->last_poll_ns, now);
 	n = eng_xport_rx(x, now);
 	housekeeping(x, now);

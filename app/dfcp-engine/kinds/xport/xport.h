@@ -49,10 +49,12 @@
 
 #include "config/flow.h"
 #include "core/clock.h"
+#include "core/ctl.h"
 #include "core/task.h"
 #include "kinds/xport/xport_due.h"
 #include "obs/pace_view.h"
 #include "obs/warm.h"
+#include "net.h"
 #include "pace.h"
 
 #define ENG_XPORT_MAX_BURST	512
@@ -115,6 +117,12 @@ struct eng_xflow {
 	uint64_t warm_ns;		/* its warmup ([flow] warmup, else [engine]'s); 0: none */
 	struct eng_xsnap snap;		/* published by the owning lcore */
 	void *priv;			/* the adapter's */
+	/* the console's (xport_ctl.c): wanted by the main lcore (64-bit
+	 * atomics), in effect on the owning lcore */
+	uint64_t want_run, want_bps;
+	uint64_t rate_bps;		/* sender: its share of its endpoint's pacer; 0: none */
+	int held;			/* sender: stopped by the console */
+	int hold_on;			/* its connection holds its source now (the adapter's) */
 };
 
 /* An endpoint of a transport task: a library endpoint and its egress. */
@@ -126,6 +134,9 @@ struct eng_xep {
 	uint16_t local_port;		/* 0: every port of local_ip */
 	uint32_t frame_len;		/* the largest frame it builds (the adapter's) */
 	struct pace *pace;		/* its senders' rate (xport_pace.c); NULL: none */
+	struct pace *pace_mem;		/* its pacer, made at set-up for every endpoint with a
+					 * sender (pace is it or NULL: the console's set rate) */
+	uint64_t pace_bucket;		/* pace_mem's bucket (bytes) */
 	struct eng_pace_mark pace_mark;	/* the reporting thread's */
 	struct eng_egress_flow *ring;	/* sched hand-off, or NULL: the port's tx queue */
 	uint32_t sched_id;
@@ -178,6 +189,10 @@ struct eng_xport_ops {
 	void (*view)(const struct eng_xflow *f, struct eng_flow_view *v);
 	/* Any thread: f's counters inside an open item (/dfcp/flows). */
 	void (*write)(const struct eng_xflow *f, struct eng_out *o);
+	/* Sender f's connection holds its source or not (eng_xport_hold_now);
+	 * called when the console changed f->held, and by the adapter's tick
+	 * while f->held (a new connection, the source's or the run's end). */
+	void (*hold)(struct eng_xflow *f, uint64_t now);
 };
 
 /* The transport tasks of one port (xport_port.c; rt->xport[port index]). */
@@ -240,6 +255,8 @@ struct eng_xtask {
 	unsigned int nhand;		/* frames of this burst for other tasks */
 	uint16_t hand_to[ENG_XPORT_MAX_BURST];	/* their pp_idx */
 	struct rte_mbuf *hand[ENG_XPORT_MAX_BURST];
+	struct eng_ctl_box box;		/* the console's requests (xport_ctl.c) */
+	uint64_t ctl_applied;		/* the last gen applied (owner) */
 };
 
 /* The kind ops of a transport task. setup: with its adapter and the
@@ -280,6 +297,25 @@ void eng_xport_dispatch(const struct eng_task *t, struct eng_xdisp *out);
 int eng_xport_shared(const struct eng_task *t);
 /* Any thread: the flow of a running task (cfg->flows index); NULL if none. */
 const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned int flow);
+/*
+ * xport_ctl.c: the console's start FLOW, stop FLOW and set rate FLOW for
+ * sender flows (ops->control of the transport kinds; core/ctl.h). stop
+ * holds the flow's source: its connection takes no new block (dfcp) or
+ * byte (tcp) from it, what was taken is still sent, retransmitted and
+ * acknowledged, nothing closes; start takes from it again. A hold ends by
+ * itself when the run stops or the source's duration is over (the
+ * connection then ends as usual). set rate changes the flow's share of its
+ * endpoint's pacer (the sum of its flows' shares; 0: unpaced).
+ */
+int eng_xport_control(struct eng_task *t, const struct eng_ctl_req *req, char *err, size_t len);
+/* Owner, at the top of a poll: the console's requests of gen g. */
+void eng_xport_ctl_apply(struct eng_xtask *x, uint64_t g, uint64_t now);
+/* Adapter's ops->hold: whether sender f's connection holds its source now
+ * (f->held, unless the run stops (stop) or the source s's duration is over);
+ * wakes its endpoint when that changed. */
+int eng_xport_hold_now(struct eng_xflow *f, const struct net_src_pattern *s, int stop,
+		uint64_t now);
+
 /* xport_view.c: a flow's outcome from its adapter's facts (xf->snap.completed, .fail) */
 void eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in);
 /* xport_view.c: ops->flow_view of the transport kinds; /dfcp/flows over all flows */
@@ -303,8 +339,9 @@ extern const struct eng_tel_cmd eng_xport_tel[];
  * none: checked at set-up).
  */
 
-/* After the adapter's setup: a pacer for each endpoint whose sender flows
- * have a rate; 0 or a negative errno (logged). */
+/* After the adapter's setup: a pacer for each endpoint with a sender flow,
+ * in effect (e->pace) when its flows have a rate, else idle until the
+ * console's set rate (e->pace_mem); 0 or a negative errno (logged). */
 int eng_xport_pace_setup(struct eng_xtask *x);
 void eng_xport_pace_free(struct eng_xtask *x);
 /* Any thread: flow's endpoint's pacer (period: since the last periodic

@@ -74,6 +74,10 @@ eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in)
 	size_t n = sizeof(s->fail);
 
 	s->completed = in->completed;
+	/* the drain closes a sender orderly whatever it sent: its goal holds only
+	 * if its source ended by itself or its bytes were all acknowledged */
+	if (goal && s->completed && !in->src_end && (fc->bytes == 0 || in->goodput < fc->bytes))
+		s->completed = 0;
 	if (sender && !s->completed && fc->bytes == 0 && fc->duration_ns != 0 &&
 			(in->src_end || run_planned_end(xf->x->rt)) && in->closed == NULL &&
 			in->connected && fc->source != ENG_SRC_FILE)
