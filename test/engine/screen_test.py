@@ -7,7 +7,8 @@ Cases:
           in a detached tmux pane of 160 x 50 (wider and taller than the screen may use):
           while it runs, `tmux capture-pane` shows the refreshing view: its title line,
           the PORTS / FLOWS / TASKS / LCORES sections, flow names of both roles, no line
-          over 120 columns and nothing below row 40; the run exits 0 and writes its
+          over 120 columns and nothing below row 40, a title naming the planned end (the
+          senders' 3 s, not the run's 20 s limit); the run exits 0 and writes its
           summary JSON. 77 without tmux or when the engine was built without ncurses.
 No timing assertions.
 """
@@ -101,6 +102,9 @@ def case_screen(engine, root, tmp):
         fail("no screen frame captured")
     print(good)
     print(f"{frames} frames checked")
+    # the senders' goal is 3 s (the run's own duration is 20 s): the title says when it ends
+    if " of 3.0 s  (q: stop)" not in good.split("\n")[0]:
+        fail("the title does not name the run's planned end (3.0 s, its senders' duration)")
     if rc != "0":
         fail(f"engine exited {rc}")
     s = load(js)

@@ -289,6 +289,39 @@ umin(unsigned int a, unsigned int b)
 	return a < b ? a : b;
 }
 
+/*
+ * " of T s" for the header: when every sender's goal is a duration, the run
+ * ends with the last of them (start + duration) unless its own duration comes
+ * first; with a bytes goal (or none) the end is unknown: " (stops by T s)"
+ * names the run's limit only.
+ */
+static void
+planned_end(const struct eng_config *cfg, char *buf, size_t len)
+{
+	uint64_t end = 0;
+	unsigned int i;
+	int known = 1;
+
+	for (i = 0; i < cfg->nb_flows; i++) {
+		const struct eng_flow_conf *f = &cfg->flows[i];
+
+		if (f->role != ENG_FLOW_SENDER)
+			continue;
+		if (f->bytes != 0 || f->duration_ns == 0)
+			known = 0;
+		else if (f->start_ns + f->duration_ns > end)
+			end = f->start_ns + f->duration_ns;
+	}
+	if (known && end != 0 && (cfg->duration_ns == 0 || end < cfg->duration_ns))
+		snprintf(buf, len, " of %.1f s", (double)end / 1e9);
+	else if (known && cfg->duration_ns != 0)
+		snprintf(buf, len, " of %.1f s", (double)cfg->duration_ns / 1e9);
+	else if (cfg->duration_ns != 0)
+		snprintf(buf, len, " (stops by %.1f s)", (double)cfg->duration_ns / 1e9);
+	else
+		buf[0] = '\0';
+}
+
 /* Lay the sections out into scr->out (pure: no ncurses). */
 static void
 frame_build(struct eng_runtime *rt, uint64_t now)
@@ -307,8 +340,7 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	text_sec(rt, &sec[4], 0);
 	scr->prev_tsc = now;
 
-	if (rt->cfg->duration_ns != 0)
-		snprintf(dur, sizeof(dur), " of %.1f s", (double)rt->cfg->duration_ns / 1e9);
+	planned_end(rt->cfg, dur, sizeof(dur));
 	scr->nout = 0;
 	scr->rows = LINES > 1 && LINES < SCR_ROWS ? (unsigned int)LINES : SCR_ROWS;
 	snprintf(head, sizeof(head), "dfcp-engine  %.60s  %.1f s%s  (q: stop)",
