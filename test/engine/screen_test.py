@@ -10,6 +10,8 @@ Cases:
           over 120 columns and nothing below row 40, a title naming the planned end (the
           senders' 3 s, not the run's 20 s limit); the run exits 0 and writes its
           summary JSON. 77 without tmux or when the engine was built without ncurses.
+  small   the same in an 80 x 24 pane: every section still there, flow rows among them
+          (the other sections give up rows), nothing below row 24.
 No timing assertions.
 """
 import os
@@ -29,8 +31,9 @@ def tmux(sock, *args, check=True):
                           check=check, timeout=20)
 
 
-def frame_ok(text):
-    """The problems of one captured frame ([] when it is a whole screen)."""
+def frame_ok(text, small=False):
+    """The problems of one captured frame ([] when it is a whole screen); small: an 80 x 24
+    terminal, where a flow row of either role will do."""
     lines = text.rstrip("\n").split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
@@ -45,14 +48,17 @@ def frame_ok(text):
     for sec in ("PORTS", "FLOWS", "TASKS", "LCORES"):
         if not any(ln.startswith(sec) for ln in lines):
             bad.append(f"no {sec} section")
-    if not any(re.match(r"^ s\d+\s+sender\s", ln) for ln in lines):
-        bad.append("no sender flow row")
+    if not any(re.match(r"^ s\d+\s+sender\s" if not small else r"^ [sr]\d+\s+(sender|receiver)\s",
+                        ln) for ln in lines):
+        bad.append("no sender flow row" if not small else "no flow row")
+    if small and len(lines) > 24:
+        bad.append(f"{len(lines)} rows on a 24-row terminal")
     if not any(re.match(r"^ (senders|receivers)\s+\d+ flows", ln) for ln in lines):
         bad.append("no totals row")
     return bad
 
 
-def case_screen(engine, root, tmp):
+def case_screen(engine, root, tmp, size=("160", "50")):
     if shutil.which("tmux") is None:
         skip("tmux not installed (scripts/install-deps.sh)")
     ldd = subprocess.run(["ldd", engine], capture_output=True, text=True).stdout
@@ -68,7 +74,8 @@ def case_screen(engine, root, tmp):
     sock = f"dfcp-screen-{os.getpid()}"
     cmd = f"{engine} -- --config {ini} --live screen --summary-json {js} 2>{tmp}/err; " \
           f"echo $? > {rcf}; sleep 60"
-    tmux(sock, "new-session", "-d", "-x", "160", "-y", "50", cmd)
+    small = size != ("160", "50")
+    tmux(sock, "new-session", "-d", "-x", size[0], "-y", size[1], cmd)
     frames, good = 0, None
     try:
         deadline = time.time() + 60
@@ -76,14 +83,14 @@ def case_screen(engine, root, tmp):
             cap = tmux(sock, "capture-pane", "-p", "-t", "0", check=False).stdout
             if cap.startswith("dfcp-engine  ") and "FLOWS" in cap:
                 frames += 1
-                if frame_ok(cap):
+                if frame_ok(cap, small):
                     # a capture can land while ncurses is still writing a refresh (the
                     # rows below it blank): a bad frame counts when the next one is bad too
                     time.sleep(0.05)
                     cap = tmux(sock, "capture-pane", "-p", "-t", "0", check=False).stdout
                     if not (cap.startswith("dfcp-engine  ") and "FLOWS" in cap):
                         continue
-                    bad = frame_ok(cap)
+                    bad = frame_ok(cap, small)
                     if bad:
                         print(cap)
                         fail("screen frame (twice in a row): " + "; ".join(bad))
@@ -112,7 +119,11 @@ def case_screen(engine, root, tmp):
         fail(f"failures: {s['outcome']['failures']}")
 
 
-CASES = {"screen": case_screen}
+def case_small(engine, root, tmp):
+    case_screen(engine, root, tmp, ("80", "24"))
+
+
+CASES = {"screen": case_screen, "small": case_small}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "screen-"))

@@ -40,6 +40,7 @@
 #define SCR_CAP_PORTS 8		/* rows per section, header included */
 #define SCR_CAP_TASKS 9
 #define SCR_CAP_LCORES 7
+#define SCR_MIN_FLOW_ROWS 6	/* header + 5 flows, on a terminal too short for all */
 
 struct scr_line {
 	char s[SCR_COLS + 1];
@@ -225,13 +226,13 @@ flows_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows)
 	}
 	qsort(f, n, sizeof(*f), by_goodput);
 	sec_add(rows, " %-14s %-8s %-12s %10s %10s %7s %9s  %s", "flow", "role", "state",
-			"thr Mbit/s", "goodput", "window", "loss-est", "detail");
+			"thr Mbit/s", "goodput", "window", "loss-est%", "detail");
 	for (i = 0; i < n; i++) {
 		const struct eng_flow_conf *fc = &cfg->flows[f[i].idx];
 
-		sec_add(rows, " %-14.14s %-8s %-12.12s %10.1f %10.1f %7u %9u  %s", fc->name,
+		sec_add(rows, " %-14.14s %-8s %-12.12s %10.1f %10.1f %7u %9.2f  %s", fc->name,
 				fc->role == ENG_FLOW_SENDER ? "sender" : "receiver", f[i].v->state,
-				f[i].thr, f[i].goodput, f[i].v->window, f[i].v->loss_ppm,
+				f[i].thr, f[i].goodput, f[i].v->window, f[i].v->loss_ppm / 1e4,
 				f[i].v->detail);
 	}
 	free(f);
@@ -352,6 +353,18 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	want[1] = umin(sec[1].n, 8);
 	want[3] = umin(sec[3].n, SCR_CAP_TASKS);
 	want[4] = umin(sec[4].n, SCR_CAP_LCORES);
+	/* a short terminal (80 x 24) keeps some flow rows: the other sections
+	 * give up rows, the longest first, down to their header and one row */
+	while (want[0] + want[1] + want[3] + want[4] + umin(sec[2].n, SCR_MIN_FLOW_ROWS) > left) {
+		unsigned int k = 0;
+
+		for (i = 1; i < 5; i++)
+			if (i != 2 && want[i] > want[k])
+				k = i;
+		if (want[k] <= 2)
+			break;
+		want[k]--;
+	}
 	for (i = 0; i < 5; i++)
 		if (i != 2)
 			left -= umin(want[i], left);
