@@ -3,7 +3,8 @@
 # Install the Debian packages the project needs, only when something is missing.
 #   scripts/install-deps.sh run    what building and running the engine needs (make run/build)
 #   scripts/install-deps.sh [all]  that and what the tests need (make test): clang, liblcrq,
-#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot, tmux
+#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot, tmux,
+#                                  python3-prometheus-client
 set -e
 what=${1:-all}
 case "$what" in run|all) ;; *) echo "usage: $0 [run|all]" >&2; exit 2 ;; esac
@@ -32,6 +33,8 @@ need_cmd iperf3 iperf3
 need_cmd ethtool ethtool
 need_cmd gnuplot gnuplot-nox
 need_cmd tmux tmux
+# tools/dfcp-exporter and its test (/usr/bin/python3: Debian's module)
+need_file /usr/lib/python3/dist-packages/prometheus_client/__init__.py python3-prometheus-client
 # LeakSanitizer/libFuzzer runtimes for clang
 [ -n "$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null)" ] || \
 	missing="$missing libclang-rt-dev"

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-WANT = ["bin/dfcp-engine", "bin/dfcp-rq", "bin/dfcp-bench", "bin/dfcp-plot",
+WANT = ["bin/dfcp-engine", "bin/dfcp-rq", "bin/dfcp-bench", "bin/dfcp-plot", "bin/dfcp-exporter",
         "share/man/man1/dfcp-engine.1", "share/man/man1/dfcp-rq.1",
         "share/man/man1/dfcp-bench.1", "share/dfcp-engine/configs/txonly.ini",
         "share/dfcp-engine/configs/default.ini",
