@@ -23,11 +23,11 @@ const struct eng_ctr eng_pace_ctrs[ENG_PACE_NCTRS] = {
 		"L1: configured rate on the wire (frame + FCS + preamble + IFG; a port's "
 		"tx_l1_mbps, not its tx_mbps)"},
 	{"rate_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, ENG_V_DATA,
-		"L1: the same as rate_l1_mbps (the name scripts read before it)"},
+		"L1: the same as rate_l1_mbps (the key scripts read)"},
 	{"achieved_l1_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, 0,
 		"L1: wire rate over the run while it had something to send"},
 	{"achieved_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, ENG_V_DATA,
-		"L1: the same as achieved_l1_mbps (the name scripts read before it)"},
+		"L1: the same as achieved_l1_mbps (the key scripts read)"},
 	{"achieved_pct", "%", PV(achieved_pct), ENG_CT_DBL, 2, 0, "achieved / configured"},
 	{"achieved_ppm", "ppm", PV(achieved_ppm), ENG_CT_U32, 0, ENG_V_DATA,
 		"achieved / configured, parts per million"},
