@@ -153,6 +153,7 @@ enum dfcp_err {
 	DFCP_E_CRC,		/* DATA whose block CRC differs from the block's */
 	DFCP_E_VALUE,		/* a peer-supplied number out of range (cum, FIN counts, acks) */
 	DFCP_E_MEMORY,		/* SYN refused: no receive memory for the connection */
+	DFCP_E_REPLAY,		/* DATA seq seen already or older than the anti-replay window */
 	DFCP_E_MAX
 };
 
@@ -452,6 +453,8 @@ struct dfcp_stats {
 	uint32_t completed;
 	uint32_t close_reason;
 	uint64_t crc_failures;		/* receiver: decoded blocks whose CRC failed (re-requested) */
+	uint64_t hdr_switches;		/* receiver, no key: blocks restarted with the header most
+					 * of their packets carry (the first one was bad) */
 	uint64_t rx_mem_bytes;		/* receiver: pool memory reserved for this connection */
 };
 

@@ -101,7 +101,7 @@ struct rq_dec;
 #define BACK_RING	256u		/* pending BLOCK-ACKs */
 #define GEN_MAX		64u		/* symbols queued for one rq_enc_symbols call */
 #define DFCP_POOL_RETRY_NS	50000ull	/* a sender short of an encoder tries again */
-#define DFCP_SEQ_WIN	1024u		/* receiver: seqs checked for duplicates */
+#define DFCP_SEQ_WIN	1024u		/* receiver: the anti-replay window, seqs */
 #define DFCP_PEER_TIMEOUT_MIN	3000000000ull	/* default peer timeout at least 3 s */
 #define DFCP_PEER_TIMEOUT_RTOS	10u		/* ... and 10 block timeouts */
 /* A receiver that hears its peer but sent nothing for a quarter of the
@@ -142,8 +142,10 @@ struct rx_slot {
 	uint32_t esi_span;
 	uint32_t count;		/* symbols held (decoding off: packets counted) */
 	uint32_t nsrc;		/* source symbols copied into out */
-	uint32_t crc;		/* the block's CRC-32C, from its first packet */
+	uint32_t crc;		/* the block's CRC-32C (its packets' header, see rx_header) */
 	uint32_t esi_floor;	/* after a failed CRC: older symbols are ignored */
+	uint32_t alt_crc, alt_len;	/* no key: another header seen for the block ... */
+	uint16_t hdr_n, alt_n;		/* ... packets that carried the slot's / the other */
 	uint8_t state;
 	uint8_t in_dec;		/* the source symbols went to the decoder too */
 	uint8_t g_buf;		/* out was drawn on the connection's guarantee */
@@ -293,7 +295,9 @@ struct dfcp_conn {
 	uint32_t slack;			/* reordering seen lately, packets */
 	uint32_t rx_pkts, seq_next;	/* the report's counters */
 	int seq_seen;
-	uint64_t seq_bits[DFCP_SEQ_WIN / 64u];	/* seqs seen, for duplicates */
+	uint64_t seq_bits[DFCP_SEQ_WIN / 64u];	/* the anti-replay window: seqs seen */
+	uint32_t seq_cand;		/* no key: a seq far ahead, not yet confirmed ... */
+	int seq_cand_ok;		/* ... (dfcp_round.c) */
 	uint32_t rpt_seq, rpt_rcvd;	/* the last round that ended */
 	uint16_t rpt_len;
 	uint8_t rpt_end;
@@ -420,7 +424,13 @@ void dfcp_cap_charge(struct dfcp_conn *c, unsigned int k);
 uint64_t dfcp_cap_next(const struct dfcp_conn *c, uint64_t now);
 /* Sender: reschedule a block whose round ended unheard (timer or later report). */
 void dfcp_sender_probe(struct dfcp_conn *c, struct tx_slot *s);
-/* dfcp_round.c: the receiver's round tracking and loss report */
+/*
+ * dfcp_round.c: the receiver's round tracking and loss report. round_rx:
+ * DFCP_SEQ_NEW (counted), _REPLAY (seen already or older than the window:
+ * dropped), _UNCOUNTED (no key: a seq that cannot be placed; not counted,
+ * its symbol used).
+ */
+enum { DFCP_SEQ_NEW = 0, DFCP_SEQ_REPLAY, DFCP_SEQ_UNCOUNTED };
 int dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now);
 void dfcp_round_after(struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 void dfcp_round_timer(struct dfcp_conn *c, uint64_t now);

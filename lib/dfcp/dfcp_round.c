@@ -28,7 +28,7 @@
 #define LATE_NS		200000ull	/* an idle end noticed later than this: a stall */
 #define PAUSE_FADE	5		/* the longest gap lately fades by 1/32 a round */
 
-/* Seen-seq window for duplicates: bit (seq % SEQ_WIN), for seq_next - SEQ_WIN <= seq. */
+/* The anti-replay window: bit (seq % SEQ_WIN), for seq_next - SEQ_WIN <= seq < seq_next. */
 static inline int
 seq_test_set(struct dfcp_conn *c, uint32_t seq)
 {
@@ -53,6 +53,48 @@ seq_advance(struct dfcp_conn *c, uint32_t s)
 			c->seq_bits[(q / 64u) % (DFCP_SEQ_WIN / 64u)] &= ~(1ull << (q % 64u));
 	}
 	c->seq_next = s + 1;
+}
+
+/*
+ * The anti-replay window (as IPsec's and QUIC's): seq_next is the highest
+ * seq counted + 1, the bitmap holds which of the DFCP_SEQ_WIN seqs before it
+ * were counted; a seq counted already (a duplicate, a replay) or older than
+ * the window is a replay. Without a key seqs are not authenticated: a seq
+ * a window or more ahead moves the window only once a second packet just
+ * after it confirms the jump (one forged seq would put every genuine one
+ * behind the window), and a seq older than the window may be a genuine
+ * packet behind a forged jump: neither is counted, their symbols are used
+ * (the block checks them). doc/protocol.md, "Replay".
+ */
+static int
+seq_check(struct dfcp_conn *c, uint32_t s)
+{
+	uint32_t ahead = s - c->seq_next, back = c->seq_next - s, after = s - c->seq_cand;
+
+	if ((int32_t)ahead < 0) {
+		if (back > DFCP_SEQ_WIN)
+			return c->has_auth ? DFCP_SEQ_REPLAY : DFCP_SEQ_UNCOUNTED;
+		if (seq_test_set(c, s))
+			return DFCP_SEQ_REPLAY;
+		if (back - 1 > c->slack)
+			c->slack = back - 1;
+		return DFCP_SEQ_NEW;
+	}
+	if (ahead >= DFCP_SEQ_WIN && !c->has_auth &&
+			(!c->seq_cand_ok || after == 0 || after >= DFCP_SEQ_WIN)) {
+		c->seq_cand = s;
+		c->seq_cand_ok = 1;
+		return DFCP_SEQ_UNCOUNTED;
+	}
+	seq_advance(c, s);
+	seq_test_set(c, s);
+	if (c->seq_cand_ok && (int32_t)(c->seq_cand - c->seq_next) < 0) {
+		/* passed (or confirmed: then counted too, it is within the window) */
+		if (ahead >= DFCP_SEQ_WIN && !seq_test_set(c, c->seq_cand))
+			c->rx_pkts++;
+		c->seq_cand_ok = 0;
+	}
+	return DFCP_SEQ_NEW;
 }
 
 /* Round r is over: count how, keep it for the report, tell the sender. */
@@ -175,9 +217,10 @@ round_next(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint32_t start, uint
 }
 
 /*
- * A DATA packet with a round header, before its symbol is used: duplicates
- * (returns 1: not counted), the counters of the report, the pace, and the
- * end of the previous round when this one starts a later round.
+ * A DATA packet with a round header, before its symbol is used: the
+ * anti-replay window (DFCP_SEQ_*: only a new seq goes on), the counters of
+ * the report, the pace, and the end of the previous round when this one
+ * starts a later round. Seqs start at 0 (the sender's first DATA).
  */
 int
 dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
@@ -185,22 +228,16 @@ dfcp_round_rx(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	uint32_t s = pkt->u.data.seq, start = s - pkt->u.data.rpos;
 	uint32_t end = start + pkt->u.data.rlen;
 	struct rx_round *r = &c->rr;
+	int rc;
 
 	if (!c->seq_seen) {
 		c->seq_seen = 1;
-		c->seq_next = s;
 		c->rate_t0 = now;
 		c->rate_n0 = 0;
 	}
-	if ((int32_t)(s - c->seq_next) >= 0) {
-		seq_advance(c, s);
-		seq_test_set(c, s);
-	} else if (c->seq_next - s <= DFCP_SEQ_WIN) {
-		if (seq_test_set(c, s))
-			return 1;
-		if (c->seq_next - 1 - s > c->slack)
-			c->slack = c->seq_next - 1 - s;
-	}
+	rc = seq_check(c, s);
+	if (rc != DFCP_SEQ_NEW)
+		return rc;
 	c->rx_pkts++;
 	if (c->p.flags & DFCP_F_RHINT)
 		rate_sample(c, now);

@@ -232,21 +232,74 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
  * sender's next ESIs are all above what was seen (esi_floor), so nothing
  * that went into the wrong decode is used again.
  */
+static void
+rx_restart(struct dfcp_conn *c, struct rx_slot *s)
+{
+	if (s->dec != NULL)
+		rq_dec_reset(s->dec);
+	if (c->have_words != 0)
+		memset(s->have, 0, c->have_words * sizeof(uint64_t));
+	s->state = RX_COLLECT;
+	s->count = 0;
+	s->nsrc = 0;
+	s->in_dec = 0;
+}
+
 static int
 crc_ok(struct dfcp_conn *c, struct rx_slot *s)
 {
 	if (!(c->p.flags & DFCP_F_CRC) || net_crc32c(s->out, s->len, 0) == s->crc)
 		return 1;
 	c->st.crc_failures++;
-	if (s->dec != NULL)
-		rq_dec_reset(s->dec);
-	memset(s->have, 0, c->have_words * sizeof(uint64_t));
+	rx_restart(c, s);
 	s->esi_floor = s->esi_span;
-	s->state = RX_COLLECT;
-	s->count = 0;
-	s->nsrc = 0;
-	s->in_dec = 0;
 	dfcp_rx_queue_back(c, s->block, DFCP_BA_SHORT, (uint16_t)c->p.K, 0, s->esi_span);
+	return 0;
+}
+
+/*
+ * Every packet of a block carries its length and CRC; the slot takes them
+ * from the block's first packet. With a key that one is genuine, and a
+ * packet that differs is dropped (`esi`, `crc`). Without a key the first
+ * may be forged or corrupted: a packet that differs is dropped all the
+ * same but kept as the other candidate (one, replaced by the next that
+ * differs from both), and once more packets have carried the other than
+ * the slot's, the slot takes it and starts the block again (what it held
+ * goes, as after a failed CRC): a bad first packet costs its block one
+ * genuine symbol, a top-up at worst. doc/protocol.md, "Integrity".
+ */
+static int
+rx_header(struct dfcp_conn *c, struct rx_slot *s, const struct dfcp_pkt *pkt)
+{
+	uint32_t len = pkt->u.data.block_len;
+	uint32_t crc = (c->p.flags & DFCP_F_CRC) ? pkt->u.data.crc : s->crc;
+	int err = len != s->len ? -DFCP_E_ESI : -DFCP_E_CRC;
+
+	if (len == s->len && crc == s->crc) {
+		if (s->hdr_n < UINT16_MAX)
+			s->hdr_n++;
+		return 0;
+	}
+	if (c->has_auth)
+		return err;
+	if (s->alt_n != 0 && len == s->alt_len && crc == s->alt_crc) {
+		if (s->alt_n < UINT16_MAX)
+			s->alt_n++;
+	} else {
+		s->alt_len = len;
+		s->alt_crc = crc;
+		s->alt_n = 1;
+	}
+	if (s->alt_n <= s->hdr_n)
+		return err;
+	c->st.hdr_switches++;
+	rx_restart(c, s);
+	s->len = len;
+	s->crc = crc;
+	s->hdr_n = s->alt_n;
+	s->alt_n = 0;
+	s->esi_floor = 0;
+	s->esi_span = 0;
 	return 0;
 }
 
@@ -261,6 +314,7 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 {
 	uint32_t b = pkt->u.data.block, esi = pkt->u.data.esi;
 	struct rx_slot *s;
+	int rc;
 
 	if ((int32_t)(b - c->rcv_cum) < 0) {
 		if (last)
@@ -293,6 +347,8 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 		s->block = b;
 		s->len = pkt->u.data.block_len;
 		s->crc = pkt->u.data.crc;
+		s->hdr_n = 0;
+		s->alt_n = 0;
 		s->esi_floor = 0;
 		s->esi_span = 0;
 		s->count = 0;
@@ -303,17 +359,15 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
 	}
-	if (pkt->u.data.block_len != s->len)
-		return -DFCP_E_ESI;
-	if ((c->p.flags & DFCP_F_CRC) && pkt->u.data.crc != s->crc)
-		return -DFCP_E_CRC;
+	rc = rx_header(c, s, pkt);
+	if (rc < 0)
+		return rc;
 	if (esi < s->esi_floor)
 		return -DFCP_E_STALE;	/* sent before a decode that failed its CRC */
 	if (esi_end > s->esi_span)
 		s->esi_span = esi_end;
 	if (c->p.flags & DFCP_F_DEC) {
-		int rc = rx_symbol(c, s, esi, pkt->u.data.sym);
-
+		rc = rx_symbol(c, s, esi, pkt->u.data.sym);
 		if (rc < 0)
 			return rc;
 		if (s->state == RX_DECODED && !crc_ok(c, s))
@@ -345,7 +399,7 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 int
 dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 {
-	int xr = (pkt->flags & DFCP_F_RND) && (c->p.flags & DFCP_F_XR), rc;
+	int xr = (pkt->flags & DFCP_F_RND) && (c->p.flags & DFCP_F_XR), rc, seq;
 	uint32_t esi = pkt->u.data.esi;
 
 	if (pkt->u.data.sym_len != c->p.T)
@@ -356,10 +410,12 @@ dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 	if (!xr)
 		return rx_block(c, pkt, pkt->flags & DFCP_F_LAST, esi + 1, now);
 	/* ESIs of a round are consecutive: it ends at esi + (rlen - rpos) */
-	if (dfcp_round_rx(c, pkt, now) != 0)
-		return -DFCP_E_STALE;	/* a duplicate */
+	seq = dfcp_round_rx(c, pkt, now);
+	if (seq == DFCP_SEQ_REPLAY)
+		return -DFCP_E_REPLAY;
 	rc = rx_block(c, pkt, 0, esi + pkt->u.data.rlen - pkt->u.data.rpos, now);
-	dfcp_round_after(c, pkt);
+	if (seq == DFCP_SEQ_NEW)
+		dfcp_round_after(c, pkt);
 	return rc;
 }
 

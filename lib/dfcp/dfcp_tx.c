@@ -273,10 +273,13 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 	/* nothing is acknowledged that could not have been decoded */
 	if (!claims_ok(c, pkt))
 		return -DFCP_E_VALUE;
-	/* the loss report first: a top-up below is sized from the new estimate */
+	/*
+	 * The loss report first: a top-up below is sized from the new estimate.
+	 * One that does not fit what was sent gives no top-up and no sample,
+	 * but its acknowledgements (checked above) count: a report is never
+	 * what holds the transfer (doc/protocol.md, "Replay").
+	 */
 	rc = dfcp_model_report(c, pkt, now);
-	if (rc < 0)
-		return rc;
 	if (pkt->u.back.status == DFCP_BA_DECODED) {
 		if (s != NULL)
 			back_decoded(c, s, pkt, now);
@@ -288,7 +291,8 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 	for (uint32_t i = 0; i < 64; i++)
 		if (pkt->u.back.bitmap & (1ull << i))
 			block_acked(c, cum + 1 + i, now);
-
+	if (rc < 0)
+		return rc;
 	if (pkt->u.back.status == DFCP_BA_SHORT) {
 		c->st.short_reports++;
 		s = tx_slot_of(c, b);

@@ -35,6 +35,7 @@ static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_CRC] = "crc",
 	[DFCP_E_VALUE] = "value",
 	[DFCP_E_MEMORY] = "memory",
+	[DFCP_E_REPLAY] = "replay",
 };
 
 const char *

@@ -208,8 +208,8 @@ spoil_reports(void *ctx, int dir, uint8_t *f, uint16_t len, struct dfcp_pkt *p)
 {
 	(void)ctx;
 	if (dir == 1 && p->type == DFCP_T_BLOCK_ACK) {
-		/* rx_pkts beyond seq_next: the sender must refuse it */
-		uint8_t *r = f + DFCP_L2L4_LEN + DFCP_COMMON_LEN + 28;
+		/* a block holding more symbols than were sent of it: refused whole */
+		uint8_t *r = f + DFCP_L2L4_LEN + DFCP_COMMON_LEN + 12;
 
 		r[0] = 0xff;
 		f[DFCP_L2L4_LEN - 2] = f[DFCP_L2L4_LEN - 1] = 0;	/* UDP checksum off */
