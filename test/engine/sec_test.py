@@ -20,7 +20,8 @@ Cases:
                 engine, the transfer completes, the JSON is written, exit 0
   sink-full     sink = file into a 2 MB tmpfs: the receiver fails at the first ENOSPC (exit 5,
                 close_reason sink-error, the error and the bytes written named), the sender
-                does not complete; skipped (77) where tmpfs cannot be mounted
+                does not complete; skipped (77) where tmpfs cannot be mounted; with room,
+                the file is whole and the flow completed
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -494,6 +495,16 @@ def case_sink_full(engine, src, tmp):
             fail("no log line when the sink failed")
     finally:
         subprocess.run(["umount", mnt], capture_output=True)
+    # room enough: written, fsync'd at the close, completed
+    path = os.path.join(tmp, "data")
+    cfg = ring_cfg(tmp, "room.ini", duration="10s", sgoal="bytes = 4MiB")
+    write(cfg, open(cfg).read().replace("sink = verify", f"sink = file {path}"))
+    p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
+    expect_code(p, 0)
+    r = flow(load(out), "r1")
+    if not r["completed"] or r["sink_errors"] or r["close_reason"] != "normal" or \
+            r["sink_file_bytes"] != 4 << 20 or os.path.getsize(path) != 4 << 20:
+        fail("a sink file with room did not complete whole")
 
 
 CASES = {

@@ -123,7 +123,8 @@ rconn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_rconn *r)
 			(r->last_ns - r->start_ns) / 1000 : 0;
 
 	/* the data is on disk before an orderly close counts as completed */
-	if (r->sink.fd >= 0 && dfcp_conn_close_reason(r->c) == DFCP_CR_DONE &&
+	if (r->sink.fd >= 0 && r->sink.err == 0 &&
+			dfcp_conn_close_reason(r->c) == DFCP_CR_DONE &&
 			net_sink_count_sync(&r->sink) < 0)
 		eng_dfcp_sink_failed(f, r->sink.err);	/* the next tick logs it */
 	eng_dfcp_conn_closed(xf, f, r->c);
