@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * net: Internet checksum, Ethernet / IPv4 / UDP / TCP header build, ARP,
+ * net: Internet checksum, Ethernet / IPv4 / UDP / TCP header build, ARP
+ * (frames, and the neighbour entry learned only from our own requests),
  * the names of the Ethernet / IPv4 error codes. Everything on the wire is
  * big-endian.
  */
@@ -229,4 +230,47 @@ net_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
 	memcpy(rep.tha, in.sha, 6);
 	rep.tpa = in.spa;
 	return net_arp_build(out, cap, &rep);
+}
+
+void
+net_arp_entry_init(struct net_arp_entry *e, uint32_t ip, const uint8_t *mac)
+{
+	memset(e, 0, sizeof(*e));
+	e->ip = ip;
+	if (mac != NULL) {
+		memcpy(e->mac, mac, 6);
+		e->state = NET_ARP_PINNED;
+	}
+}
+
+void
+net_arp_entry_requested(struct net_arp_entry *e, uint64_t now, uint64_t life_ns)
+{
+	e->req_until = now + life_ns;
+}
+
+enum net_arp_verdict
+net_arp_entry_reply(struct net_arp_entry *e, const struct net_arp *a, uint32_t my_ip,
+		const uint8_t my_mac[6], uint64_t now)
+{
+	/* an answer to our request: while it is outstanding, to our address and MAC */
+	int asked = now < e->req_until && a->tpa == my_ip && memcmp(a->tha, my_mac, 6) == 0;
+
+	if (a->op != NET_ARP_REPLY || a->spa != e->ip)
+		return NET_ARP_V_OTHER;
+	if (e->state != NET_ARP_NONE && memcmp(a->sha, e->mac, 6) != 0) {
+		e->conflicts++;
+		if (e->state == NET_ARP_PINNED || now < e->req_until)
+			return NET_ARP_V_CONFLICT;	/* pinned, or a check under way */
+		return NET_ARP_V_RECHECK;
+	}
+	if (!asked) {
+		e->unsolicited++;
+		return NET_ARP_V_IGNORED;
+	}
+	if (e->state != NET_ARP_NONE)
+		return NET_ARP_V_SAME;
+	memcpy(e->mac, a->sha, 6);
+	e->state = NET_ARP_RESOLVED;
+	return NET_ARP_V_LEARNED;
 }

@@ -253,6 +253,48 @@ int net_arp_build(void *frame, size_t cap, const struct net_arp *arp);
 int net_arp_answer(const void *frame, size_t len, const uint8_t my_mac[6],
 		uint32_t my_ip, void *out, size_t cap);
 
+/*
+ * A neighbour: the MAC of one IPv4 address, learned only from a reply to
+ * our own outstanding request (its target our address and MAC, within the
+ * request's lifetime), or pinned from the start (remote_mac). A reply no
+ * request of ours asked for (unsolicited, gratuitous) is counted and
+ * ignored; a resolved MAC is never replaced: a reply naming another MAC is
+ * a conflict, counted and re-checked by a new request (at most one per
+ * lifetime). Time in ns, a parameter (no clock here).
+ */
+enum net_arp_state {
+	NET_ARP_NONE = 0,	/* not resolved */
+	NET_ARP_RESOLVED,	/* learned from a reply to our request */
+	NET_ARP_PINNED,		/* fixed by configuration */
+};
+
+/* What a reply did to an entry (net_arp_entry_reply). */
+enum net_arp_verdict {
+	NET_ARP_V_OTHER = 0,	/* not a reply from the entry's address */
+	NET_ARP_V_LEARNED,	/* resolved now (mac) */
+	NET_ARP_V_SAME,		/* a solicited reply confirming mac */
+	NET_ARP_V_IGNORED,	/* unsolicited: counted (unsolicited), ignored */
+	NET_ARP_V_CONFLICT,	/* another MAC: counted (conflicts), ignored */
+	NET_ARP_V_RECHECK,	/* as CONFLICT, and the caller sends a request now */
+};
+
+struct net_arp_entry {
+	uint32_t ip;		/* the address (host order) */
+	uint8_t mac[6];		/* valid unless state is NET_ARP_NONE */
+	uint8_t state;		/* enum net_arp_state */
+	uint64_t req_until;	/* replies to our latest request taken until (ns); 0: none */
+	uint64_t unsolicited;	/* replies from ip that no request of ours asked for */
+	uint64_t conflicts;	/* replies from ip naming another MAC than the resolved one */
+};
+
+/* An entry for ip, pinned to mac (resolved for good) unless mac is NULL. */
+void net_arp_entry_init(struct net_arp_entry *e, uint32_t ip, const uint8_t *mac);
+/* Our request for e->ip left at now: its replies are taken until now + life_ns. */
+void net_arp_entry_requested(struct net_arp_entry *e, uint64_t now, uint64_t life_ns);
+/* A parsed ARP frame received at now by my_ip / my_mac (the requester). */
+enum net_arp_verdict net_arp_entry_reply(struct net_arp_entry *e, const struct net_arp *a,
+		uint32_t my_ip, const uint8_t my_mac[6], uint64_t now);
+
 /* ------------------------------------------------------------------ */
 /* Application side                                                     */
 /* ------------------------------------------------------------------ */
@@ -298,8 +340,18 @@ struct net_sink_count {
 	uint64_t next_off;	/* expected next offset */
 	uint64_t bad_bytes;	/* pattern mismatches (bytes in bad chunks) */
 	uint64_t order_errors;	/* deliveries out of order */
+	uint64_t file_bytes;	/* bytes written to fd */
+	int err;		/* 0, or the -errno of the first failed write or sync of fd
+				 * (nothing more is written to it after) */
 };
 void net_sink_count_init(struct net_sink_count *s, uint32_t seed, int verify);
+/* Counts and verifies len bytes and writes them to fd (interrupted and short
+ * writes are retried; a write that fails records err). */
 void net_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len);
+/*
+ * fsync the file (a device or pipe that cannot sync counts as synced): 0, or
+ * err (the first write error, else the fsync's, recorded).
+ */
+int net_sink_count_sync(struct net_sink_count *s);
 
 #endif /* NET_H */

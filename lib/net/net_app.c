@@ -4,6 +4,7 @@
  * verifiable pattern (with its plain reference), the pattern source, the
  * counting / verifying sink.
  */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -353,16 +354,37 @@ net_sink_count_write(void *ctx, uint64_t off, const void *data, size_t len)
 		return;
 	if (s->verify && net_pattern_check(s->seed, off, data, len) != len)
 		s->bad_bytes += len;
-	if (s->fd >= 0) {
+	if (s->fd >= 0 && s->err == 0) {
 		const uint8_t *p = data;
 
 		while (len) {
 			ssize_t w = write(s->fd, p, len);
 
-			if (w <= 0)
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				/* 0 for a non-empty write: no progress will come */
+				s->err = w < 0 ? -errno : -EIO;
 				break;
+			}
 			p += w;
 			len -= (size_t)w;
+			s->file_bytes += (uint64_t)w;
 		}
 	}
+}
+
+int
+net_sink_count_sync(struct net_sink_count *s)
+{
+	if (s->fd < 0 || s->err != 0)
+		return s->err;
+	while (fsync(s->fd) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EINVAL && errno != EROFS)	/* a device or pipe: nothing to sync */
+			s->err = -errno;
+		break;
+	}
+	return s->err;
 }

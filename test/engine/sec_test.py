@@ -12,10 +12,16 @@ Cases:
                 drops the SYNs (counted as "auth") and the sender fails (exit 5)
   verify-fail   a verifying sink with another seed: exit 5, "verify failed" in the summary
   arp           a sender whose next hop never answers ARP gives up after [port] arp_tries (4)
-                (exit 5, the reason in the JSON)
+                (exit 5, the reason in the JSON); with root, a sender on a bridge whose
+                attacker sends unsolicited ARP replies before the sender's request: they are
+                ignored (counted), the transfer completes verified
   sighup        SIGHUP stops the run like SIGTERM: summary and JSON written, exit 0
   sigpipe       stdout closed after its first line (`| head -1`): SIGPIPE does not kill the
                 engine, the transfer completes, the JSON is written, exit 0
+  sink-full     sink = file into a 2 MB tmpfs: the receiver fails at the first ENOSPC (exit 5,
+                close_reason sink-error, the error and the bytes written named), the sender
+                does not complete; skipped (77) where tmpfs cannot be mounted; with room,
+                the file is whole and the flow completed
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -23,13 +29,14 @@ No timing assertions beyond the peer timeout's bound: counts, reasons and exit c
 """
 import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from enginetest import case_main, fail, load, write  # noqa: E402
+from enginetest import case_main, fail, load, sh, skip, write  # noqa: E402
 import enginetest  # noqa: E402
 
 EAL = "-l 0-1 --no-huge -m 1024 --no-pci"
@@ -230,6 +237,141 @@ def case_arp(engine, src, tmp):
         fail("the sender's failure does not say that ARP gave up")
     if "giving up" not in p.stderr + p.stdout:
         fail("no log line when ARP gave up")
+    arp_unsolicited(engine, tmp)
+
+
+# An attacker on the bridge: ARP replies "10.0.0.2 is at 02:66:..." to the sender's address
+# and MAC every 10 ms for 0.5 s, sent from its own port (the bridge learns its MAC there);
+# then it watches for the sender's own request and prints when it saw it.
+ARP_ATTACKER = r"""
+import socket, struct, sys, time
+dev, smac = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", ""))
+evil = bytes.fromhex("026666666666")
+ip = lambda a: socket.inet_aton(a)
+arp = struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) + evil + ip("10.0.0.2") + smac + ip("10.0.0.1")
+frame = smac + evil + b"\x08\x06" + arp + bytes(18)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0806))
+s.bind((dev, 0))
+t0, n = time.monotonic(), 0
+while time.monotonic() - t0 < 0.5:
+    s.send(frame)
+    n += 1
+    time.sleep(0.01)
+last = time.monotonic()
+print("sent", n, flush=True)
+s.settimeout(0.2)
+while time.monotonic() - last < 6:
+    try:
+        f = s.recv(100)
+    except socket.timeout:
+        continue
+    if f[6:12] == smac and f[20:22] == b"\x00\x01" and f[38:42] == ip("10.0.0.2"):
+        print("request %.3f s after the last reply" % (time.monotonic() - last), flush=True)
+        break
+"""
+
+ARP_BRIDGE = """[eal]
+args = -l 0-1 --no-huge -m 1024 --no-pci --no-shconf
+[engine]
+duration = 6s
+stats_period = 0
+[port p0]
+device = net_af_packet0,iface=sa
+preset = net_af_packet
+[port p1]
+device = net_af_packet1,iface=ra
+preset = net_af_packet
+[flow s1]
+role = sender
+local = 10.0.0.1:5001
+remote = 10.0.0.2:6001
+start = 2s
+bytes = 4MiB
+window = 32
+seed = 7
+[flow r1]
+role = receiver
+local = 10.0.0.2:6001
+window = 32
+seed = 7
+sink = verify
+[task tx]
+kind = dfcp
+port = p0
+flows = s1
+[task rx]
+kind = dfcp
+port = p1
+flows = r1
+[lcore 1]
+tasks = tx, rx
+"""
+
+
+def arp_unsolicited(engine, tmp):
+    """A sender (no remote_mac) on a bridge with its receiver and an attacker who sends
+    unsolicited ARP replies before the sender's first request: ignored (counted), the
+    request's real answer taken, the transfer verified. (Taking the first reply sent the
+    SYN to the attacker's port: syn-timeout, exit 5.)"""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        print("unsolicited ARP: SKIPPED (needs root and iproute2)")
+        return
+    ns = f"dfcp-sarp-{os.getpid()}"
+    if sh(f"ip netns add {ns}", check=False).returncode != 0:
+        print("unsolicited ARP: SKIPPED (cannot create a network namespace)")
+        return
+    p = att = None
+    try:
+        cmds = ["ip link add br0 type bridge", "sysctl -qw net.ipv6.conf.all.disable_ipv6=1"]
+        for a in ("sa", "ra", "ev"):
+            cmds += [f"ip link add {a} type veth peer name {a}b", f"ip link set {a}b master br0",
+                     f"ip link set {a} up", f"ip link set {a}b up"]
+        for c in cmds + ["ip link set br0 up"]:
+            if sh(f"ip netns exec {ns} {c}", check=False).returncode:
+                print(f"unsolicited ARP: SKIPPED ({c} failed)")
+                return
+        smac = subprocess.run(["ip", "netns", "exec", ns, "cat", "/sys/class/net/sa/address"],
+                              capture_output=True, text=True).stdout.strip()
+        out = os.path.join(tmp, "sarp.json")
+        cfg = write(os.path.join(tmp, "sarp.ini"), ARP_BRIDGE)
+        cmd = ["ip", "netns", "exec", ns, engine, "--", "--config", cfg, "--summary-json", out]
+        print("$", " ".join(cmd), flush=True)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines = []
+        for line in p.stdout:  # the ports are up: the attacker's replies reach the sender
+            lines.append(line)
+            if "running" in line:
+                break
+        att = subprocess.Popen(["ip", "netns", "exec", ns, "python3", "-c", ARP_ATTACKER, "ev",
+                                smac], stdout=subprocess.PIPE, text=True)
+        rest, _ = p.communicate(timeout=60)
+        aout, _ = att.communicate(timeout=30)
+        text = "".join(lines) + rest
+        sys.stdout.write(text[-3000:])
+        print("attacker:", aout.strip().replace("\n", "; "))
+        gap = [float(w) for line in aout.splitlines() if line.startswith("request")
+               for w in line.split()[1:2]]
+        js = load(out)
+        s, r = flow(js, "s1"), flow(js, "r1")
+        print(f"s1: arp_unsolicited {s.get('arp_unsolicited')}, arp_conflicts "
+              f"{s.get('arp_conflicts')}; failures {failures(js)}")
+        if not gap:
+            fail("the sender never sent an ARP request: it took an unsolicited reply")
+        if gap[0] < 0.2:  # the attacker started late (a loaded machine): nothing tested
+            print("unsolicited ARP: SKIPPED (the replies did not all come before the request)")
+            return
+        expect_code(p, 0)
+        if not s["completed"] or not r["completed"] or r["bad_bytes"] or \
+                r["sink_bytes"] != 4 << 20:
+            fail("the transfer did not complete verified")
+        if s["arp_unsolicited"] < 1:
+            fail("the unsolicited replies were not counted")
+    finally:
+        for q in (p, att):
+            if q is not None and q.poll() is None:
+                q.kill()
+                q.wait()
+        sh(f"ip netns del {ns}", check=False)
 
 
 def case_sighup(engine, src, tmp):
@@ -319,6 +461,53 @@ def case_sigpipe(engine, src, tmp):
     if flow(js, "s1")["goodput_bytes"] == 0 or flow(js, "r1")["bad_bytes"] != 0:
         fail("the transfer did not run, or not verified, with stdout closed")
 
+def case_sink_full(engine, src, tmp):
+    """sink = file into a 2 MB tmpfs: the first ENOSPC fails the flow (exit 5)."""
+    mnt = os.path.join(tmp, "small")
+    os.mkdir(mnt)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs",
+                                            mnt], capture_output=True).returncode != 0:
+        skip("cannot mount a tmpfs")
+    try:
+        path = os.path.join(mnt, "data")
+        out = os.path.join(tmp, "full.json")
+        cfg = ring_cfg(tmp, "full.ini", duration="10s", sgoal="bytes = 16MiB")
+        write(cfg, open(cfg).read().replace("sink = verify", f"sink = file {path}"))
+        p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
+        expect_code(p, FLOW_FAILED)
+        js = load(out)
+        r, s = flow(js, "r1"), flow(js, "s1")
+        size = os.path.getsize(path)
+        print(f"r1: close_reason {r['close_reason']}, sink_bytes {r['sink_bytes']}, file "
+              f"{size} B, sink_file_bytes {r['sink_file_bytes']}, sink_errors "
+              f"{r['sink_errors']}; failures {failures(js)}")
+        reason = failures(js).get("r1", "")
+        if not reason.startswith("sink write failed: No space left on device after "):
+            fail("r1's failure does not name the full disk")
+        if f"after {size} bytes" not in reason or r["sink_file_bytes"] != size:
+            fail("the bytes written are not the file's size")
+        if r["close_reason"] != "sink-error" or r["sink_errors"] < 1 or r["completed"]:
+            fail("r1 did not close on its sink error, counted")
+        if s["completed"] or size >= 16 << 20:
+            fail("the sender completed a transfer that was not stored")
+        if "flow r1 FAILED: sink write failed" not in p.stdout:
+            fail("the summary does not name the sink's failure")
+        if "sink file failed: No space left on device" not in p.stdout + p.stderr:
+            fail("no log line when the sink failed")
+    finally:
+        subprocess.run(["umount", mnt], capture_output=True)
+    # room enough: written, fsync'd at the close, completed
+    path = os.path.join(tmp, "data")
+    cfg = ring_cfg(tmp, "room.ini", duration="10s", sgoal="bytes = 4MiB")
+    write(cfg, open(cfg).read().replace("sink = verify", f"sink = file {path}"))
+    p = run([engine, "--", "--config", cfg, "--summary-json", out], timeout=60)
+    expect_code(p, 0)
+    r = flow(load(out), "r1")
+    if not r["completed"] or r["sink_errors"] or r["close_reason"] != "normal" or \
+            r["sink_file_bytes"] != 4 << 20 or os.path.getsize(path) != 4 << 20:
+        fail("a sink file with room did not complete whole")
+
+
 CASES = {
     "peer-timeout": case_peer_timeout,
     "auth": case_auth,
@@ -327,6 +516,7 @@ CASES = {
     "sighup": case_sighup,
     "sigpipe": case_sigpipe,
     "bad-config": case_bad_config,
+    "sink-full": case_sink_full,
 }
 
 if __name__ == "__main__":

@@ -4,13 +4,17 @@
  * vectors, big-endian load/store, header writers, ARP, Ethernet / IPv4
  * validation, error names; the application side: the verifiable pattern
  * (its word kernels against the plain reference and a known vector), the
- * pattern source, the counting sink.
+ * pattern source, the counting sink and its file's write errors; the ARP
+ * neighbour entry (learned only from replies to our own requests).
  * Usage: test_net NAME
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "net.h"
@@ -168,6 +172,86 @@ test_arp(void)
 			"a reply is not answered");
 	CHECKF(net_arp_answer(out, 10, mac, 0x0a000002u, f, sizeof(f)) == -NET_E_TRUNC_ETH,
 			"malformed");
+}
+
+/* A reply from spa / sha to tpa / tha. */
+static struct net_arp
+arp_reply(uint32_t spa, const uint8_t sha[6], uint32_t tpa, const uint8_t tha[6])
+{
+	struct net_arp a;
+
+	a.op = NET_ARP_REPLY;
+	a.spa = spa;
+	memcpy(a.sha, sha, 6);
+	a.tpa = tpa;
+	memcpy(a.tha, tha, 6);
+	return a;
+}
+
+/* The neighbour entry: learned only from replies to our own requests. */
+static void
+test_arp_entry(void)
+{
+	static const uint8_t me[6] = {2, 0, 0, 0, 0, 1}, peer[6] = {2, 0, 0, 0, 0, 2};
+	static const uint8_t evil[6] = {2, 0x66, 0, 0, 0, 6}, bcast[6] = {0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff};
+	const uint32_t my_ip = 0x0a000001u, ip = 0x0a000002u;
+	const uint64_t ms = 1000000, life = 200 * ms;
+	struct net_arp_entry e;
+	struct net_arp a;
+
+	net_arp_entry_init(&e, ip, NULL);
+	CHECK(e.state == NET_ARP_NONE);
+	/* before any request: an unsolicited reply to us, a gratuitous one: ignored */
+	a = arp_reply(ip, evil, my_ip, me);
+	CHECKF(net_arp_entry_reply(&e, &a, my_ip, me, 1 * ms) == NET_ARP_V_IGNORED,
+			"unsolicited before the request");
+	a = arp_reply(ip, evil, ip, bcast);
+	CHECKF(net_arp_entry_reply(&e, &a, my_ip, me, 2 * ms) == NET_ARP_V_IGNORED, "gratuitous");
+	CHECK(e.state == NET_ARP_NONE && e.unsolicited == 2 && e.conflicts == 0);
+	/* not about this entry, or a request: none of its business, not counted */
+	a = arp_reply(0x0a000009u, evil, my_ip, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 3 * ms) == NET_ARP_V_OTHER);
+	a = arp_reply(ip, evil, my_ip, me);
+	a.op = NET_ARP_REQUEST;
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 3 * ms) == NET_ARP_V_OTHER);
+	CHECK(e.unsolicited == 2);
+	/* our request at 10 ms: a reply to another address or MAC is not its answer */
+	net_arp_entry_requested(&e, 10 * ms, life);
+	a = arp_reply(ip, evil, 0x0a000003u, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 11 * ms) == NET_ARP_V_IGNORED);
+	a = arp_reply(ip, evil, my_ip, peer);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 11 * ms) == NET_ARP_V_IGNORED);
+	CHECK(e.state == NET_ARP_NONE && e.unsolicited == 4);
+	/* ... the answer within its lifetime: learned */
+	a = arp_reply(ip, peer, my_ip, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 12 * ms) == NET_ARP_V_LEARNED);
+	CHECK(e.state == NET_ARP_RESOLVED && memcmp(e.mac, peer, 6) == 0);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 13 * ms) == NET_ARP_V_SAME);
+	/* a second, different answer to the same request: a conflict, the check under way */
+	a = arp_reply(ip, evil, my_ip, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 14 * ms) == NET_ARP_V_CONFLICT);
+	CHECK(e.conflicts == 1 && memcmp(e.mac, peer, 6) == 0);
+	/* after the lifetime: a conflicting reply asks for a re-check; the MAC stays */
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 10 * ms + life) == NET_ARP_V_RECHECK);
+	net_arp_entry_requested(&e, 10 * ms + life, life);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 11 * ms + life) == NET_ARP_V_CONFLICT);
+	CHECK(e.conflicts == 3 && memcmp(e.mac, peer, 6) == 0 && e.state == NET_ARP_RESOLVED);
+	/* the owner confirms; a late answer after the lifetime is unsolicited */
+	a = arp_reply(ip, peer, my_ip, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 12 * ms + life) == NET_ARP_V_SAME);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 10 * ms + 2 * life) == NET_ARP_V_IGNORED);
+	/* a request's lifetime ends unanswered: its late answer is not taken */
+	net_arp_entry_init(&e, ip, NULL);
+	net_arp_entry_requested(&e, 0, life);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, life) == NET_ARP_V_IGNORED);
+	CHECK(e.state == NET_ARP_NONE);
+	/* pinned: resolved from the start, a conflict never re-checked */
+	net_arp_entry_init(&e, ip, peer);
+	CHECK(e.state == NET_ARP_PINNED && memcmp(e.mac, peer, 6) == 0);
+	a = arp_reply(ip, evil, my_ip, me);
+	CHECK(net_arp_entry_reply(&e, &a, my_ip, me, 5 * life) == NET_ARP_V_CONFLICT);
+	CHECK(e.conflicts == 1 && memcmp(e.mac, peer, 6) == 0);
 }
 
 /* An Ethernet + IPv4 frame of proto with l4 bytes after the header (ihl 20 + opts). */
@@ -419,6 +503,75 @@ test_sink(void)
 	close(fd);
 }
 
+/* The sink's file fails: the first error recorded, nothing written after it. */
+static void
+test_sink_err(void)
+{
+	struct net_sink_count k;
+	struct rlimit old, lim;
+	uint8_t buf[1500];
+	char path[] = "/tmp/test_net.XXXXXX", path2[] = "/tmp/test_net.XXXXXX";
+	int fd;
+
+	net_pattern_fill(5, 0, buf, sizeof(buf));
+	/* a full device: ENOSPC at once; counting goes on, the file is left alone */
+	net_sink_count_init(&k, 5, 1);
+	k.fd = open("/dev/full", O_WRONLY);
+	REQUIRE(k.fd >= 0);
+	net_sink_count_write(&k, 0, buf, 100);
+	CHECKF(k.err == -ENOSPC && k.file_bytes == 0, "err %d", k.err);
+	net_sink_count_write(&k, 100, buf + 100, 100);
+	CHECK(k.err == -ENOSPC && k.bytes == 200 && k.bad_bytes == 0);
+	CHECKF(net_sink_count_sync(&k) == -ENOSPC, "sync keeps the first error");
+	close(k.fd);
+	/* a file size limit: a short write, then EFBIG (the rest cannot be written) */
+	fd = mkstemp(path);
+	REQUIRE(fd >= 0);
+	unlink(path);
+	REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+	signal(SIGXFSZ, SIG_IGN);
+	lim = old;
+	lim.rlim_cur = 1000;
+	REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	net_sink_count_init(&k, 5, 1);
+	k.fd = fd;
+	net_sink_count_write(&k, 0, buf, 600);
+	CHECK(k.err == 0 && k.file_bytes == 600);
+	net_sink_count_write(&k, 600, buf + 600, 900);
+	REQUIRE(setrlimit(RLIMIT_FSIZE, &old) == 0);
+	CHECKF(k.err == -EFBIG && k.file_bytes == 1000, "err %d, %llu bytes written", k.err,
+			(unsigned long long)k.file_bytes);
+	CHECK(lseek(fd, 0, SEEK_END) == 1000);
+	/* writes after the error go nowhere (the limit is lifted by now) */
+	net_sink_count_write(&k, 1500, buf, 100);
+	CHECK(lseek(fd, 0, SEEK_END) == 1000 && k.bytes == 1600);
+	close(fd);
+	/* a good file syncs; a read-only descriptor fails the write (EBADF) */
+	fd = mkstemp(path2);
+	REQUIRE(fd >= 0);
+	unlink(path2);
+	net_sink_count_init(&k, 5, 0);
+	k.fd = fd;
+	net_sink_count_write(&k, 0, buf, sizeof(buf));
+	CHECK(k.err == 0 && k.file_bytes == sizeof(buf) && net_sink_count_sync(&k) == 0);
+	close(fd);
+	net_sink_count_init(&k, 5, 0);
+	k.fd = open("/dev/null", O_RDONLY);
+	REQUIRE(k.fd >= 0);
+	net_sink_count_write(&k, 0, buf, 10);
+	CHECK(k.err == -EBADF);
+	close(k.fd);
+	/* /dev/null cannot fsync (EINVAL): synced; no file: nothing to sync */
+	net_sink_count_init(&k, 5, 0);
+	k.fd = open("/dev/null", O_WRONLY);
+	REQUIRE(k.fd >= 0);
+	net_sink_count_write(&k, 0, buf, 10);
+	CHECK(k.err == 0 && net_sink_count_sync(&k) == 0);
+	close(k.fd);
+	k.fd = -1;
+	CHECK(net_sink_count_sync(&k) == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -430,12 +583,14 @@ main(int argc, char **argv)
 		{"be", test_be},
 		{"hdr", test_hdr},
 		{"arp", test_arp},
+		{"arp_entry", test_arp_entry},
 		{"l3", test_l3},
 		{"err", test_err},
 		{"pattern", test_pattern},
 		{"kernels", test_kernels},
 		{"src", test_src},
 		{"sink", test_sink},
+		{"sink_err", test_sink_err},
 	};
 	unsigned int i;
 	int ran = 0;
@@ -449,7 +604,7 @@ main(int argc, char **argv)
 		ran++;
 	}
 	if (ran == 0) {
-		fprintf(stderr, "usage: %s [csum|be|hdr|arp|l3|err|pattern|kernels|src|sink]\n", argv[0]);
+		fprintf(stderr, "usage: %s [csum|be|hdr|arp|arp_entry|l3|err|pattern|kernels|src|sink|sink_err]\n", argv[0]);
 		return 2;
 	}
 	return test_report("test_net");

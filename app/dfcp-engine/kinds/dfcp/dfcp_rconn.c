@@ -7,10 +7,15 @@
  * its start and last delivery, so that several transfers at once neither
  * disturb each other's verification nor hide each other's goodput; the
  * flow's sink keeps the sums. A closed connection's counters go into the
- * flow's (and a receiver's its own line: bytes, Mbit/s, verify).
+ * flow's (and a receiver's its own line: bytes, Mbit/s, verify). A sink
+ * file that fails a write (ENOSPC, EIO, EFBIG ...) fails the flow: its
+ * connections are aborted at the next tick; an orderly close fsyncs the
+ * file first, and a failed fsync fails the flow too.
  */
 #include <inttypes.h>
 #include <string.h>
+
+#include <rte_branch_prediction.h>
 
 #include "core/log.h"
 #include "dfcp.h"
@@ -23,12 +28,43 @@ conn_sink(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	struct dfcp_rconn *r = ctx;
 	struct net_sink_count *fs = &r->f->sink;
-	uint64_t bad = r->sink.bad_bytes, ord = r->sink.order_errors;
+	uint64_t bad = r->sink.bad_bytes, ord = r->sink.order_errors, fb = r->sink.file_bytes;
+	int err = r->sink.err;
 
 	net_sink_count_write(&r->sink, off, data, len);
 	fs->bytes += len;
 	fs->bad_bytes += r->sink.bad_bytes - bad;
 	fs->order_errors += r->sink.order_errors - ord;
+	fs->file_bytes += r->sink.file_bytes - fb;
+	if (unlikely(r->sink.err != err))
+		eng_dfcp_sink_failed(r->f, r->sink.err);
+}
+
+void
+eng_dfcp_sink_failed(struct dfcp_flow *f, int err)
+{
+	f->sink_errors++;
+	if (f->sink.err == 0)
+		f->sink.err = err;
+}
+
+/* The flow's sink file failed (a write, or an fsync at an orderly close):
+ * every connection aborted (RST), once, logged. */
+static void
+sink_abort(struct eng_xflow *xf, struct dfcp_flow *f, uint64_t now)
+{
+	uint32_t i;
+
+	f->sink_aborted = 1;
+	ENG_LOG(ERR, task, "flow %s: sink file failed: %s after %" PRIu64 " bytes written: "
+			"its connections aborted", xf->fc->name, strerror(-f->sink.err),
+			f->sink.file_bytes);
+	for (i = 0; i < f->nrconn; i++)
+		if (f->rconn[i].c != NULL)
+			dfcp_conn_abort(f->rconn[i].c, now);
+	if (f->conn != NULL)
+		dfcp_conn_abort(f->conn, now);
+	eng_xport_ep_wake(xf->ep);	/* the RSTs */
 }
 
 /* An accepted connection (before its first delivery): an entry of its own,
@@ -86,6 +122,11 @@ rconn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_rconn *r)
 	uint64_t us = r->last_ns > r->start_ns && r->start_ns != 0 ?
 			(r->last_ns - r->start_ns) / 1000 : 0;
 
+	/* the data is on disk before an orderly close counts as completed */
+	if (r->sink.fd >= 0 && r->sink.err == 0 &&
+			dfcp_conn_close_reason(r->c) == DFCP_CR_DONE &&
+			net_sink_count_sync(&r->sink) < 0)
+		eng_dfcp_sink_failed(f, r->sink.err);	/* the next tick logs it */
 	eng_dfcp_conn_closed(xf, f, r->c);
 	if ((f->nrconn > 1 && f->nrconn <= 16) || r->sink.bad_bytes + r->sink.order_errors != 0)
 		ENG_LOG(INFO, task, "flow %s: connection %u from %u.%u.%u.%u:%u: %" PRIu64
@@ -123,6 +164,8 @@ eng_dfcp_rconn_tick(struct eng_xflow *xf, struct dfcp_flow *f, uint64_t now)
 		if (st == DFCP_CLOSED)
 			rconn_closed(xf, f, r);
 	}
+	if (unlikely(f->sink.err != 0 && !f->sink_aborted))
+		sink_abort(xf, f, now);
 	for (i = 0; i < f->nrconn && f->conn == NULL && f->live != 0; i++)
 		f->conn = f->rconn[i].c;	/* the current one: any still open */
 }

@@ -49,7 +49,7 @@ static const struct eng_ctr flow_ctrs[] = {
 		"its goal reached (doc/config.md, \"Exit status\")"},
 	{"close_reason", "", FV(close_reason), ENG_CT_STR, 0, ENG_V_JSON,
 		"why its last connection closed: none (open), normal, syn-timeout, fin-timeout, "
-		"reset, abort, peer-timeout, refused"},
+		"reset, abort, peer-timeout, refused, sink-error (its sink file failed: aborted)"},
 	{"failed", "", FV(fail), ENG_CT_STR, 0, ENG_V_JSON, "why the flow failed, \"\" if it did not"},
 	{"done", "", FV(done), ENG_CT_BOOL, 0, ENG_V_JSON,
 		"the flow has finished (closed or gave up; kept for compatibility)"},
@@ -81,6 +81,14 @@ static const struct eng_ctr flow_ctrs[] = {
 		"bytes a verifying sink found wrong"},
 	{"order_errors", "", FS(order_errors), ENG_CT_U64, 0, ENG_V_JSON,
 		"out-of-order deliveries a verifying sink saw"},
+	{"sink_file_bytes", "B", FS(sink_file_bytes), ENG_CT_U64, 0, ENG_V_JSON,
+		"bytes written to its sink file"},
+	{"sink_errors", "", FS(sink_errors), ENG_CT_U64, 0, ENG_V_JSON,
+		"connections whose sink file failed a write or fsync (the flow fails)"},
+	{"arp_unsolicited", "", FS(arp_unsolicited), ENG_CT_U64, 0, ENG_V_JSON,
+		"sender: ARP replies from its peer's address no request of ours asked for (ignored)"},
+	{"arp_conflicts", "", FS(arp_conflicts), ENG_CT_U64, 0, ENG_V_JSON,
+		"sender: ARP replies naming another MAC than the resolved or pinned one (ignored)"},
 	{"tx_packets", "pkts", FT(tx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames sent"},
 	{"tx_bytes", "B", FT(tx_bytes), ENG_CT_U64, 0, ENG_V_JSON, "frame bytes sent"},
 	{"rx_packets", "pkts", FT(rx_pkts), ENG_CT_U64, 0, ENG_V_DATA, "frames received"},
@@ -198,7 +206,8 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->task = cfg->tasks[fc->task_idx].name;
 	v->state = dfcp_state_str(v->s.state);
 	v->bottleneck = fc->bottleneck;
-	v->close_reason = dfcp_close_reason_str(v->s.close_reason);
+	v->close_reason = v->s.sink_err != 0 && v->s.close_reason != DFCP_CR_NONE ?
+			"sink-error" : dfcp_close_reason_str(v->s.close_reason);
 	v->completed = v->s.completed;
 	v->fail = v->s.fail;
 	v->done = v->s.done;

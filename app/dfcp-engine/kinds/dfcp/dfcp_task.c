@@ -62,8 +62,11 @@ static void
 flow_sink(void *ctx, uint64_t off, const void *data, size_t len)
 {
 	struct dfcp_flow *f = ctx;
+	int err = f->sink.err;
 
 	net_sink_count_write(&f->sink, off, data, len);
+	if (unlikely(f->sink.err != err))
+		f->sink_errors++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -395,6 +398,8 @@ flow_judge(struct eng_xflow *xf, const struct dfcp_flow *f, struct eng_flow_snap
 	in.goodput = s->st.goodput_bytes;
 	in.bad_bytes = s->bad_bytes;
 	in.order_errors = s->order_errors;
+	in.sink_err = s->sink_err;
+	in.sink_file_bytes = s->sink_file_bytes;
 	eng_xport_judge(xf, &in);
 	s->completed = xf->snap.completed;
 	memcpy(s->fail, xf->snap.fail, sizeof(s->fail));
@@ -443,6 +448,11 @@ dfcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	s.bad_bytes = f->sink.bad_bytes;
 	s.order_errors = f->sink.order_errors;
 	s.sink_bytes = f->sink.bytes;
+	s.sink_file_bytes = f->sink.file_bytes;
+	s.sink_errors = f->sink_errors;
+	s.sink_err = f->sink.err;
+	s.arp_unsolicited = xf->arp.unsolicited;
+	s.arp_conflicts = xf->arp.conflicts;
 	s.tx_dropped = xf->ep->tx_dropped;
 	if (xf->fc->role == ENG_FLOW_SENDER) {
 		s.conns = f->conns_closed + (f->conn != NULL);

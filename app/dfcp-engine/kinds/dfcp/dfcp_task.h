@@ -126,6 +126,10 @@ struct eng_flow_snap {
 	uint64_t start_ns, last_ns;	/* first ESTABLISHED, last goodput change */
 	uint64_t bad_bytes, order_errors;	/* verifying sink */
 	uint64_t sink_bytes;
+	uint64_t sink_file_bytes;	/* written to a sink = file */
+	uint64_t sink_errors;		/* connections whose sink file failed (write or fsync) */
+	int sink_err;			/* the first of them: -errno; 0: none */
+	uint64_t arp_unsolicited, arp_conflicts;	/* sender: its ARP entry's (lib/net) */
 	uint64_t tx_dropped;		/* frames refused by the port / sched ring */
 	uint32_t conns;			/* connections handled */
 	int state;			/* enum dfcp_state of the current connection */
@@ -187,11 +191,15 @@ struct dfcp_flow {
 	uint64_t start_ns, last_ns, last_goodput;
 	uint64_t rx_bytes;		/* frames handed to the endpoint */
 	uint64_t stalls_logged;		/* stall episodes already logged */
+	uint64_t sink_errors;		/* connections whose sink file failed */
+	int sink_aborted;		/* receiver: its connections were aborted for it */
 	struct eng_flow_snap snap;	/* published to other threads */
 };
 
 /* dfcp_rconn.c: a connection accepted (on_accept), closed; a receiver's connections each 1 ms */
 void eng_dfcp_flow_accept(void *ctx, struct dfcp_conn *c);
+/* A sink of flow f failed with err (-errno): counted, the flow's first kept. */
+void eng_dfcp_sink_failed(struct dfcp_flow *f, int err);
 struct eng_xflow;
 void eng_dfcp_conn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_conn *c);
 void eng_dfcp_rconn_tick(struct eng_xflow *xf, struct dfcp_flow *f, uint64_t now);

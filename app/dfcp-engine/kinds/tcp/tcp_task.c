@@ -312,6 +312,7 @@ flow_judge(struct eng_xflow *xf, const struct tcp_flow *f, struct eng_tcp_snap *
 	in.src_end = f->src_end;
 	in.bad_bytes = s->bad_bytes;
 	in.order_errors = s->order_errors;
+	in.sink_err = f->sink.err;	/* a file sink's (none for tcp yet) */
 	eng_xport_judge(xf, &in);
 	s->completed = xf->snap.completed;
 	memcpy(s->fail, xf->snap.fail, sizeof(s->fail));
@@ -346,6 +347,8 @@ tcp_xpublish(struct eng_xflow *xf, uint64_t now)
 	s.sink_bytes = f->sink.bytes;
 	s.bad_bytes = f->sink.bad_bytes;
 	s.order_errors = f->sink.order_errors;
+	s.arp_unsolicited = xf->arp.unsolicited;
+	s.arp_conflicts = xf->arp.conflicts;
 	s.trace_points = f->trace.n;
 	s.trace_dropped = f->trace.dropped;
 	s.snap_ns = now;

@@ -77,6 +77,7 @@ struct eng_tcp_snap {
 	uint16_t local_port, remote_port;
 	uint32_t remote_ip;
 	uint64_t sink_bytes, bad_bytes, order_errors;
+	uint64_t arp_unsolicited, arp_conflicts;	/* sender: its ARP entry's (lib/net) */
 	uint64_t trace_points, trace_dropped;
 	uint64_t snap_ns;		/* when published (ns, the task's clock) */
 	uint64_t done_ns;		/* transfer finished (send_done / FIN received), 0 = not yet */

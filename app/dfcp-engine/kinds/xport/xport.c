@@ -201,6 +201,9 @@ eng_xport_setup(struct eng_task *t, struct eng_runtime *rt, int socket,
 		f->fc = &rt->cfg->flows[f->idx];
 		f->resolved = f->fc->role != ENG_FLOW_SENDER || f->fc->has_remote_mac ||
 				x->peer_mac_set;
+		net_arp_entry_init(&f->arp, f->fc->remote_ip, f->fc->has_remote_mac ?
+				f->fc->remote_mac.addr_bytes : x->peer_mac_set ?
+				x->peer_mac.addr_bytes : NULL);
 		f->warm_ns = f->fc->warmup_ns != UINT64_MAX ? f->fc->warmup_ns :
 				rt->cfg->warmup_ns;
 		f->want_run = 1;
@@ -431,7 +434,9 @@ ep_tx(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 }
 
 /* Senders without their next hop's MAC: an ARP request every 200 ms, at most
- * the port's arp_tries; then the flow gives up (arp_failed). */
+ * the port's arp_tries; then the flow gives up (arp_failed). Only a reply
+ * within 200 ms of a request resolves (lib/net's entry); a resolved sender
+ * that saw a conflicting reply asks once more (arp_recheck), keeping its MAC. */
 static void
 arp_tick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int cnt)
 {
@@ -445,24 +450,27 @@ arp_tick(struct eng_xtask *x, uint64_t now, unsigned int first, unsigned int cnt
 		struct rte_mbuf *m;
 		int rc;
 
-		if (f->resolved || f->arp_failed || e == NULL ||
+		if ((f->resolved && !f->arp_recheck) || f->arp_failed || e == NULL ||
 				now < x->run_start_ns + f->fc->start_ns || now < f->arp_next_ns ||
 				e->npend != 0)
 			continue;
 		f->arp_next_ns = now + ARP_RETRY_NS;
-		if (f->arp_sent >= tries) {
+		if (!f->resolved && f->arp_sent >= tries) {
 			f->arp_failed = 1;	/* the adapter's tick sees it: the flow is done */
 			ENG_LOG(ERR, task, "task %s: flow %s: no ARP answer after %u requests: "
 					"giving up", x->t->name, f->fc->name, f->arp_sent);
 			continue;
 		}
-		f->arp_sent++;
+		if (!f->resolved)
+			f->arp_sent++;
 		rc = eng_arp_request(x->pool, x->cap, &x->mac, f->fc->local_ip, f->fc->remote_ip, &m);
 		if (rc < 0) {
 			if (rc == -ENOMEM)
 				x->cnt.no_mbuf++;
 			continue;
 		}
+		f->arp_recheck = 0;
+		net_arp_entry_requested(&f->arp, now, ARP_RETRY_NS);
 		e->pend[0] = m;
 		e->npend = 1;
 		e->pend_off = 0;

@@ -4,7 +4,9 @@
  * that runs [flow]s of a protocol library on one port queue pair. The
  * skeleton does what both need the same way:
  *
- *   rx      one burst; ARP replies resolve sender flows, ARP requests and
+ *   rx      one burst; ARP replies to a sender's own request resolve it
+ *           (lib/net's neighbour entry: unsolicited ones and conflicts are
+ *           counted and ignored, a conflict re-checked), ARP requests and
  *           IPv4 frames go to the endpoint that owns the destination
  *           (address, port), the rest to the adapter's stray();
  *   ARP     requests for unresolved senders, retried every 200 ms;
@@ -102,6 +104,8 @@ struct eng_xfacts {
 	int src_end;			/* sender: the source ended by itself (bytes or duration) */
 	uint64_t goodput;		/* bytes acknowledged (sender) / delivered (receiver) */
 	uint64_t bad_bytes, order_errors;	/* a verifying sink's findings */
+	int sink_err;			/* the sink's file failed: -errno (0: no) */
+	uint64_t sink_file_bytes;	/* ... after this many bytes written */
 };
 
 /* A flow of a transport task. */
@@ -111,6 +115,10 @@ struct eng_xflow {
 	struct eng_xtask *x;
 	struct eng_xep *ep;		/* the endpoint it uses */
 	int resolved;			/* sender: the remote MAC is known */
+	struct net_arp_entry arp;	/* sender: its next hop (lib/net; pinned by remote_mac
+					 * or [port] peer_mac) */
+	int arp_recheck;		/* a conflicting reply: request again (not counted in
+					 * arp_sent) */
 	uint64_t arp_next_ns;
 	unsigned int arp_sent;		/* requests so far */
 	int arp_failed;			/* no answer after [port] arp_tries: the flow gave up */

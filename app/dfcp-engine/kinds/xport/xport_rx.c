@@ -9,6 +9,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "core/log.h"
 #include "kinds/xport/xport.h"
 #include "kinds/xport/xport_demux.h"
 #include "net.h"
@@ -74,6 +75,41 @@ arp_share(struct eng_xtask *x, struct rte_mbuf *m)
 	}
 }
 
+/* A reply from sender f's peer address: learned only when it answers our
+ * request (lib/net's entry); a conflict is logged once per flow. 1: taken. */
+static int
+arp_reply(struct eng_xtask *x, struct eng_xflow *f, const struct net_arp *a, uint64_t now)
+{
+	uint64_t seen = f->arp.conflicts;
+	const uint8_t *m = a->sha, *k = f->arp.mac;
+
+	switch (net_arp_entry_reply(&f->arp, a, f->fc->local_ip, x->mac.addr_bytes, now)) {
+	case NET_ARP_V_LEARNED:
+		f->resolved = 1;
+		x->ops->resolved(f, a->sha);
+		return 1;
+	case NET_ARP_V_SAME:
+		return 1;
+	case NET_ARP_V_RECHECK:
+		f->arp_recheck = 1;
+		/* fall through */
+	case NET_ARP_V_CONFLICT:
+		if (seen == 0)
+			ENG_LOG(WARNING, task, "task %s: flow %s: ARP reply for %u.%u.%u.%u names "
+					"%02x:%02x:%02x:%02x:%02x:%02x, not its %s "
+					"%02x:%02x:%02x:%02x:%02x:%02x: ignored%s (counted as "
+					"arp_conflicts, logged once)", x->t->name, f->fc->name,
+					a->spa >> 24, (a->spa >> 16) & 255, (a->spa >> 8) & 255,
+					a->spa & 255, m[0], m[1], m[2], m[3], m[4], m[5],
+					f->arp.state == NET_ARP_PINNED ? "pinned" : "resolved",
+					k[0], k[1], k[2], k[3], k[4], k[5],
+					f->arp.state == NET_ARP_PINNED ? "" : ", asked again");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* handed: it came from the inbox (no second hand-over); 1: handed to its owner */
 static int
 rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, uint64_t now,
@@ -95,11 +131,8 @@ rx_arp(struct eng_xtask *x, struct rte_mbuf *m, const uint8_t *d, uint16_t len, 
 		for (i = 0; i < x->nb_flows; i++) {
 			struct eng_xflow *f = &x->flows[i];
 
-			if (f->fc->role != ENG_FLOW_SENDER || f->resolved || arp.spa != f->fc->remote_ip)
-				continue;
-			f->resolved = 1;
-			x->ops->resolved(f, arp.sha);
-			hit = 1;
+			if (f->fc->role == ENG_FLOW_SENDER && arp.spa == f->fc->remote_ip)
+				hit |= arp_reply(x, f, &arp, now);
 		}
 	if (arp.op == NET_ARP_REQUEST && !hit &&
 			(e = eng_demux_find_ip(x->pp->dmx, arp.tpa)) != NULL) {

@@ -58,8 +58,8 @@ run_planned_end(const struct eng_runtime *rt)
  * its bytes (every byte acknowledged; a duration is then only a limit), else
  * its duration (the source ran that long, or the run's own duration ended
  * it first), else none; a receiver completes
- * when its peer's orderly close matches what it delivered. It fails: a
- * verifying sink found bad data; an abnormal close before completing; no
+ * when its peer's orderly close matches what it delivered. It fails: its
+ * sink file failed a write or fsync; a verifying sink found bad data; an abnormal close before completing; no
  * ARP answer; never connected; a sender with a goal that the end of the run
  * cut short.
  */
@@ -83,7 +83,11 @@ eng_xport_judge(struct eng_xflow *xf, const struct eng_xfacts *in)
 			in->connected && fc->source != ENG_SRC_FILE)
 		s->completed = 1;	/* its goal is a duration, and it ran that long */
 	w[0] = '\0';
-	if (fc->verify && (in->bad_bytes != 0 || in->order_errors != 0))
+	if (in->sink_err != 0) {
+		s->completed = 0;	/* the data is not (all) where it was to go */
+		snprintf(w, n, "sink write failed: %s after %" PRIu64 " bytes",
+				strerror(-in->sink_err), in->sink_file_bytes);
+	} else if (fc->verify && (in->bad_bytes != 0 || in->order_errors != 0))
 		snprintf(w, n, "verify failed: %" PRIu64 " bad bytes, %" PRIu64 " out of order",
 				in->bad_bytes, in->order_errors);
 	else if (s->completed)
