@@ -12,8 +12,9 @@ reads its results.json.
 
 usage: dumbbell-cubic.py [--points LIST] [--duration S] [--scale F] [--tcp-scale auto|F]
                          [--queue N] [--out DIR] [--engine PATH] [--quick]
-Defaults: X = 10,50,100 ms, 10 s per run, the thesis's 1 Gbit/s for DFCP, kernel TCP at the
-scale the kernel path carries (auto). --quick: X = 50 ms, 2 s runs, 50 Mbit/s links with a
+Defaults: X = 10,50,100 ms, 10 s per run, every link at 0.1 x the thesis's (a 100 Mbit/s
+bottleneck, which kernel TCP through af_packet veths carries on 2 CPUs; --tcp-scale auto
+measures the kernel path first). --quick: X = 50 ms, 2 s runs, 50 Mbit/s links with a
 5-packet queue (scale 0.05; the make test case, under 25 s). Exit 0 when every run gave each
 flow a goodput above zero, 1 otherwise, 77 when kernel TCP could not run (no root, iperf3 or
 namespaces; the DFCP rows are still printed).
@@ -54,8 +55,10 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--points", default="10,50,100", help="flow 2's one-way delays, ms")
     ap.add_argument("--duration", type=int, default=10, help="seconds per run (10)")
-    ap.add_argument("--scale", default="1", help="DFCP link rates x this (1: 1 Gbit/s)")
-    ap.add_argument("--tcp-scale", default="auto", help="kernel TCP's (auto: measured)")
+    ap.add_argument("--scale", default="0.1",
+                    help="DFCP link rates x this (0.1: 100 Mbit/s; 1: the thesis's 1 Gbit/s)")
+    ap.add_argument("--tcp-scale", default="0.1",
+                    help="kernel TCP's (0.1; auto: the highest the kernel path carries)")
     ap.add_argument("--queue", type=int, help="packets per queue (the templates' 100)")
     ap.add_argument("--out", help="experiments.py's folder (kept; default: a temporary one)")
     ap.add_argument("--engine", help="dfcp-engine (default: build/ of the source tree)")

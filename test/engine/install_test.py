@@ -24,7 +24,7 @@ WANT = ["bin/dfcp-engine", "bin/dfcp-rq", "bin/dfcp-bench", "bin/dfcp-plot", "bi
         "share/dfcp-engine/configs/default.ini",
         "share/dfcp-engine/drivers-config/net_ring.ini",
         "share/dfcp-engine/drivers-config/ixgbe.ini", "share/doc/dfcp-engine/config.md",
-        "share/doc/dfcp-engine/README.md"]
+        "share/doc/dfcp-engine/README.md", "share/doc/dfcp-engine/recipes.md"]
 LUA_LABELS = {"global": "Global Lua Plugins", "personal": "Personal Lua Plugins"}
 
 
