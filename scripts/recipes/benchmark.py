@@ -22,6 +22,7 @@ size in one engine process, 1 otherwise, 77 skipped (veth: no root or namespaces
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,19 @@ port = p1
 {lcores}"""
 
 
+def search_rate(rate, size):
+    """The search's maximum in bit/s (L1) for scripts/rfc2544.py: a packet rate (1Mpps) at
+    size-byte frames; a bit rate as it is."""
+    m = re.fullmatch(r"([0-9.]+)\s*([kKmMgG]?)pps", rate.strip())
+    if m is None:
+        if rate.strip().endswith("%"):
+            sys.exit("benchmark.py: --rate in % is the engine's (a share of the port's speed); "
+                     "give the search a bit rate or a packet rate")
+        return rate
+    pps = float(m.group(1)) * {"": 1, "k": 1e3, "m": 1e6, "g": 1e9}[m.group(2).lower()]
+    return f"{pps * (size + 20) * 8:.0f}"
+
+
 def bench(a, eng, pre, work):
     cfg = os.path.join(work, "bench.ini")
     with open(cfg, "w") as f:
@@ -99,10 +113,10 @@ def bench(a, eng, pre, work):
 
 def search(a, eng, pre, cfg, work):
     js = os.path.join(work, "rfc2544.json")
-    print(f"\n## 2. RFC 2544 throughput search, max {a.rate}, sizes {a.sizes}, "
+    print(f"\n## 2. RFC 2544 throughput search, max {a.max_rate}, sizes {a.sizes}, "
           f"{a.trial} s trials", flush=True)
     cmd = pre + [sys.executable, os.path.join(recipe.SRC, "scripts", "rfc2544.py"),
-                 "--engine", eng, "--config", cfg, "--max-rate", a.rate, "--sizes", a.sizes,
+                 "--engine", eng, "--config", cfg, "--max-rate", a.max_rate, "--sizes", a.sizes,
                  "--duration", str(a.trial), "--iterations", str(a.iterations),
                  "--json", js] + (["--pdr-loss", str(a.pdr)] if a.pdr else [])
     recipe.show(cmd)
@@ -148,6 +162,7 @@ def main():
     a = ap.parse_args()
     if a.quick:
         a.duration, a.sizes, a.trial, a.iterations, a.pdr = 2, "64,1518", 0.4, 4, 0
+    a.max_rate = search_rate(a.rate, a.size)
     eng = recipe.engine_path(a.engine)
     recipe.header(f"recipe: txonly/rxonly benchmark and RFC 2544 search ({a.ports})")
     recipe.setup_signals()

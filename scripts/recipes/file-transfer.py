@@ -24,6 +24,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import recipe  # noqa: E402
+sys.path.insert(0, os.path.join(recipe.SRC, "scripts"))
+import rfc2544  # noqa: E402
 
 SENDER = """[eal]
 args = -l {cpu_main},{cpu} --no-huge -m 1024 --no-pci --no-shconf --log-level=pmd.net:warning
@@ -110,8 +112,7 @@ def transfer(a, eng, net, work):
         make_file(src, a.size)
     dst = os.path.join(work, "out.bin")
     size = os.path.getsize(src)
-    mbit = float(a.rate.rstrip("Mbit")) if a.rate.endswith("Mbit") else None
-    limit = int(30 + 4 * size * 8 / ((mbit or 100) * 1e6) + 20 * a.delay / 1000)
+    limit = int(30 + 4 * size * 8 / rfc2544.parse_rate(a.rate) + 20 * a.delay / 1000)
     cs, cr = (int(x) for x in a.cpus.split(","))
     keys = dict(rate=a.rate, delay=a.delay, loss=a.loss, rtt=2 * a.delay + 20, src=src,
                 dst=dst, limit=limit)
@@ -154,6 +155,11 @@ def transfer(a, eng, net, work):
     print("OK: identical")
 
 
+def rate_arg(s):
+    rfc2544.parse_rate(s)
+    return s
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -161,7 +167,8 @@ def main():
     ap.add_argument("--size", type=int, default=100, help="MiB made without --file (100)")
     ap.add_argument("--loss", type=float, default=1.0, help="loss A -> B, percent (1)")
     ap.add_argument("--delay", type=int, default=50, help="one-way delay each way, ms (50)")
-    ap.add_argument("--rate", default="200Mbit", help="link rate and the sender's (200Mbit)")
+    ap.add_argument("--rate", default="200Mbit", type=rate_arg,
+                    help="link rate and the sender's, bit/s (200Mbit)")
     ap.add_argument("--cpus", default="1,0",
                     help="the CPUs busy-polled by the sender and the receiver (1,0)")
     ap.add_argument("--keep", help="write configs, logs, JSON and the files here (kept)")
