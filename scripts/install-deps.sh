@@ -18,6 +18,7 @@ need_cmd pkg-config pkg-config
 need_pkgconfig libdpdk "libdpdk-dev dpdk dpdk-dev"
 need_pkgconfig libisal libisal-dev
 need_pkgconfig numa libnuma-dev
+need_pkgconfig libcrypto libssl-dev
 need_pkgconfig ncursesw libncurses-dev
 need_cmd meson meson
 need_cmd ninja ninja-build

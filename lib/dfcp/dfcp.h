@@ -41,6 +41,8 @@ extern "C" {
 #define DFCP_RND_LEN		8	/* DATA round header: seq, round length, position */
 #define DFCP_CRC_LEN		4	/* DATA block CRC-32C (flag DFCP_F_CRC) */
 #define DFCP_TAG_LEN		8	/* SipHash-2-4 tag ending every message (DFCP_F_AUTH) */
+#define DFCP_AEAD_TAG_LEN	16	/* AEAD tag ending an encrypted DATA (DFCP_F_CRYPT) */
+#define DFCP_KX_LEN		36	/* SYN/SYNACK key exchange: suite, 3 zero bytes, X25519 key */
 /*
  * Offset of the symbol in a DATA frame: 78 with the round header and the
  * block CRC (flags DFCP_F_RND and DFCP_F_CRC, negotiated by DFCP_F_XR and
@@ -52,7 +54,7 @@ extern "C" {
 #define DFCP_DATA_OFF_V1	(DFCP_L2L4_LEN + DFCP_DATA_HDR_LEN) /* 66 */
 #define DFCP_DATA_OFF_XR	(DFCP_DATA_OFF_V1 + DFCP_RND_LEN) /* 74 */
 #define DFCP_DATA_OFF		(DFCP_DATA_OFF_XR + DFCP_CRC_LEN) /* 78 */
-#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 64 + DFCP_TAG_LEN) /* largest control frame */
+#define DFCP_CTRL_MAX_LEN	(DFCP_L2L4_LEN + 72 + DFCP_TAG_LEN) /* largest: a SYN with DFCP_F_CRYPT */
 #define DFCP_MIN_FRAME		60	/* frames are padded to this */
 
 #define DFCP_ETHERTYPE_IPV4	0x0800
@@ -94,6 +96,7 @@ enum dfcp_type {
 #define DFCP_F_XR		0x0080	/* SYN/SYNACK: round headers and loss reports */
 #define DFCP_F_RHINT		0x0100	/* SYN/SYNACK: the sender wants rate hints */
 #define DFCP_F_AUTH		0x0200	/* any type: the message ends in a SipHash-2-4 tag */
+#define DFCP_F_CRYPT		0x0400	/* SYN/SYNACK: key exchange follows; DATA: sealed (AEAD) */
 /* negotiated options; the responder may clear the extensions (an older peer does) */
 #define DFCP_F_OPTS		(DFCP_F_ACKS | DFCP_F_ENC | DFCP_F_DEC | DFCP_F_EXT)
 #define DFCP_F_EXT		(DFCP_F_XR | DFCP_F_RHINT | DFCP_F_CRC)
@@ -154,6 +157,7 @@ enum dfcp_err {
 	DFCP_E_VALUE,		/* a peer-supplied number out of range (cum, FIN counts, acks) */
 	DFCP_E_MEMORY,		/* SYN refused: no receive memory for the connection */
 	DFCP_E_REPLAY,		/* DATA seq seen already or older than the anti-replay window */
+	DFCP_E_CRYPTO,		/* encryption required but not offered, or another suite */
 	DFCP_E_MAX
 };
 
@@ -171,6 +175,9 @@ struct dfcp_params {
 	uint32_t max_window;
 	uint16_t max_K;
 	uint16_t max_T;
+	/* encryption (DFCP_F_CRYPT): the suite and the sender's X25519 public key */
+	uint8_t suite;
+	uint8_t kx_pub[32];
 };
 
 /* Parsed view of a DFCP packet (pointers into the frame). */
@@ -189,6 +196,8 @@ struct dfcp_pkt {
 	const uint8_t *msg;
 	uint32_t msg_len;
 	uint64_t tag;
+	const uint8_t *atag;	/* DATA with DFCP_F_CRYPT: its AEAD tag */
+	uint8_t opened;		/* that DATA's symbol is opened already (0 from dfcp_parse) */
 	/* per type */
 	union {
 		struct dfcp_params params;	/* SYN, SYNACK */
@@ -292,11 +301,29 @@ int dfcp_auth_check(const struct dfcp_auth *a, const struct dfcp_pkt *pkt);
 int dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
 		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
 		enum dfcp_csum csum, const struct dfcp_auth *auth);
-/* Bytes of a DATA frame with symbol size T: the default layout, plus the tag. */
+/* Encryption suites (conf.crypto; names: dfcp_crypto_name). */
+enum dfcp_crypto {
+	DFCP_CRYPTO_OFF = 0,
+	DFCP_CRYPTO_AES128GCM,
+	DFCP_CRYPTO_CHACHA20,
+	DFCP_CRYPTO_MAX
+};
+const char *dfcp_crypto_name(unsigned int suite);
+/* The suite named, or -EINVAL. */
+int dfcp_crypto_parse(const char *name);
+
+/* Tag bytes ending a DATA frame: with encryption the AEAD's, else a key's. */
 static inline uint32_t
-dfcp_data_frame_len(uint32_t T, int auth)
+dfcp_data_tag_len(int auth, unsigned int crypto)
 {
-	return DFCP_DATA_OFF + T + (auth ? DFCP_TAG_LEN : 0);
+	return crypto != DFCP_CRYPTO_OFF ? DFCP_AEAD_TAG_LEN : auth ? DFCP_TAG_LEN : 0;
+}
+
+/* Bytes of a DATA frame with symbol size T: the default layout, plus tag bytes. */
+static inline uint32_t
+dfcp_data_frame_len(uint32_t T, uint32_t tag_len)
+{
+	return DFCP_DATA_OFF + T + tag_len;
 }
 
 /* ------------------------------------------------------------------ */
@@ -385,6 +412,12 @@ struct dfcp_conn_conf {
 	/* Authentication key (16 or 32 bytes; auth_key_len 0: none). Both ends. */
 	uint8_t auth_key[32];
 	uint8_t auth_key_len;
+	/*
+	 * Encryption (enum dfcp_crypto; needs auth_key, which authenticates the
+	 * key exchange): both ends must name the same suite, or the connection
+	 * is refused. Through a listener endpoint only (dfcp_ep_*).
+	 */
+	uint8_t crypto;
 	/*
 	 * Shared, preallocated item pool (dfcp_pool_create) the connection
 	 * draws encoders (sender) from; NULL: a private pool that makes them on
@@ -578,6 +611,8 @@ struct dfcp_ep_conf {
 	/* Authentication key (16 or 32 bytes, 0: none): SYNs without it are dropped. */
 	uint8_t auth_key[32];
 	uint8_t auth_key_len;
+	/* Encryption a SYN must offer (enum dfcp_crypto; needs auth_key): else refused. */
+	uint8_t crypto;
 };
 void dfcp_ep_conf_default(struct dfcp_ep_conf *c);
 

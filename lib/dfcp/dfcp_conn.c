@@ -94,6 +94,9 @@ conf_check(const struct dfcp_conn_conf *conf)
 		return -EINVAL;
 	if (conf->auth_key_len != 0 && conf->auth_key_len != 16 && conf->auth_key_len != 32)
 		return -EINVAL;
+	/* the pre-shared key authenticates the key exchange */
+	if (conf->crypto >= DFCP_CRYPTO_MAX || (conf->crypto && conf->auth_key_len == 0))
+		return -EINVAL;
 	return dfcp_params_check(&p, NULL) == 0 ? 0 : -EINVAL;
 }
 
@@ -210,7 +213,7 @@ dfcp_conn_connect_in(const struct dfcp_conn_conf *conf, uint32_t lcid, struct df
 	}
 	c->W = c->p.window;
 	c->conf.window = c->W;
-	if (c->W == 0 || dfcp_conn_pool_attach(c, conf->pool, 0, conf->encode ? c->W : 0) < 0 ||
+	if (c->W == 0 || dfcp_sess_connect(c) < 0 || dfcp_conn_pool_attach(c, conf->pool, 0, conf->encode ? c->W : 0) < 0 ||
 			dfcp_sender_alloc(c) < 0) {
 		dfcp_conn_free(c);
 		return NULL;
@@ -277,6 +280,9 @@ dfcp_conn_accept(const struct dfcp_conn_conf *conf, uint32_t lcid,
 		const struct dfcp_pkt *syn, const struct dfcp_params *limits,
 		uint64_t now)
 {
+	/* encryption: through an endpoint, which keeps the responder's key */
+	if (conf->crypto != DFCP_CRYPTO_OFF)
+		return NULL;
 	return conn_accept(conf, lcid, syn, limits, NULL, now);
 }
 
@@ -312,6 +318,7 @@ dfcp_conn_free(struct dfcp_conn *c)
 	dfcp_sender_free(c);
 	dfcp_receiver_free(c);
 	dfcp_conn_pool_detach(c);
+	dfcp_sess_free(c);
 	if (c->slab != NULL)
 		dfcp_slab_put(c->slab, c);
 	else
@@ -402,9 +409,11 @@ conn_identity(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 	/* in SYN_SENT the peer's cid is not known yet */
 	if (c->state != DFCP_SYN_SENT && pkt->src_cid != c->rcid)
 		return -DFCP_E_CONN;
+	if (c->conf.crypto != DFCP_CRYPTO_OFF)
+		return dfcp_sess_check(c, pkt);
 	if (c->has_auth)
 		return dfcp_auth_check(&c->auth, pkt);
-	return (pkt->flags & DFCP_F_AUTH) ? -DFCP_E_AUTH : 0;
+	return (pkt->flags & (DFCP_F_AUTH | DFCP_F_CRYPT)) ? -DFCP_E_AUTH : 0;
 }
 
 static int
@@ -419,6 +428,14 @@ rx_synack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		dfcp_to_closed(c, DFCP_CR_REFUSED);
 		c->pending = P_RST;
 		return -DFCP_E_PARAMS;
+	}
+	if (dfcp_sess_synack(c, pkt) < 0) {
+		c->st.drops[DFCP_E_CRYPTO]++;
+		c->rcid = pkt->src_cid;
+		c->rst_reason = DFCP_RST_PARAMS;
+		dfcp_to_closed(c, DFCP_CR_REFUSED);
+		c->pending = P_RST;
+		return -DFCP_E_CRYPTO;
 	}
 	c->rcid = pkt->src_cid;
 	c->W = pkt->u.params.window;

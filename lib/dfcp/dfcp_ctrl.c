@@ -222,7 +222,7 @@ build_ctrl(struct dfcp_conn *c, uint32_t what, uint8_t *buf, size_t cap)
 		return -EINVAL;
 	}
 	return dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum,
-			c->has_auth ? &c->auth : NULL);
+			dfcp_sess_mac(c, pkt.type));
 }
 
 unsigned int

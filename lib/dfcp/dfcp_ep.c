@@ -218,6 +218,11 @@ ep_syn(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, uint64_t now)
 		return ep_drop(ep, -DFCP_E_CONN);
 	}
 	rst = syn_admit(ep, pkt, &p, &rc);
+	/* encryption: the SYN offers the suite required, or it is refused */
+	if (rst == 0 && pkt->u.params.suite != ep->conf.crypto) {
+		rst = DFCP_RST_PARAMS;
+		rc = -DFCP_E_CRYPTO;
+	}
 	if (rst != 0) {
 		ctrl_rst(ep, pkt, rst);
 		return ep_drop(ep, rc);
@@ -231,6 +236,11 @@ ep_syn(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, uint64_t now)
 	if (i == DFCP_EP_NIL)
 		return ep_drop(ep, -DFCP_E_BACKLOG);
 	s = &ep->sl[i];
+	if (ep->hkeys != NULL && dfcp_sess_respond(ep->conf.crypto, ep->conf.auth_key,
+			ep->conf.auth_key_len, pkt, cid, &p, &ep->hkeys[i]) < 0) {
+		dfcp_ep_slot_release(ep, i);
+		return ep_drop(ep, -DFCP_E_CRYPTO);
+	}
 	s->state = SL_HALF;
 	s->rcid = pkt->src_cid;
 	dfcp_pkt_src(pkt, &s->peer);
@@ -252,7 +262,7 @@ ep_syn(struct dfcp_ep *ep, const struct dfcp_pkt *pkt, uint64_t now)
  * receive memory reserved now; its RST ends the entry.
  */
 static int
-ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t now)
+ep_half_rx(struct dfcp_ep *ep, uint32_t i, struct dfcp_pkt *pkt, uint64_t now)
 {
 	struct ep_slot *s = &ep->sl[i];
 	struct dfcp_conn_conf cc;
@@ -265,7 +275,8 @@ ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t 
 		return ep_drop(ep, -DFCP_E_PEER);
 	if (pkt->src_cid != s->rcid)
 		return ep_drop(ep, -DFCP_E_CONN);
-	rc = ep_auth(ep, pkt);
+	rc = ep->hkeys != NULL ? dfcp_sess_half_check(&ep->hkeys[i], &ep->auth, pkt) :
+		ep_auth(ep, pkt);
 	if (rc < 0)
 		return ep_drop(ep, rc);
 	if (t == DFCP_T_RST) {
@@ -296,12 +307,19 @@ ep_half_rx(struct dfcp_ep *ep, uint32_t i, const struct dfcp_pkt *pkt, uint64_t 
 	syn.flags = s->p.flags;
 	cc = ep->conf.accept_conf;
 	cc.local = ep->conf.local;
+	cc.crypto = ep->conf.crypto;
 	cc.csum = ep->conf.csum;
 	memcpy(cc.auth_key, ep->conf.auth_key, sizeof(cc.auth_key));
 	cc.auth_key_len = ep->conf.auth_key_len;
 	c = dfcp_conn_accept_established(&cc, s->lcid, &syn, &ep->conf.limits, ep->pool, ep->slab,
 			s->t, !s->retried, now);
 	if (c == NULL) {
+		ctrl_rst(ep, pkt, DFCP_RST_FULL);
+		dfcp_ep_slot_release(ep, i);
+		return ep_drop(ep, -DFCP_E_MEMORY);
+	}
+	if (ep->hkeys != NULL && dfcp_sess_install(c, &ep->hkeys[i], 0) < 0) {
+		dfcp_conn_free(c);
 		ctrl_rst(ep, pkt, DFCP_RST_FULL);
 		dfcp_ep_slot_release(ep, i);
 		return ep_drop(ep, -DFCP_E_MEMORY);

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include <openssl/crypto.h>
+
 #include "dfcp.h"
 #include "dfcp_priv.h"
 #include "net_hash.h"
@@ -104,6 +106,7 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 	if (conf->max_conns == 0 || conf->max_conns > 65535 || conf->max_half_open > DFCP_EP_MAX_HALF ||
 			(conf->auth_key_len != 0 && conf->auth_key_len != 16 &&
 			 conf->auth_key_len != 32) ||
+			conf->crypto >= DFCP_CRYPTO_MAX || (conf->crypto && !conf->auth_key_len) ||
 			(conf->slab && (conf->limits.max_window == 0 ||
 			 conf->limits.max_window > DFCP_MAX_WINDOW)))
 		return NULL;
@@ -121,7 +124,9 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 	ep->half = calloc(conf->max_half_open ? conf->max_half_open : 1, sizeof(*ep->half));
 	ep->cid_head = malloc(hs * sizeof(*ep->cid_head));
 	ep->syn_head = malloc(hs * sizeof(*ep->syn_head));
-	if (ep->sl == NULL || ep->free_stk == NULL || ep->conn_idx == NULL || ep->half == NULL ||
+	if (conf->crypto != DFCP_CRYPTO_OFF)
+		ep->hkeys = calloc(ep->nslots, sizeof(*ep->hkeys));
+	if ((conf->crypto != DFCP_CRYPTO_OFF && ep->hkeys == NULL) || ep->sl == NULL || ep->free_stk == NULL || ep->conn_idx == NULL || ep->half == NULL ||
 			ep->cid_head == NULL || ep->syn_head == NULL || ep_secret(ep) < 0 ||
 			ep_pool(ep) < 0 || ep_slab(ep) < 0) {
 		dfcp_ep_free(ep);
@@ -157,6 +162,9 @@ dfcp_ep_free(struct dfcp_ep *ep)
 	free(ep->half);
 	free(ep->cid_head);
 	free(ep->syn_head);
+	if (ep->hkeys != NULL)
+		OPENSSL_cleanse(ep->hkeys, ep->nslots * sizeof(*ep->hkeys));
+	free(ep->hkeys);
 	free(ep);
 }
 
@@ -266,6 +274,8 @@ dfcp_ep_slot_release(struct dfcp_ep *ep, uint32_t i)
 	}
 	ep->rx_used -= s->rx_resv;
 	s->rx_resv = 0;
+	if (ep->hkeys != NULL)		/* the session keys live on in the connection only */
+		OPENSSL_cleanse(&ep->hkeys[i], sizeof(ep->hkeys[i]));
 	s->state = SL_FREE;
 	s->conn = NULL;
 	ep->free_stk[ep->n_free++] = i;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dfcp.h"
+#include "dfcp_keys.h"
 #include "net.h"
 #include "net_hash.h"
 
@@ -32,6 +33,21 @@ void dfcp_finish_csum(uint8_t *f, enum dfcp_csum csum);
 void dfcp_udp_csum(uint8_t *f);
 /* dfcp_wire.c: the tag of a built frame (message of msg_len bytes at f + 42). */
 void dfcp_auth_sign(const struct dfcp_auth *a, uint8_t *f, uint32_t msg_len);
+
+/* dfcp_sess.c: a connection's encryption session */
+struct dfcp_conn;
+int dfcp_sess_connect(struct dfcp_conn *c);
+int dfcp_sess_install(struct dfcp_conn *c, const struct dfcp_keyset *k, int initiator);
+int dfcp_sess_synack(struct dfcp_conn *c, const struct dfcp_pkt *pkt);
+int dfcp_sess_respond(unsigned int suite, const uint8_t *psk, size_t psk_len,
+		const struct dfcp_pkt *syn, uint32_t lcid, struct dfcp_params *p,
+		struct dfcp_keyset *k);
+int dfcp_sess_half_check(const struct dfcp_keyset *k, const struct dfcp_auth *psk,
+		struct dfcp_pkt *pkt);
+const struct dfcp_auth *dfcp_sess_mac(const struct dfcp_conn *c, uint8_t type);
+int dfcp_sess_check(const struct dfcp_conn *c, const struct dfcp_pkt *pkt);
+void dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr);
+void dfcp_sess_free(struct dfcp_conn *c);
 
 /* The address a received packet came from: where an answer to it goes. */
 static inline void
@@ -225,6 +241,11 @@ struct dfcp_conn {
 	/* authentication (conf.auth_key) */
 	struct dfcp_auth auth;
 	int has_auth;
+	/* encryption (conf.crypto, dfcp_sess.c): the session's keys once derived */
+	int sess;
+	uint8_t kx_priv[DFCP_KX_KEY];	/* initiator: until the SYNACK */
+	struct dfcp_aead tx_aead, rx_aead;
+	struct dfcp_auth tx_mac, rx_mac;
 	int completed;			/* the goal was reached (dfcp_stats.completed) */
 
 	/* control */
@@ -487,6 +508,7 @@ struct dfcp_ep {
 	uint64_t cid_ctr;
 	struct dfcp_auth auth;
 	int has_auth;
+	struct dfcp_keyset *hkeys;	/* conf.crypto: a half-open slot's session keys */
 	struct dfcp_pool *pool;
 	int pool_own;
 	uint64_t rx_budget, rx_used;	/* accounting only, without a pool (0: none) */

@@ -445,5 +445,5 @@ dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, siz
 	pkt.u.back.bitmap = bm;
 	dfcp_round_fill(c, &pkt);
 	return dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt, c->conf.csum,
-			c->has_auth ? &c->auth : NULL);
+			dfcp_sess_mac(c, pkt.type));
 }

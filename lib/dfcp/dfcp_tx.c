@@ -116,7 +116,9 @@ gen_flush(struct dfcp_conn *c)
 		}
 		i = j;
 	}
-	for (i = 0; c->has_auth && i < n; i++)
+	if (c->sess)
+		dfcp_sess_seal(c, c->gen_out, n, ver);
+	for (i = 0; c->has_auth && !c->sess && i < n; i++)
 		dfcp_auth_sign(&c->auth, (uint8_t *)c->gen_out[i] - dfcp_data_off(c),
 				ver + c->p.T);
 	for (i = 0; c->conf.csum == DFCP_CSUM_FULL && i < n; i++)
@@ -445,7 +447,7 @@ data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp
 	uint32_t left = first ? s->first_left : s->repair_left;
 
 	pkt->flags = (left == 1 ? DFCP_F_LAST : 0) | (c->p.flags & DFCP_F_CRC) |
-		(c->has_auth ? DFCP_F_AUTH : 0);
+		(c->sess ? DFCP_F_CRYPT : c->has_auth ? DFCP_F_AUTH : 0);
 	pkt->u.data.crc = s->crc;
 	pkt->u.data.block = s->block;
 	pkt->u.data.esi = s->next_esi > RQ_MAX_ESI ? RQ_MAX_ESI : s->next_esi;
@@ -472,7 +474,8 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 		size_t cap)
 {
 	const struct rq_enc *enc = (c->p.flags & DFCP_F_ENC) ? s->enc : c->enc0;
-	uint32_t off = dfcp_data_off(c), tag = c->has_auth ? DFCP_TAG_LEN : 0;
+	uint32_t off = dfcp_data_off(c);
+	uint32_t tag = dfcp_data_tag_len(c->has_auth, c->sess ? c->conf.crypto : 0);
 	struct dfcp_pkt pkt;
 	uint8_t *d;
 	int len;

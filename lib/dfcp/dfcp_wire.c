@@ -36,6 +36,7 @@ static const char *const err_names[DFCP_E_MAX] = {
 	[DFCP_E_VALUE] = "value",
 	[DFCP_E_MEMORY] = "memory",
 	[DFCP_E_REPLAY] = "replay",
+	[DFCP_E_CRYPTO] = "crypto",
 };
 
 const char *
@@ -281,6 +282,8 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	pkt->src_cid = net_rd32(d + 8);
 	pkt->msg = d;
 	pkt->tag = 0;
+	pkt->atag = NULL;
+	pkt->opened = 0;
 	if (pkt->version != DFCP_VERSION)
 		return -DFCP_E_VERSION;
 	if (type == 0 || type >= DFCP_T_MAX)
@@ -291,10 +294,22 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		dlen -= DFCP_TAG_LEN;
 		pkt->tag = net_rd64(d + dlen);
 	}
+	/* sealed: DATA only, never also tagged; a key exchange: SYN and SYNACK only */
+	if ((pkt->flags & DFCP_F_CRYPT) && type != DFCP_T_SYN && type != DFCP_T_SYNACK) {
+		if (type != DFCP_T_DATA || (pkt->flags & DFCP_F_AUTH))
+			return -DFCP_E_AUTH;
+		if (dlen < DFCP_COMMON_LEN + DFCP_AEAD_TAG_LEN)
+			return -DFCP_E_LEN;
+		dlen -= DFCP_AEAD_TAG_LEN;
+		pkt->atag = d + dlen;
+	}
 	pkt->msg_len = dlen;
 	dlen -= DFCP_COMMON_LEN;
 	d += DFCP_COMMON_LEN;
-	if (type == DFCP_T_DATA) {
+	if ((type == DFCP_T_SYN || type == DFCP_T_SYNACK) && (pkt->flags & DFCP_F_CRYPT)) {
+		if (dlen != DFCP_SYN_BODY + DFCP_KX_LEN)
+			return -DFCP_E_LEN;
+	} else if (type == DFCP_T_DATA) {
 		if (dlen <= DFCP_DATA_BODY + ((pkt->flags & DFCP_F_RND) ? DFCP_RND_LEN : 0) +
 				((pkt->flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0))
 			return -DFCP_E_LEN;
@@ -322,6 +337,14 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		p->max_window = net_rd32(d + 16);
 		p->max_K = net_rd16(d + 20);
 		p->max_T = net_rd16(d + 22);
+		p->suite = 0;
+		memset(p->kx_pub, 0, sizeof(p->kx_pub));
+		if (pkt->flags & DFCP_F_CRYPT) {
+			p->suite = d[DFCP_SYN_BODY];
+			memcpy(p->kx_pub, d + DFCP_SYN_BODY + 4, sizeof(p->kx_pub));
+			if (p->suite == DFCP_CRYPTO_OFF || p->suite >= DFCP_CRYPTO_MAX)
+				return -DFCP_E_PARAMS;
+		}
 		if (dfcp_params_check(p, NULL) != 0)
 			return -DFCP_E_PARAMS;
 		break;
@@ -440,10 +463,22 @@ dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
 
 	if (pkt->type == 0 || pkt->type >= DFCP_T_MAX)
 		return -EINVAL;
+	if (pkt->type == DFCP_T_SYN || pkt->type == DFCP_T_SYNACK)
+		flags = (uint16_t)((flags & ~DFCP_F_CRYPT) |
+				(pkt->u.params.suite != DFCP_CRYPTO_OFF ? DFCP_F_CRYPT : 0));
+	else if (pkt->type != DFCP_T_DATA)
+		flags &= (uint16_t)~DFCP_F_CRYPT;
+	if ((flags & DFCP_F_CRYPT) && pkt->type == DFCP_T_DATA) {
+		flags &= (uint16_t)~DFCP_F_AUTH;	/* sealed, not tagged */
+		auth = NULL;
+	}
 	dlen = DFCP_COMMON_LEN + body_len[pkt->type];
 	if (pkt->type == DFCP_T_DATA)
 		dlen += pkt->u.data.sym_len + ((flags & DFCP_F_RND) ? DFCP_RND_LEN : 0) +
-			((flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0);
+			((flags & DFCP_F_CRC) ? DFCP_CRC_LEN : 0) +
+			((flags & DFCP_F_CRYPT) ? DFCP_AEAD_TAG_LEN : 0);
+	if ((flags & DFCP_F_CRYPT) && pkt->type != DFCP_T_DATA)
+		dlen += DFCP_KX_LEN;
 	if (pkt->type == DFCP_T_BLOCK_ACK && (flags & DFCP_F_RPT))
 		dlen += DFCP_RPT_LEN;
 	dlen += auth ? DFCP_TAG_LEN : 0;
@@ -474,6 +509,11 @@ dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
 		net_wr32(d + 16, p->max_window);
 		net_wr16(d + 20, p->max_K);
 		net_wr16(d + 22, p->max_T);
+		if (flags & DFCP_F_CRYPT) {
+			d[DFCP_SYN_BODY] = p->suite;
+			d[DFCP_SYN_BODY + 1] = d[DFCP_SYN_BODY + 2] = d[DFCP_SYN_BODY + 3] = 0;
+			memcpy(d + DFCP_SYN_BODY + 4, p->kx_pub, sizeof(p->kx_pub));
+		}
 		break;
 	}
 	case DFCP_T_ACK:

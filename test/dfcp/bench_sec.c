@@ -73,7 +73,7 @@ main(void)
 	p.u.data.sym = sym;
 	p.u.data.sym_len = sizeof(sym);
 	len = dfcp_build_auth(f, sizeof(f), &A, &B, &p, DFCP_CSUM_UDP_ZERO, &a);
-	if (len != (int)dfcp_data_frame_len(1420, 1) || dfcp_parse(f, (size_t)len, 0, &p) != 0 ||
+	if (len != (int)dfcp_data_frame_len(1420, DFCP_TAG_LEN) || dfcp_parse(f, (size_t)len, 0, &p) != 0 ||
 			dfcp_auth_check(&a, &p) != 0) {
 		fprintf(stderr, "dfcp-sec-bench: the frame does not check\n");
 		return 1;

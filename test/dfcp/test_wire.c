@@ -222,7 +222,7 @@ test_extensions(void)
 	in.u.back.rnd_end = DFCP_END_NEXT;
 	in.u.back.rate = 81234;
 	len = build(f, sizeof(f), &in, DFCP_CSUM_FULL);
-	CHECK(len == DFCP_CTRL_MAX_LEN - DFCP_TAG_LEN);
+	CHECK(len == DFCP_L2L4_LEN + 64);
 	CHECK(dfcp_parse(f, (size_t)len, 0, &out) == 0);
 	CHECK(out.flags == DFCP_F_RPT && out.u.back.block == 9);
 	CHECK(out.u.back.rx_pkts == 1000 && out.u.back.seq_next == 1100);

@@ -19,10 +19,10 @@
 
 /* The largest symbol size a peer may ask for: its frames fit the mbufs and the MTU. */
 static uint16_t
-max_T(const struct eng_xtask *x, int auth)
+max_T(const struct eng_xtask *x, uint32_t tag_len)
 {
 	const struct eng_port_conf *pc = &x->rt->cfg->ports[x->t->ports[0].port_idx];
-	uint32_t over = dfcp_data_frame_len(0, auth), cap = x->cap;
+	uint32_t over = dfcp_data_frame_len(0, tag_len), cap = x->cap;
 
 	if (pc->mtu != 0 && (uint32_t)pc->mtu + DFCP_ETH_LEN < cap)
 		cap = (uint32_t)pc->mtu + DFCP_ETH_LEN;
@@ -65,6 +65,7 @@ conn_common(const struct eng_dfcp_flow_conf *df, enum dfcp_csum csum, struct dfc
 	cc->peer_timeout_ns = df->peer_timeout_ns;
 	memcpy(cc->auth_key, df->auth_key, sizeof(cc->auth_key));
 	cc->auth_key_len = df->auth_key_len;
+	cc->crypto = df->crypto;
 }
 
 int
@@ -88,7 +89,7 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	/* local policy on what a peer may ask for: the window, K, T within the port */
 	ec->limits.max_window = df->window;
 	ec->limits.max_K = df->max_K;
-	ec->limits.max_T = max_T(x, df->auth_key_len != 0);
+	ec->limits.max_T = max_T(x, dfcp_data_tag_len(df->auth_key_len != 0, df->crypto));
 	/* the block memory is the task's pool (dfcp_task.c sets ec->pool) */
 	/* a sender accepts no SYN: no half-open entries (the library's default
 	 * 4096 made 144 KiB of slots and hash heads per sender, 590 MB at 4096) */
@@ -96,6 +97,7 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	conn_common(df, csum, &ec->accept_conf);
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
+	ec->crypto = receiver ? df->crypto : DFCP_CRYPTO_OFF;
 	return 0;
 }
 

@@ -94,7 +94,26 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	return 0;
 }
 
-/* Integrity, authentication, dead peers, the peer's K. */
+/* crypto = SUITE (the library's names); the key exchange is authenticated by auth_key. */
+static int
+flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
+{
+	const char *names[DFCP_CRYPTO_MAX];
+	int v = DFCP_CRYPTO_OFF, rc;
+
+	for (int i = 0; i < DFCP_CRYPTO_MAX; i++)
+		names[i] = dfcp_crypto_name((unsigned int)i);
+	rc = eng_sec_choice(sec, "crypto", names, DFCP_CRYPTO_MAX, &v, NULL, 0);
+	if (rc < 0)
+		return rc;
+	if (v != DFCP_CRYPTO_OFF && f->auth_key_len == 0)
+		return eng_sec_error(sec, "crypto", "%s needs auth_key (the pre-shared key that "
+				"authenticates the key exchange)", names[v]);
+	f->crypto = (uint8_t)v;
+	return 0;
+}
+
+/* Integrity, authentication, encryption, dead peers, the peer's K. */
 static int
 flow_parse_integrity(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
@@ -108,6 +127,8 @@ flow_parse_integrity(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		rc = eng_sec_u16(sec, "max_K", 1, DFCP_MAX_K, &f->max_K);
 	if (rc == 0)
 		rc = flow_parse_key(sec, f);
+	if (rc == 0)
+		rc = flow_parse_crypto(sec, f);
 	return rc;
 }
 

@@ -144,7 +144,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 	f->src.fd = -1;
 	f->sink.fd = -1;
 	f->snap.state = DFCP_CLOSED;
-	flen = dfcp_data_frame_len(df->T, df->auth_key_len != 0);
+	flen = dfcp_data_frame_len(df->T, dfcp_data_tag_len(df->auth_key_len != 0, df->crypto));
 	if (flen > x->cap || (pc->mtu != 0 && flen - DFCP_ETH_LEN > pc->mtu)) {
 		ENG_LOG(ERR, task, "task %s: flow %s: symbol_size %u makes %u-byte frames: larger "
 				"than the mbuf data room (%u) or the MTU of port %s", x->t->name,

@@ -45,6 +45,7 @@ struct eng_dfcp_flow_conf {
 	uint16_t max_K;			/* receiver: largest K a SYN may ask for */
 	uint8_t auth_key[32];		/* auth_key = FILE: both ends */
 	uint8_t auth_key_len;		/* 0: none, else 16 or 32 */
+	uint8_t crypto;			/* enum dfcp_crypto: both ends */
 };
 
 static inline const struct eng_dfcp_flow_conf *
