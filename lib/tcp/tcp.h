@@ -17,7 +17,9 @@
  * cumulative and delayed ACKs, RFC 6298 RTO with minimum and timer tick,
  * fast retransmit / recovery (Tahoe, Reno, NewReno, SACK), RACK-TLP loss
  * detection and limited transmit, FIN / RST with
- * RFC 5961 checks, zero-window probes; congestion control modules behind
+ * RFC 5961 checks, zero-window probes, a listener that holds SYNs in a
+ * bounded half-open table with FIFO eviction and SYN cookies (RFC 4987) and
+ * makes a connection only on the final ACK; congestion control modules behind
  * struct tcp_cc_ops; the seed-002 cwnd-cap policy (struct tcp_cap).
  */
 #ifndef TCP_H
