@@ -384,7 +384,10 @@ def case_tcp_syn_flood(engine, src, tmp):
         time.sleep(1.0)
         cpy = write(os.path.join(tmp, "client.py"), tcp_test.CLIENT_PY)
         t0 = time.monotonic()
-        cl = run(["ip", "netns", "exec", ns, sys.executable, cpy, str(n), "7"], timeout=30)
+        try:
+            cl = run(["ip", "netns", "exec", ns, sys.executable, cpy, str(n), "7"], timeout=30)
+        except subprocess.TimeoutExpired:
+            fail("the Linux client did not get its 4 MiB through in 30 s during the flood")
         took = time.monotonic() - t0
         fout, _ = fl.communicate(timeout=30)
         print("flood:", fout.strip().splitlines()[-1], f"; the client took {took:.2f} s")
