@@ -17,7 +17,9 @@
  * cumulative and delayed ACKs, RFC 6298 RTO with minimum and timer tick,
  * fast retransmit / recovery (Tahoe, Reno, NewReno, SACK), RACK-TLP loss
  * detection and limited transmit, FIN / RST with
- * RFC 5961 checks, zero-window probes; congestion control modules behind
+ * RFC 5961 checks, zero-window probes, a listener that holds SYNs in a
+ * bounded half-open table with FIFO eviction and SYN cookies (RFC 4987) and
+ * makes a connection only on the final ACK; congestion control modules behind
  * struct tcp_cc_ops; the seed-002 cwnd-cap policy (struct tcp_cap).
  */
 #ifndef TCP_H
@@ -426,23 +428,45 @@ uint16_t tcp_conn_local_port(const struct tcp_conn *c);
 struct tcp_ep_conf {
 	struct tcp_addr local;		/* port: the listening port */
 	uint32_t max_conns;		/* 64 */
-	uint32_t max_half_open;		/* 16 */
+	/*
+	 * Half-open table (SYNs answered, no ACK yet): small records, no
+	 * connection and no buffers, 1..TCP_EP_MAX_HALF (4096). When full the
+	 * oldest entry makes room. Every SYN-ACK's ISN is a SYN cookie (RFC
+	 * 4987 section 3.6), accepted in the final ACK for up to two cookie
+	 * periods after the table was last full, so a handshake whose entry was
+	 * evicted still completes. An entry's SYN-ACK is resent after
+	 * accept_conf.rto_init_ns, doubling, syn_retries times; then it expires.
+	 */
+	uint32_t max_half_open;
 	int listen;
 	struct tcp_conf accept_conf;	/* template for accepted connections */
 	unsigned int rx_flags;		/* TCP_RX_* */
 	uint32_t rst_per_sec;		/* RSTs sent for unknown segments (100) */
-	/* called when a SYN creates a connection (before any data) */
+	uint64_t secret_seed;		/* cookie key: 0 = getrandom(); tests fix it */
+	/* called when an accepted connection completes its handshake
+	 * (ESTABLISHED, before any data is delivered); never for a SYN alone */
 	void (*on_accept)(void *ctx, struct tcp_conn *c);
 	void *accept_ctx;
 };
+#define TCP_EP_MAX_HALF		(1u << 20)
+/* SYN cookies: a cookie is accepted while its period (2^36 ns, ~69 s) or
+ * the one before is current. */
+#define TCP_COOKIE_PERIOD_SHIFT	36
 void tcp_ep_conf_default(struct tcp_ep_conf *c);
 
 struct tcp_ep_stats {
 	uint64_t rx_pkts;
 	uint64_t rst_sent, rst_suppressed;
-	uint64_t syn_accepted;
+	uint64_t syn_accepted;		/* handshakes completed (connections accepted) */
+	uint64_t syn_rx;		/* SYNs answered with a SYN-ACK */
 	uint64_t arp_replies;
 	uint64_t conns;
+	uint64_t half_open;		/* entries now */
+	uint64_t half_open_evicted;	/* the oldest entry made room for a SYN */
+	uint64_t half_open_expired;	/* entries whose SYN-ACKs went unanswered */
+	uint64_t syn_cookies_sent;	/* SYN-ACKs sent while the table was full */
+	uint64_t syn_cookies_ok;	/* handshakes completed by their cookie (no entry) */
+	uint64_t syn_cookies_bad;	/* final ACKs with no entry and no valid cookie */
 	uint64_t drops[TCP_E_MAX];	/* before reaching a connection */
 	uint64_t conn_drops[TCP_E_MAX];	/* returned by connections */
 };
@@ -460,6 +484,8 @@ unsigned int tcp_ep_reap(struct tcp_ep *ep);	/* free CLOSED connections */
 /* next connection with index >= *pos (advances *pos), or NULL */
 struct tcp_conn *tcp_ep_next_conn(struct tcp_ep *ep, uint32_t *pos);
 void tcp_ep_stats(const struct tcp_ep *ep, struct tcp_ep_stats *st);
+/* sum += a, every counter (the current ones too) */
+void tcp_ep_stats_add(struct tcp_ep_stats *sum, const struct tcp_ep_stats *a);
 
 /* ------------------------------------------------------------------ */
 /* Seed-002 cwnd-cap policy over a set of flows                        */

@@ -7,6 +7,8 @@
  * reassembly), tcp_output.c (segments out), tcp_timer.c (RTO and the other
  * timers, deadlines); struct tcp_conn is in tcp_priv.h. No allocation after
  * tcp_conn_connect / tcp_conn_accept; integer only on the packet path.
+ * Passive opens: the endpoint's half-open table (tcp_syn.c) answers the SYN
+ * (tcp_conn_synack) and makes the connection on the final ACK.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,6 +63,18 @@ tcp_conf_default(struct tcp_conf *c)
 /* Set-up                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Our window scale: enough for rcvbuf in 16 bits. */
+static uint8_t
+conf_wscale(const struct tcp_conf *conf)
+{
+	uint32_t size = pow2_ceil(conf->rcvbuf);
+	uint8_t ws = 0;
+
+	while (conf->wscale && ws < TCP_MAX_WSCALE && (size >> ws) > 65535)
+		ws++;
+	return ws;
+}
+
 static struct tcp_conn *
 conn_alloc(const struct tcp_conf *conf, uint64_t now)
 {
@@ -111,11 +125,7 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 	c->snd_una = c->snd_nxt = c->snd_max = c->iss;
 	c->recover = c->iss;
 	c->high_rxt = c->iss;
-	/* our window scale: enough for rcvbuf in 16 bits */
-	while (c->rcv_wscale < TCP_MAX_WSCALE && (c->rcvbuf_size >> c->rcv_wscale) > 65535)
-		c->rcv_wscale++;
-	if (!conf->wscale)
-		c->rcv_wscale = 0;
+	c->rcv_wscale = conf_wscale(conf);
 	c->rcv_mss = conf->mss;
 	tcp_cc_init(&c->cc, ops, conf->mss, conf->init_cwnd, now);
 	return c;
@@ -191,20 +201,57 @@ established(struct tcp_conn *c, uint64_t now)
 }
 
 struct tcp_conn *
-tcp_conn_accept(const struct tcp_conf *conf, const struct tcp_seg *syn, uint64_t now)
+tcp_conn_accept(const struct tcp_conf *conf, const struct tcp_seg *syn, uint32_t iss,
+		uint64_t syn_t)
 {
-	struct tcp_conn *c = conn_alloc(conf, now);
+	struct tcp_conn *c = conn_alloc(conf, syn_t);
 
 	if (c == NULL)
 		return NULL;
 	c->state = TCP_SYN_RECV;
+	c->iss = c->snd_una = c->recover = c->high_rxt = iss;
+	c->snd_nxt = c->snd_max = iss + 1;
 	c->irs = syn->seq;
 	c->rcv_nxt = syn->seq + 1;
+	c->last_ack_sent = c->rcv_nxt;
 	negotiate(c, syn);
 	c->snd_wnd = syn->wnd;
 	c->snd_wl1 = syn->seq;
-	c->syn_pending = 1;
 	return c;
+}
+
+void
+tcp_conn_synack(const struct tcp_conf *conf, const struct tcp_seg *syn, uint32_t iss,
+		uint64_t now, struct tcp_seg *s)
+{
+	const struct tcp_cc_ops *ops = tcp_cc_find(conf->cc ? conf->cc : "newreno");
+
+	memset(s, 0, sizeof(*s));
+	memcpy(s->src_mac, conf->local.mac, 6);
+	memcpy(s->dst_mac, syn->src_mac, 6);
+	s->src_ip = conf->local.ip;
+	s->dst_ip = syn->src_ip;
+	s->src_port = conf->local.port;
+	s->dst_port = syn->src_port;
+	s->seq = iss;
+	s->ack = syn->seq + 1;
+	s->flags = TCP_FL_SYN | TCP_FL_ACK;
+	if (ops != NULL && (ops->flags & TCP_CC_F_PAIR_ACKS))
+		s->rsv = TCP_RSV_PAIR;	/* ask the peer's receiver for ACK pairs */
+	s->wnd = (uint16_t)tcp_min32(pow2_ceil(conf->rcvbuf), 65535);
+	s->opts = TCP_O_MSS;
+	s->mss = conf->mss;
+	if (conf->wscale && (syn->opts & TCP_O_WS)) {
+		s->opts |= TCP_O_WS;
+		s->wscale = conf_wscale(conf);
+	}
+	if (conf->sack && (syn->opts & TCP_O_SACKOK))
+		s->opts |= TCP_O_SACKOK;
+	if (conf->timestamps && (syn->opts & TCP_O_TS)) {
+		s->opts |= TCP_O_TS;
+		s->tsval = tcp_ts_now(now);
+		s->tsecr = syn->tsval;
+	}
 }
 
 void
@@ -224,12 +271,6 @@ tcp_conn_match(const struct tcp_conn *c, const struct tcp_seg *s)
 {
 	return c->conf.remote.ip == s->src_ip && c->conf.remote.port == s->src_port &&
 		c->conf.local.port == s->dst_port;
-}
-
-int
-tcp_conn_is_half_open(const struct tcp_conn *c)
-{
-	return c->state == TCP_SYN_RECV;
 }
 
 /* ------------------------------------------------------------------ */

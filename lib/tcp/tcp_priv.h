@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "net.h"
+#include "net_hash.h"
 #include "tcp.h"
 
 static inline uint32_t
@@ -41,10 +42,68 @@ int tcp_wire_build(uint8_t *f, size_t cap, const struct tcp_seg *s, uint8_t ttl)
 uint64_t tcp_cbrt64(uint64_t x);
 
 /* Connection internals used by the endpoint. */
+/* A connection in SYN_RECV whose SYN-ACK (ISN iss) was sent at syn_t; the
+ * final ACK then goes to tcp_conn_rx. */
 struct tcp_conn *tcp_conn_accept(const struct tcp_conf *conf,
-		const struct tcp_seg *syn, uint64_t now);
+		const struct tcp_seg *syn, uint32_t iss, uint64_t syn_t);
+/* The SYN-ACK that tcp_conn_accept(conf, syn, iss, .) would have sent at now. */
+void tcp_conn_synack(const struct tcp_conf *conf, const struct tcp_seg *syn, uint32_t iss,
+		uint64_t now, struct tcp_seg *out);
 int tcp_conn_match(const struct tcp_conn *c, const struct tcp_seg *s);
-int tcp_conn_is_half_open(const struct tcp_conn *c);
+
+/*
+ * tcp_syn.c: the listener's half-open table (a FIFO ring of small records,
+ * hash chains keyed by the initiator's address and port) and SYN cookies.
+ */
+#define TCP_HALF_NIL	UINT32_MAX
+
+struct tcp_half {
+	struct tcp_seg syn;		/* the SYN: addresses, seq, options, window */
+	uint32_t iss;			/* our SYN-ACK's ISN (a cookie) */
+	uint32_t next;			/* hash chain */
+	uint64_t t, rtx_at;		/* SYN arrival, next SYN-ACK */
+	uint8_t live, tries, queued;
+};
+
+struct tcp_synq {
+	struct tcp_half *h;		/* ring: h[head] the oldest */
+	uint32_t cap, head, count, live;
+	uint32_t *bucket, mask;
+	uint32_t *pend;			/* SYN-ACKs to send (entry indexes), a ring */
+	uint32_t pcap, phead, pcount;
+	struct net_sipkey key;		/* cookies and hash chains */
+	uint64_t scan_at;		/* next look for SYN-ACKs to resend */
+	uint64_t full_at;		/* last time the table was full (0: never) */
+	uint64_t rto_ns, life_ns;
+	uint32_t retries;
+};
+
+int tcp_synq_init(struct tcp_synq *q, uint32_t cap, uint64_t seed, const struct tcp_conf *ac);
+void tcp_synq_fini(struct tcp_synq *q);
+/* the live entry of (ip, port), or NULL */
+struct tcp_half *tcp_synq_find(struct tcp_synq *q, uint32_t ip, uint16_t port);
+/* a new entry for syn (the oldest live one goes when full: *evicted = 1) */
+struct tcp_half *tcp_synq_add(struct tcp_synq *q, const struct tcp_seg *syn, uint64_t now,
+		int *evicted);
+void tcp_synq_kill(struct tcp_synq *q, struct tcp_half *e);
+/* expire entries past their life; returns how many */
+uint32_t tcp_synq_expire(struct tcp_synq *q, uint64_t now);
+/* queue e's SYN-ACK (no-op when queued already or no room) */
+void tcp_synq_queue(struct tcp_synq *q, struct tcp_half *e);
+/* the next queued SYN-ACK's entry, or NULL; resends those due first */
+struct tcp_half *tcp_synq_next(struct tcp_synq *q, uint64_t now);
+uint64_t tcp_synq_deadline(const struct tcp_synq *q);
+/* cookie mode: the table was full less than two cookie periods ago */
+int tcp_synq_cookie_mode(const struct tcp_synq *q, uint64_t now);
+
+/* SYN cookies: the ISN for syn (MSS, window scale, SACK-permitted and
+ * timestamps in its low 9 bits, a 23-bit keyed MAC above them). */
+uint32_t tcp_cookie_make(const struct net_sipkey *k, const struct tcp_seg *syn, uint64_t now);
+/* ack (the final ACK of a handshake) carries a valid cookie: 0 and the SYN's
+ * options recovered into syn (addresses, seq, MSS, window scale, SACK,
+ * timestamps, window); -1 forged or too old. */
+int tcp_cookie_check(const struct net_sipkey *k, const struct tcp_seg *ack, uint64_t now,
+		struct tcp_seg *syn);
 
 /* RACK-TLP (RFC 8985, tcp_rack.c): one record per sent data segment. */
 #define TCP_RS_SACKED	0x01

@@ -22,6 +22,9 @@ Cases:
                 close_reason sink-error, the error and the bytes written named), the sender
                 does not complete; skipped (77) where tmpfs cannot be mounted; with room,
                 the file is whole and the flow completed
+  tcp-syn-flood spoofed SYNs from a raw socket (net_tap, a namespace) at a kind = tcp
+                listener for 4 s while a Linux client connects and sends 4 MiB: it gets
+                in, the receiver flow is its, verified (issue #36)
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -507,6 +510,98 @@ def case_sink_full(engine, src, tmp):
             r["sink_file_bytes"] != 4 << 20 or os.path.getsize(path) != 4 << 20:
         fail("a sink file with room did not complete whole")
 
+FLOOD_PY = r'''
+import os, random, socket, struct, sys, time
+ifname, dmac, secs = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), float(sys.argv[3])
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+rnd = random.Random(36)
+frames = []
+for i in range(20000):  # more distinct SYNs than the table holds (4096)
+    src = bytes([10, rnd.randrange(100, 250), rnd.randrange(256), rnd.randrange(1, 255)])
+    dst = bytes([10, 99, 0, 2])
+    tcp = struct.pack("!HHIIBBHHH", rnd.randrange(1024, 65535), 5201, rnd.getrandbits(32), 0,
+                      6 << 4, 0x02, 65535, 0, 0) + struct.pack("!BBH", 2, 4, 1460)
+    c = csum(src + dst + struct.pack("!BBH", 0, 6, len(tcp)) + tcp)
+    tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), i & 0xffff, 0, 64, 6, 0, src, dst)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    smac = bytes([2, 0x36, rnd.randrange(256), rnd.randrange(256), rnd.randrange(256), 1])
+    frames.append(dmac + smac + b"\x08\x00" + ip + tcp)
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((ifname, 0))
+print("flooding", flush=True)
+n, end = 0, time.monotonic() + secs
+while time.monotonic() < end:
+    for f in frames[n % 20000:n % 20000 + 500]:
+        try:
+            s.send(f)
+        except OSError:  # the tap's queue full: the flood goes on
+            pass
+    n += 500
+print("sent", n, flush=True)
+'''
+
+
+def case_tcp_syn_flood(engine, src, tmp):
+    """Spoofed SYNs from a raw socket at the TCP listener while a Linux client
+    connects and sends 4 MiB: it gets in, the receiver flow is its, verified."""
+    import tcp_test  # the net_tap helpers of the tcp engine tests
+    ns = tcp_test.need_netns()
+    ifname = f"dtsf{os.getpid() % 100000}"
+    n = 4 << 20
+    ep = fl = None
+    try:
+        cfg = write(os.path.join(tmp, "r.ini"), tcp_test.tap_config("receiver", n).replace(
+            "duration = 60s", "duration = 20s"))
+        out = os.path.join(tmp, "r.json")
+        ep = tcp_test.start_engine(ns, engine, cfg, out, ifname)
+        tcp_test.wait_tap(ns, ifname, ep)
+        mac = "ff:ff:ff:ff:ff:ff"  # the engine takes any destination MAC off the tap
+        fpy = write(os.path.join(tmp, "flood.py"), FLOOD_PY)
+        fl = subprocess.Popen(["ip", "netns", "exec", ns, sys.executable, fpy, ifname, mac, "4"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if "flooding" not in fl.stdout.readline():
+            fail("the flood did not start")
+        time.sleep(1.0)
+        cpy = write(os.path.join(tmp, "client.py"), tcp_test.CLIENT_PY)
+        t0 = time.monotonic()
+        try:
+            cl = run(["ip", "netns", "exec", ns, sys.executable, cpy, str(n), "7"], timeout=30)
+        except subprocess.TimeoutExpired:
+            fail("the Linux client did not get its 4 MiB through in 30 s during the flood")
+        took = time.monotonic() - t0
+        fout, _ = fl.communicate(timeout=30)
+        print("flood:", fout.strip().splitlines()[-1], f"; the client took {took:.2f} s")
+        eout, _ = ep.communicate(timeout=30)
+        sys.stdout.write(eout[-3000:])
+        if cl.returncode != 0:
+            fail(f"the Linux client failed during the flood: {cl.stdout.strip()}")
+        expect_code(ep, 0)
+        js = load(out)
+        r = tcp_test.tcp_flow(js, "down")
+        tcp_test.show(r)
+        if r["sink_bytes"] != n or r["bad_bytes"] or r["order_errors"]:
+            fail(f"the receiver flow got {r['sink_bytes']} of {n} bytes "
+                 f"(bad {r['bad_bytes']}): not the client's")
+        t = js["tcp_tasks"][0]
+        print({k: t.get(k) for k in ("syn_rx", "syn_accepted", "half_open", "half_open_evicted",
+                                     "syn_cookies_sent", "syn_cookies_ok", "syn_cookies_bad")})
+        if t["half_open_evicted"] == 0 or t["syn_cookies_sent"] == 0:
+            fail("the flood never filled the half-open table: the case tests nothing")
+    finally:
+        if fl is not None and fl.poll() is None:
+            fl.kill()
+            fl.wait()
+        if ep is not None:
+            enginetest.kill_engine(ep)
+        enginetest.netns_del(ns)
+
 
 CASES = {
     "peer-timeout": case_peer_timeout,
@@ -517,6 +612,7 @@ CASES = {
     "sigpipe": case_sigpipe,
     "bad-config": case_bad_config,
     "sink-full": case_sink_full,
+    "tcp-syn-flood": case_tcp_syn_flood,
 }
 
 if __name__ == "__main__":

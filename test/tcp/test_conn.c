@@ -285,8 +285,7 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	s.tsval = 100;
 	n = tcp_build(f, sizeof(f), &s);
 	CHECK(tcp_ep_rx(ep, f, (size_t)n, 0) == 0);
-	*cp = tcp_ep_next_conn(ep, &pos);
-	CHECK(*cp != NULL && tcp_conn_state(*cp) == TCP_SYN_RECV);
+	CHECK(tcp_ep_next_conn(ep, &pos) == NULL);	/* a half-open entry only */
 	k = tp_pull_ep(ep, 0);
 	CHECK(k == 1);
 	CHECK(out[0].flags == (TCP_FL_SYN | TCP_FL_ACK) && out[0].ack == peer_seq + 1);
@@ -295,6 +294,17 @@ receiver(struct tcp_conf *tmpl, struct tcp_conn **cp, uint32_t *iss_out)
 	CHECK(!(out[0].opts & TCP_O_WS));	/* not offered by the peer */
 	CHECK(out[0].tsecr == 100);
 	*iss_out = out[0].seq;
+	/* the final ACK makes the connection */
+	tn_seg_init(&s, &peer, &me, peer_seq + 1, *iss_out + 1, TCP_FL_ACK);
+	s.opts = TCP_O_TS;
+	s.tsval = 100;
+	s.tsecr = out[0].tsval;
+	n = tcp_build(f, sizeof(f), &s);
+	CHECK(tcp_ep_rx(ep, f, (size_t)n, 0) == 0);
+	pos = 0;
+	*cp = tcp_ep_next_conn(ep, &pos);
+	REQUIRE(*cp != NULL);
+	CHECK(tcp_conn_state(*cp) == TCP_ESTABLISHED);
 	return ep;
 }
 

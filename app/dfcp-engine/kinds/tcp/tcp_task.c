@@ -54,19 +54,26 @@ flow_source(void *ctx, uint64_t now, void *buf, size_t len)
 	return n;
 }
 
-/* A connection accepted on a listener: the next receiver flow of its address. */
+/*
+ * A connection accepted on a listener (its handshake complete: a SYN alone
+ * takes nothing): the next receiver flow of its address whose remote, when
+ * set, is the connection's peer.
+ */
 static void
 group_accept(void *ctx, struct tcp_conn *c)
 {
 	struct tcp_group *g = ctx;
 	struct eng_xtask *x = g->d->x;
+	const struct tcp_addr *ra = tcp_conn_remote(c);
 	unsigned int i;
 
 	for (i = 0; i < x->nb_flows; i++) {
 		struct tcp_flow *f = &g->d->flows[i];
 		const struct eng_flow_conf *fc = x->flows[i].fc;
 
-		if (f->g != g || fc->role != ENG_FLOW_RECEIVER || f->used)
+		if (f->g != g || fc->role != ENG_FLOW_RECEIVER || f->used ||
+				(fc->remote_ip != 0 && fc->remote_ip != ra->ip) ||
+				(fc->remote_port != 0 && fc->remote_port != ra->port))
 			continue;
 		f->used = 1;
 		f->conn = c;
@@ -121,8 +128,9 @@ group_setup(struct eng_xtask *x, struct tcp_group *g)
 	ec.max_conns = g->senders;
 	if (g->receivers != 0) {
 		ec.listen = 1;
-		ec.max_conns += 2 * g->receivers + 8;	/* TIME_WAIT / retried SYNs */
-		ec.max_half_open = g->receivers + 4;
+		ec.max_conns += 2 * g->receivers + 8;	/* TIME_WAIT, others served */
+		/* as DFCP's auto: 65536 / receivers, 64..4096 (doc/tcp.md) */
+		ec.max_half_open = RTE_MAX(64u, RTE_MIN(4096u, 65536u / g->receivers));
 		ec.on_accept = group_accept;
 		ec.accept_ctx = g;
 		for (i = 0; i < x->nb_flows; i++)
@@ -459,16 +467,7 @@ ep_snapshot(struct tcp_task *d)
 	memset(&sum, 0, sizeof(sum));
 	for (i = 0; i < d->nb_groups; i++) {
 		tcp_ep_stats(d->groups[i].ep, &es);
-		sum.rx_pkts += es.rx_pkts;
-		sum.rst_sent += es.rst_sent;
-		sum.rst_suppressed += es.rst_suppressed;
-		sum.syn_accepted += es.syn_accepted;
-		sum.arp_replies += es.arp_replies;
-		sum.conns += es.conns;
-		for (e = 0; e < TCP_E_MAX; e++) {
-			sum.drops[e] += es.drops[e];
-			sum.conn_drops[e] += es.conn_drops[e];
-		}
+		tcp_ep_stats_add(&sum, &es);
 	}
 	for (e = 0; e < TCP_E_MAX; e++)
 		sum.drops[e] += d->stray[e];
