@@ -12,7 +12,9 @@
  *           at each change) sends the profile's integral within two packets
  *           (steps and ramp)
  *   check   malformed profiles refused
+ *   change  pace_change_rate: bad rates refused, the bytes owed re-timed
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +194,29 @@ test_check(void)
 	CHECK(pace_prof_check(NULL) < 0);
 }
 
+/* pace_change_rate: bad rates refused with the pacer unchanged; a debt carried over. */
+static void
+test_change(void)
+{
+	struct pace_conf c = {.rate_bps = 1000000000, .overhead = 24};
+	struct pace *p = pace_create(&c);
+	uint64_t npb;
+
+	REQUIRE(p != NULL);
+	CHECK(pace_change_rate(p, 2000000000, 0) == 0);	/* not started: a set rate */
+	CHECK(pace_burst(p, 1000, 1476, 64) == 1);	/* 1500 B at 2 Gbit/s: 6 us */
+	pace_sent(p, 1, 1476);
+	npb = pace_npb_of(p);
+	CHECK(pace_change_rate(p, 0, 2000) == -EINVAL);
+	CHECK(pace_change_rate(p, PACE_RATE_MAX + 1, 2000) == -EINVAL);
+	CHECK(pace_npb_of(p) == npb);
+	/* sent at 1 us, 6 us at 2 Gbit/s: at 2 us 5 us owed = 1250 B, 10 us at 1 Gbit/s */
+	CHECK(pace_change_rate(p, 1000000000, 2000) == 0);
+	CHECK(pace_ready(p, 11999) == 0);
+	CHECK(pace_ready(p, 12000) == 1);
+	pace_free(p);
+}
+
 int
 main(void)
 {
@@ -199,5 +224,6 @@ main(void)
 	test_ramp();
 	test_poll();
 	test_check();
+	test_change();
 	return test_report("pace_prof");
 }

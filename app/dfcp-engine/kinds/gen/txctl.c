@@ -10,12 +10,12 @@
  *                  speed; a packet rate or a share of the line rate is
  *                  resolved against the frame size it will go with; it ends
  *                  the task's rate profile
+ *   pkt_size       one size (not an IMIX, not streams), within the mbufs and
+ *                  the port's MTU; the template is built again
  * A rate profile (rate = 0s:1G,5s:5G or ramp ...; lib/pace pace_prof) is
  * resolved to L1 bit/s at set-up (packet rates for the configured pkt_size)
  * and followed by the owner lcore from the run's start: one TSC compare per
  * poll, pace_change_rate at each change (eng_txonly_prof_step).
- *   pkt_size       one size (not an IMIX, not streams), within the mbufs and
- *                  the port's MTU; the template is built again
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -56,11 +56,11 @@ eng_txonly_ctl_apply(struct eng_task *t, struct txonly_priv *p, uint64_t g, uint
 		p->prof_on = 0;
 		p->prof_next_tsc = UINT64_MAX;
 	}
-	if (p->prof_on) {
-		/* the profile's rate stays */
-	} else if (bps == 0) {
+	/* the console's rate, unless a profile is followed */
+	if (!p->prof_on && bps == 0) {
 		__atomic_store_n(&p->pace, NULL, __ATOMIC_RELEASE);
-	} else if (p->pace == NULL || pace_npb_of(p->pace_mem) != pace_npb(bps)) {
+	} else if (!p->prof_on && (p->pace == NULL ||
+			pace_npb_of(p->pace_mem) != pace_npb(bps))) {
 		if (pace_set_rate(p->pace_mem, bps, eng_clock_ns(&t->rt->clock, now)) == 0)
 			__atomic_store_n(&p->pace, p->pace_mem, __ATOMIC_RELEASE);
 	}
@@ -162,7 +162,6 @@ eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err,
 				size);
 	return 0;
 }
-
 
 int
 eng_txonly_prof_setup(struct eng_task *t, struct txonly_priv *p)

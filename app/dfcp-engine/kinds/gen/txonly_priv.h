@@ -59,11 +59,11 @@ struct txonly_priv {
 	struct pace *pace;      /* NULL: full speed */
 	struct pace *pace_mem;  /* the pacer, made at set-up: a rate may come at run time */
 	struct eng_pace_mark mark; /* the reporting thread's */
-	/* rate = a timed profile (txctl.c): followed from the run's start until the
-	 * console's set rate; prof_next_tsc: its next change (UINT64_MAX: none) */
-	struct pace_prof prof;
-	int prof_on;
+	/* rate = a timed profile (prof, txctl.c): followed from the run's start
+	 * until the console's set rate; prof_next_tsc: its next change (UINT64_MAX:
+	 * none) */
 	uint64_t prof_next_tsc;
+	int prof_on;
 	uint64_t want_rates, rates_seen;	/* set rate requests: posted, applied */
 	int stopped;            /* "stop TASK": sends nothing until "start TASK" */
 	uint64_t ctl_applied;   /* the last mailbox gen this lcore applied */
@@ -78,6 +78,7 @@ struct txonly_priv {
 	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
 	uint8_t mix_tmpl[ENG_IMIX_MAX_SIZES][ENG_PKT_HDR_LEN];
+	struct pace_prof prof;	/* its points in L1 bit/s */
 } __rte_cache_aligned;
 
 /* txonly.c: the headers of a frame of data_len bytes (no FCS) into tmpl. */
