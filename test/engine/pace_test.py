@@ -37,7 +37,8 @@ Cases (each one engine run of 3 s on net_ring wires, no devices):
                 and its tx_mbps (L2 without FCS) x 84 / 60 agree within 1 %
   rate-profile  txonly rate = 0s:1G,2s:3G at 1518 B for 4 s, --intervals-json every 0.5 s:
                 the periods before 2 s at 1 Gbit/s L1 (the first, with the start-up, left
-                out), those after at 3 Gbit/s (+- 2 %), the
+                out), those after at 3 Gbit/s (+- 2 % over each step's periods, each period
+                within 10 %), the
                 last pace record at 3000 Mbit/s; bad profiles refused naming the point
   flow-profile  the tcp-rate pair with s2's rate = ramp 0s:20Mbit,1s:100Mbit: the endpoint's
                 pace record ends at 200 Mbit/s, the goodputs carry the ramp's average; a
@@ -516,7 +517,7 @@ def case_rate_profile(eng, src, tmp):
         fail(f"exit code {p.returncode}")
     with open(iv) as f:
         recs = [json.loads(x) for x in f if x.strip()]
-    seen = {1000.0: 0, 3000.0: 0}
+    seen = {1000.0: [], 3000.0: []}  # (Mbit/s, s) of the whole periods at each step
     for r in recs[1:]:  # the first period also has the start-up
         t1, t0 = r["time_s"], r["time_s"] - r["interval_s"]
         got = {t["name"]: t for t in r["tasks"]}["tx0"]["tx_l1_mbps"]
@@ -524,11 +525,15 @@ def case_rate_profile(eng, src, tmp):
         print(f"{t0:.3f} .. {t1:.3f} s: {got:.1f} Mbit/s L1, want {want}")
         if want is None or r["interval_s"] < 0.25:  # the change, or a short last period
             continue
-        seen[want] += 1
-        if abs(got - want) > 0.02 * want:
-            fail(f"{t0:.3f} .. {t1:.3f} s: {got:.1f} Mbit/s L1, want {want} +- 2 %")
-    if seen[1000.0] < 2 or seen[3000.0] < 2:
-        fail(f"too few whole periods at each step: {seen}")
+        seen[want].append((got, r["interval_s"]))
+        if abs(got - want) > 0.1 * want:
+            fail(f"{t0:.3f} .. {t1:.3f} s: {got:.1f} Mbit/s L1, want {want} +- 10 %")
+    for want, periods in seen.items():
+        # a stall's catch-up moves bytes into the next period: the step's periods together
+        mean = sum(v * dt for v, dt in periods) / max(sum(dt for _, dt in periods), 1e-9)
+        print(f"step {want}: {len(periods)} whole periods, {mean:.1f} Mbit/s L1")
+        if len(periods) < 2 or abs(mean - want) > 0.02 * want:
+            fail(f"the periods at the {want} Mbit/s step: {periods}, want {want} +- 2 %")
     pace = {x["name"]: x for x in recs[-1]["pace"]}["tx0"]
     if abs(pace["rate_l1_mbps"] - 3000.0) > 1e-6:
         fail(f"the last pace record shows {pace['rate_l1_mbps']} Mbit/s, want 3000")
