@@ -12,7 +12,8 @@ Cases:
                    UDP source port), different packet sizes: byte shares 50 % +- 3 %; the
                    unshaped sched task in front reads "unshaped" in the summary
   sched-weights    two txonly flows, weights 1:3, through a sched task shaped to
-                   20 Mbit/s (the sched task set up after its flows): 25/75 % +- 3 %
+                   20 Mbit/s (the sched task set up after its flows): 25/75 % +- 3 %;
+                   the loss line names the sched's refusals of the busier flow
   examples         configs/dumbbell.ini and parkinglot.ini scaled to 1/10 of the rates:
                    the shares the thesis's rule sets give
   bad-config       one error per new section and key family: exit 1, file:line [section] key
@@ -243,6 +244,13 @@ def case_sched_weights(eng, src, tmp):
         fail("sched task sent faster than its rate")
     if rx["rx_packets"] != s["tx_packets"] or rx["rx_bad"] or rx["seq_lost"]:
         fail("receiver did not get exactly what the sched task sent")
+    # the generators' refused frames are named where they were refused (issue 33)
+    big = f1 if f1["refused_packets"] >= f3["refused_packets"] else f3
+    want = (rf"^loss: \d+ frames lost \(ports 0, tasks \d+, pipes 0, sched 0\); the most at "
+            rf"sched s0 flow {big['name']} refused_packets \(at its producer: over its limit or "
+            rf"the ring full\): {big['refused_packets']}$")
+    if big["refused_packets"] == 0 or not re.search(want, js["_stdout"], re.M):
+        fail(f"no loss line naming sched s0 flow {big['name']}'s refusals")
 
 
 def scale(text):
