@@ -103,6 +103,39 @@ int cfg_rate_resolve(const struct cfg_rate *r, uint64_t frame_l1_bytes, uint64_t
 /** r as written for messages: "1000000 pkt/s", "50%", "10000000000 bit/s". */
 void cfg_rate_str(const struct cfg_rate *r, char *buf, size_t len);
 
+/** Most points of a rate profile; its times in ns, at most this. */
+#define CFG_PROFILE_MAX 32
+#define CFG_PROFILE_TIME_MAX_NS (366ull * 86400 * 1000000000)
+
+/**
+ * A timed rate profile as written: rate[i] from t_ns[i] on. Steps: each
+ * rate holds until the next point's time; a ramp: linear from one point to
+ * the next. After the last point its rate holds.
+ */
+struct cfg_rate_profile {
+	unsigned int n;				/* points, 1..CFG_PROFILE_MAX */
+	int ramp;				/* 1: linear between points; 0: steps */
+	uint64_t t_ns[CFG_PROFILE_MAX];		/* t_ns[0] = 0, then increasing */
+	struct cfg_rate rate[CFG_PROFILE_MAX];	/* each above 0, any unit */
+};
+
+/**
+ * 1 when s is written as a rate profile (it has a ':' or starts with a
+ * word and a blank, as "ramp 0s:1G,..."), 0 for a single rate.
+ */
+int cfg_rate_is_profile(const char *s);
+
+/**
+ * Rate profile: "[steps|ramp] TIME:RATE, TIME:RATE, ..." (steps when no
+ * form is given; "0s:1G, 5s:5G, 10s:10G", "ramp 0s:1G, 10s:10G"). TIME as
+ * cfg_parse_time() with seconds for a bare number; RATE as
+ * cfg_parse_rate_any(), above 0. The first point is at 0, times increase,
+ * at most CFG_PROFILE_MAX points, a ramp has two at least. The reason names
+ * the point (point 2 "5x:5G": ...).
+ */
+int cfg_parse_rate_profile(const char *s, struct cfg_rate_profile *out, char *err,
+		size_t errlen);
+
 /**
  * Rate in bits per second, in [min, max]: the bit/s forms of
  * cfg_parse_rate_any(). A packet rate or a share of the line rate is refused

@@ -158,6 +158,33 @@ pace_set_rate(struct pace *p, uint64_t rate_bps, uint64_t now)
 	return 0;
 }
 
+int
+pace_change_rate(struct pace *p, uint64_t rate_bps, uint64_t now)
+{
+	uint64_t old = p->npb;
+	u128 nq, d;
+	int ahead, rc;
+
+	if (!p->started || p->idle)
+		return pace_set_rate(p, rate_bps, now);
+	if (now < p->last_ns)
+		now = p->last_ns;
+	nq = (u128)now << 32;
+	ahead = p->t > nq;
+	d = ahead ? p->t - nq : nq - p->t;
+	if (!ahead && d > p->bound_q)
+		d = p->bound_q;
+	rc = pace_set_rate(p, rate_bps, now);
+	if (rc < 0)
+		return rc;
+	d = d / old * p->npb + d % old * p->npb / old;	/* the same bytes at the new rate */
+	if (!ahead && d > p->bound_q)
+		d = p->bound_q;
+	p->t = ahead ? nq + d : (nq > d ? nq - d : 0);
+	p->idle = 0;
+	return 0;
+}
+
 /*
  * A busy call at now: the lag now - t in Q32 after the bound (credit above
  * it dropped, counted unless the caller was idle), or NOT_READY.

@@ -114,6 +114,14 @@ void pace_reset(struct pace *p, uint64_t now);
  */
 int pace_set_rate(struct pace *p, uint64_t rate_bps, uint64_t now);
 
+/*
+ * The same for a rate that follows a profile (pace_prof): the schedule goes
+ * on, the wire bytes owed (or the credit, within the bound) re-timed at the
+ * new rate, so that steps of a ramp add no packet and drop none. A caller
+ * that was idle gets pace_set_rate().
+ */
+int pace_change_rate(struct pace *p, uint64_t rate_bps, uint64_t now);
+
 /* May a packet leave now? 1 or 0. */
 int pace_ready(struct pace *p, uint64_t now);
 /* How many packets of len bytes (+ overhead) may leave now, at most max. */
@@ -138,6 +146,33 @@ uint64_t pace_bound_ns(const struct pace *p);
 uint64_t pace_npb_of(const struct pace *p);
 
 int pace_stats(const struct pace *p, struct pace_stats *st);
+
+/*
+ * A timed rate profile: bps[i] from t_ns[i] on (ns from the profile's 0,
+ * the run's start). Steps: each rate holds until the next point; a ramp:
+ * linear from one point to the next in steps of 1/PACE_PROF_STEPS of the
+ * segment (none shorter than PACE_PROF_STEP_MIN_NS), each step at the line's
+ * value at its start, so that the rate is bps[i] at t_ns[i] exactly. After
+ * the last point its rate holds. The caller (the task's own lcore) asks
+ * again at *next only: integer arithmetic, one 128-bit multiply and two
+ * divisions per change, a scan of at most PACE_PROF_MAX points.
+ */
+#define PACE_PROF_MAX		32
+#define PACE_PROF_STEPS		100
+#define PACE_PROF_STEP_MIN_NS	1000000ull	/* 1 ms */
+
+struct pace_prof {
+	uint32_t n;			/* points, 1..PACE_PROF_MAX (a ramp: 2 at least) */
+	int ramp;			/* 1: linear between points; 0: steps */
+	uint64_t t_ns[PACE_PROF_MAX];	/* t_ns[0] = 0, then increasing */
+	uint64_t bps[PACE_PROF_MAX];	/* PACE_RATE_MIN..MAX */
+};
+
+/* 0, or -EINVAL when pf breaks a rule above. */
+int pace_prof_check(const struct pace_prof *pf);
+/* The rate of a checked profile at t ns, and in *next when it changes next
+ * (UINT64_MAX: never). */
+uint64_t pace_prof_rate(const struct pace_prof *pf, uint64_t t, uint64_t *next);
 
 #ifdef __cplusplus
 }

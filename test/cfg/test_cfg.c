@@ -231,6 +231,62 @@ test_rate_any(void)
 	CHECKF(strcmp(buf, "12.5%") == 0, "%s", buf);
 }
 
+#define PROF_BAD(s, n) do { struct cfg_rate_profile p_; \
+	bad(cfg_parse_rate_profile(s, &p_, err, sizeof(err)), s, n); } while (0)
+
+/* Timed rate profiles: steps and ramps, every rate unit, the point named in each refusal. */
+static void
+test_rate_profile(void)
+{
+	struct cfg_rate_profile p;
+	char many[1024];
+	unsigned int i;
+	int rc;
+
+	rc = cfg_parse_rate_profile("0s:1G,5s:5G,10s:10G", &p, err, sizeof(err));
+	CHECKF(rc == 0 && p.n == 3 && !p.ramp, "rc %d n %u (%s)", rc, p.n, err);
+	CHECK(p.t_ns[0] == 0 && p.t_ns[1] == 5000000000ull && p.t_ns[2] == 10000000000ull);
+	CHECK(p.rate[0].unit == CFG_RATE_BPS && p.rate[0].value == 1000000000ull);
+	CHECK(p.rate[2].value == 10000000000ull);
+	rc = cfg_parse_rate_profile(" ramp 0:1Mpps , 1.5s : 50% ,2500ms:300Mbit ", &p, err,
+			sizeof(err));
+	CHECKF(rc == 0 && p.n == 3 && p.ramp, "rc %d (%s)", rc, err);
+	CHECK(p.rate[0].unit == CFG_RATE_PPS && p.rate[0].value == 1000000);
+	CHECK(p.t_ns[1] == 1500000000ull && p.rate[1].unit == CFG_RATE_LINE &&
+			p.rate[1].value == CFG_RATIO_ONE / 2);
+	CHECK(p.t_ns[2] == 2500000000ull && p.rate[2].value == 300000000ull);
+	CHECK(cfg_parse_rate_profile("STEPS 0s:10G", &p, err, sizeof(err)) == 0 && p.n == 1);
+	CHECK(cfg_parse_rate_profile("RAMP 0s:1G, 1min:2G", &p, err, sizeof(err)) == 0 &&
+			p.ramp && p.t_ns[1] == 60000000000ull);
+	CHECK(cfg_rate_is_profile("0s:1G") && cfg_rate_is_profile("ramp 0s:1G") &&
+			cfg_rate_is_profile(" steps x") && !cfg_rate_is_profile("10G") &&
+			!cfg_rate_is_profile(" 50% ") && !cfg_rate_is_profile(NULL));
+	PROF_BAD("1s:1G,5s:5G", "point 1 \"1s:1G\": a profile starts at 0s");
+	PROF_BAD("0s:1G,5s:5G,5s:6G", "point 3 \"5s:6G\": times must increase; 5s is not after "
+			"point 2's 5 s");
+	PROF_BAD("0s:1G,5s:5G,4s:6G", "times must increase");
+	PROF_BAD("0s:1G,5s:5Q", "point 2 \"5s:5Q\": expected a rate");
+	PROF_BAD("0s:1G,5s:5Q", "unknown unit \"Q\"");
+	PROF_BAD("0s:1G,5x:5G", "point 2 \"5x:5G\": expected a time");
+	PROF_BAD("0s:1G,5s:0", "point 2 \"5s:0\": a rate in a profile must be above 0");
+	PROF_BAD("0s:1G,5s5G", "point 2 \"5s5G\" has no ':'");
+	PROF_BAD("0s:1G,,5s:5G", "empty item");
+	PROF_BAD("0s:1G,5s:5G,", "ends with a comma");
+	PROF_BAD("ramp 0s:1G", "a ramp needs at least two points");
+	PROF_BAD("ramps 0s:1G,1s:2G", "unknown form \"ramps\" (steps, the default, or ramp)");
+	PROF_BAD("ramp ", "has no points");
+	PROF_BAD("0s:-1G", "cannot be negative");
+	PROF_BAD("0s:101%", "at most 100%");
+	PROF_BAD("0s:1G,-1s:2G", "point 2");
+	PROF_BAD("", "empty value");
+	for (i = 0, many[0] = '\0'; i <= CFG_PROFILE_MAX; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), "%s%us:%uM",
+				i ? "," : "", i, i + 1);
+	PROF_BAD(many, "more than 32 points");
+	many[strrchr(many, ',') - many] = '\0';	/* 32: the most */
+	CHECK(cfg_parse_rate_profile(many, &p, err, sizeof(err)) == 0 && p.n == CFG_PROFILE_MAX);
+}
+
 /*
  * Random rate strings from numbers, prefixes and units (and junk): never a
  * crash or an unterminated message; every refusal says why; what parses as
@@ -377,6 +433,7 @@ main(void)
 	test_numbers();
 	test_units();
 	test_rate_any();
+	test_rate_profile();
 	test_rate_fuzz();
 	test_closest();
 	test_addresses();

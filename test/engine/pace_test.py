@@ -35,10 +35,19 @@ Cases (each one engine run of 3 s on net_ring wires, no devices):
                 a flow's rate = 1Mpps is refused naming the key (no frame size)
   l1-l2         txonly 300 Mbit/s at 64 B: the pace record's L1 rate, the port's tx_l1_mbps
                 and its tx_mbps (L2 without FCS) x 84 / 60 agree within 1 %
+  rate-profile  txonly rate = 0s:1G,2s:3G at 1518 B for 4 s, --intervals-json every 0.5 s:
+                the periods before 2 s at 1 Gbit/s L1 (the first, with the start-up, left
+                out), those after at 3 Gbit/s (+- 2 % over each step's periods, each period
+                within 10 %), the
+                last pace record at 3000 Mbit/s; bad profiles refused naming the point
+  flow-profile  the tcp-rate pair with s2's rate = ramp 0s:20Mbit,1s:100Mbit: the endpoint's
+                pace record ends at 200 Mbit/s, the goodputs carry the ramp's average; a
+                flow's profile in pkt/s refused naming the point
 
 The busy loop is a process the test starts (taskset) and always kills; it shares the paced
 thread's CPU the way another process on a shared VM does. Usage: CASE ENGINE SOURCE_ROOT.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -497,6 +506,65 @@ def case_l1_l2(eng, src, tmp):
         fail("the pace line of the text summary does not say L1")
 
 
+def case_rate_profile(eng, src, tmp):
+    """A step profile: 1 Gbit/s for 2 s, then 3 Gbit/s, seen in the per-period records."""
+    text = txonly_config(1518, "0s:1G, 2s:3G").replace(f"duration = {DURATION}s",
+                                                       "duration = 4s")
+    cfg, iv = write(os.path.join(tmp, "prof.ini"), text), os.path.join(tmp, "iv.json")
+    p = run([eng, "--", "--config", cfg, "--stats-period", "0.5s", "--live", "off",
+             "--intervals-json", iv], timeout=60)
+    if p.returncode != 0:
+        fail(f"exit code {p.returncode}")
+    with open(iv) as f:
+        recs = [json.loads(x) for x in f if x.strip()]
+    seen = {1000.0: [], 3000.0: []}  # (Mbit/s, s) of the whole periods at each step
+    for r in recs[1:]:  # the first period also has the start-up
+        t1, t0 = r["time_s"], r["time_s"] - r["interval_s"]
+        got = {t["name"]: t for t in r["tasks"]}["tx0"]["tx_l1_mbps"]
+        want = 1000.0 if t1 <= 2.0 else 3000.0 if t0 >= 2.0 else None
+        print(f"{t0:.3f} .. {t1:.3f} s: {got:.1f} Mbit/s L1, want {want}")
+        if want is None or r["interval_s"] < 0.25:  # the change, or a short last period
+            continue
+        seen[want].append((got, r["interval_s"]))
+        if abs(got - want) > 0.1 * want:
+            fail(f"{t0:.3f} .. {t1:.3f} s: {got:.1f} Mbit/s L1, want {want} +- 10 %")
+    for want, periods in seen.items():
+        # a stall's catch-up moves bytes into the next period: the step's periods together
+        mean = sum(v * dt for v, dt in periods) / max(sum(dt for _, dt in periods), 1e-9)
+        print(f"step {want}: {len(periods)} whole periods, {mean:.1f} Mbit/s L1")
+        if len(periods) < 2 or abs(mean - want) > 0.02 * want:
+            fail(f"the periods at the {want} Mbit/s step: {periods}, want {want} +- 2 %")
+    pace = {x["name"]: x for x in recs[-1]["pace"]}["tx0"]
+    if abs(pace["rate_l1_mbps"] - 3000.0) > 1e-6:
+        fail(f"the last pace record shows {pace['rate_l1_mbps']} Mbit/s, want 3000")
+    for bad, want in (("0s:1G, 2s:3G, 2s:4G", "[task tx0] rate: point 3 \"2s:4G\": times must "
+                       "increase"),
+                      ("1s:1G", "a profile starts at 0s"),
+                      ("ramp 0s:1G, 2s:3Gbt", "point 2 \"2s:3Gbt\": expected a rate"),
+                      ("0s:1G, 2x:3G", "point 2 \"2x:3G\": expected a time")):
+        refused(eng, tmp, txonly_config(1518, bad), "bad-prof", want)
+
+
+def case_flow_profile(eng, src, tmp):
+    """A TCP sender's ramp: its endpoint ends paced at 100 + 100 Mbit/s; over the run the
+    two flows carry 100 + (60 x 1 + 100 x 2) / 3 Mbit/s L1 of payload."""
+    js, _ = engine(eng, tmp, tcp_rate_config(rate_b="ramp 0s:20Mbit, 1s:100Mbit"), "fprof")
+    flows = {f["name"]: f for f in js.get("tcp", [])}
+    pace = item(js, "pace", "s2")
+    print(f"pace s2: {pace}")
+    if abs(pace["rate_mbps"] - 200.0) > 1e-6:
+        fail(f"the endpoint ends paced at {pace['rate_mbps']} Mbit/s, want 200")
+    mss = flows["s1"]["mss"]
+    l1 = 100e6 + (60e6 * 1 + 100e6 * (DURATION - 1)) / DURATION
+    want = l1 * mss / (mss + 54 + 24)
+    got = sum(flows[n]["goodput_mbps"] for n in ("r1", "r2")) * 1e6
+    print(f"goodput {got / 1e6:.1f} Mbit/s of the {want / 1e6:.1f} the profile carries")
+    if got < 0.93 * want or got > 1.01 * want:
+        fail(f"goodput {got / 1e6:.1f} Mbit/s: the profile was not followed")
+    refused(eng, tmp, tcp_rate_config(rate_b="0s:100Mbit, 1s:1Mpps"), "fprof-pps",
+            "[flow s2] rate: point 2: 1000000 pkt/s; a flow's rate is in bit/s")
+
+
 CASES = {
     "txonly-1g": case_txonly_1g,
     "txonly-64": case_txonly_64,
@@ -512,6 +580,8 @@ CASES = {
     "rate-receiver": case_rate_receiver,
     "rate-units": case_rate_units,
     "l1-l2": case_l1_l2,
+    "rate-profile": case_rate_profile,
+    "flow-profile": case_flow_profile,
 }
 
 if __name__ == "__main__":

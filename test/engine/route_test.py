@@ -12,10 +12,14 @@ Cases:
                    UDP source port), different packet sizes: byte shares 50 % +- 3 %; the
                    unshaped sched task in front reads "unshaped" in the summary
   sched-weights    two txonly flows, weights 1:3, through a sched task shaped to
-                   20 Mbit/s (the sched task set up after its flows): 25/75 % +- 3 %
+                   20 Mbit/s (the sched task set up after its flows): 25/75 % +- 3 %;
+                   the loss line names the sched's refusals of the busier flow
   examples         configs/dumbbell.ini and parkinglot.ini scaled to 1/10 of the rates:
                    the shares the thesis's rule sets give
   bad-config       one error per new section and key family: exit 1, file:line [section] key
+  loss-point       the router.ini pipe with plr = 5 %: the summary's loss line names the
+                   pipe's emulated loss as the biggest loss point, with its count (about
+                   5 % of what entered the pipe)
 The machine is shared and noisy: rates are checked against what was actually offered,
 shares (ratios) with a few per cent, latencies only from below and loosely from above.
 """
@@ -240,6 +244,13 @@ def case_sched_weights(eng, src, tmp):
         fail("sched task sent faster than its rate")
     if rx["rx_packets"] != s["tx_packets"] or rx["rx_bad"] or rx["seq_lost"]:
         fail("receiver did not get exactly what the sched task sent")
+    # the generators' refused frames are named where they were refused (issue 33)
+    big = f1 if f1["refused_packets"] >= f3["refused_packets"] else f3
+    want = (rf"^loss: \d+ frames lost \(ports 0, tasks \d+, pipes 0, sched 0\); the most at "
+            rf"sched s0 flow {big['name']} refused_packets \(at its producer: over its limit or "
+            rf"the ring full\): {big['refused_packets']}$")
+    if big["refused_packets"] == 0 or not re.search(want, js["_stdout"], re.M):
+        fail(f"no loss line naming sched s0 flow {big['name']}'s refusals")
 
 
 def scale(text):
@@ -312,10 +323,27 @@ def case_bad_config(eng, src, tmp):
              f"got {p.returncode}: {p.stderr[-300:]}")
 
 
+def case_loss_point(eng, src, tmp):
+    js = engine(eng, tmp, sub(router_base(src, "20Mbit"), "# plr = 0.1%", "plr = 5%"))
+    p = pipe(js, "link")
+    check_accounting(p)
+    lines = [ln for ln in js["_stdout"].splitlines() if ln.startswith("loss: ")]
+    print(f"pipe link: in {p['in_packets']} lost {p['lost_packets']} dropped "
+          f"{p['dropped_packets']}; {lines}")
+    if not 0.03 * p["in_packets"] <= p["lost_packets"] <= 0.07 * p["in_packets"]:
+        fail(f"pipe link lost {p['lost_packets']} of {p['in_packets']}, not about 5 %")
+    want = (rf"^loss: \d+ frames lost \(ports \d+, tasks \d+, pipes \d+, sched 0\); the most "
+            rf"at pipe link lost_packets \(emulated loss: plr, loss_model\): "
+            rf"{p['lost_packets']}$")
+    if len(lines) != 1 or not re.match(want, lines[0]):
+        fail(f"no loss line naming pipe link's {p['lost_packets']} lost packets")
+
+
 def main():
     cases = {"router-delay": case_router_delay, "router-saturate": case_router_saturate,
              "router-fair": case_router_fair, "sched-weights": case_sched_weights,
-             "examples": case_examples, "bad-config": case_bad_config}
+             "examples": case_examples, "bad-config": case_bad_config,
+             "loss-point": case_loss_point}
     return case_main(__doc__, cases, "dfcp-route-test-")
 
 

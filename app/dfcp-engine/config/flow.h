@@ -14,6 +14,7 @@
 
 #include <rte_ether.h>
 
+#include "cfg.h"
 #include "core/defs.h"
 
 #define ENG_FAIL_LEN 96	/* a failed flow's reason */
@@ -63,6 +64,8 @@ struct eng_flow_conf {
 	char bottleneck[ENG_NAME_LEN];	/* Jain's index over flows with the same label */
 	/* sender pacing (kinds/xport/xport_pace.c) */
 	uint64_t rate_bps;		/* L1 bits per second; 0: as fast as the path takes */
+	struct cfg_rate_profile rate_prof; /* rate = a timed profile (n 0: none), bit/s;
+					 * rate_bps is its first point */
 	uint64_t bucket;		/* bytes back-to-back after idling; ENG_FLOW_BUCKET_AUTO */
 	/* application: the goal and the data */
 	uint64_t duration_ns;		/* sender: stop reading the source after this; 0 = none */

@@ -186,6 +186,35 @@ eng_sec_rate_any(struct eng_sec *sec, const char *key, uint64_t min_bps, uint64_
 }
 
 int
+eng_sec_rate_profile(struct eng_sec *sec, const char *key, uint64_t min_bps, uint64_t max_bps,
+		int bits_only, struct cfg_rate_profile *out)
+{
+	char e[CFG_ERR_LEN], what[48];
+	const char *s = eng_sec_get(sec, key);
+	unsigned int i;
+
+	out->n = 0;
+	if (s == NULL || !cfg_rate_is_profile(s))
+		return 0;
+	if (cfg_parse_rate_profile(s, out, e, sizeof(e)) < 0)
+		return eng_sec_error(sec, key, "%s", e);
+	for (i = 0; i < out->n; i++) {
+		const struct cfg_rate *r = &out->rate[i];
+
+		cfg_rate_str(r, what, sizeof(what));
+		if (bits_only && r->unit != CFG_RATE_BPS)
+			return eng_sec_error(sec, key, "point %u: %s; a flow's rate is in bit/s "
+					"(400Mbit, 1G), not packets/s or a share of the line rate",
+					i + 1, what);
+		if (r->unit == CFG_RATE_BPS && (r->value < min_bps || r->value > max_bps))
+			return eng_sec_error(sec, key, "point %u: %s; expected a rate between %"
+					PRIu64 " and %" PRIu64 " bit/s", i + 1, what, min_bps,
+					max_bps);
+	}
+	return 0;
+}
+
+int
 eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
 		uint64_t max, uint64_t *out)
 {

@@ -68,6 +68,12 @@ int eng_sec_rate(struct eng_sec *sec, const char *key, uint64_t min, uint64_t ma
  * takes bit/s only and refuses the others with the reason. */
 int eng_sec_rate_any(struct eng_sec *sec, const char *key, uint64_t min_bps, uint64_t max_bps,
 		struct cfg_rate *out);
+/* A timed rate profile (cfg_parse_rate_profile()) when the value is written
+ * as one; out->n 0 (nothing read) for a single rate or no key. Bit/s points
+ * checked against [min_bps, max_bps]; bits_only: packet rates and shares of
+ * the line rate refused (a [flow]'s rate). */
+int eng_sec_rate_profile(struct eng_sec *sec, const char *key, uint64_t min_bps,
+		uint64_t max_bps, int bits_only, struct cfg_rate_profile *out);
 int eng_sec_time(struct eng_sec *sec, const char *key, uint64_t bare_unit_ns, uint64_t min,
 		uint64_t max, uint64_t *out);
 int eng_sec_size(struct eng_sec *sec, const char *key, uint64_t min, uint64_t max, uint64_t *out);

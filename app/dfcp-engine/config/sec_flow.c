@@ -99,7 +99,11 @@ flow_parse_pacing(struct eng_sec *sec, struct eng_flow_conf *f)
 						"answers what arrives");
 		return 0;
 	}
-	rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
+	rc = eng_sec_rate_profile(sec, "rate", 2, 400000000000ull, 1, &f->rate_prof);
+	if (rc == 0 && f->rate_prof.n != 0)
+		f->rate_bps = f->rate_prof.rate[0].value;
+	else if (rc == 0)
+		rc = eng_sec_rate(sec, "rate", 0, 400000000000ull, &f->rate_bps);
 	if (rc == 0)
 		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX - 1, &f->bucket);
 	if (rc == 0 && f->rate_bps == 0 && f->bucket != ENG_FLOW_BUCKET_AUTO)

@@ -98,6 +98,16 @@ struct eng_ctr;
 struct eng_flow_conf;
 struct eng_flow_view;
 
+/*
+ * ops->losses reports each place its tasks or sections lost or refused
+ * frames through note: frames, the class they add to in the summary's
+ * loss line ("pipes", "sched"; NULL: a refusal counted elsewhere too, e.g.
+ * by the producer, so a candidate for the biggest place only) and where
+ * ("pipe link lost_packets (emulated loss: plr)").
+ */
+typedef void (*eng_loss_note_fn)(void *ctx, uint64_t frames, const char *cls,
+		const char *where);
+
 /* A telemetry command (obs/telemetry.c registers every kind's). */
 struct eng_tel_cmd {
 	const char *cmd;	/* "/dfcp/flows" */
@@ -175,6 +185,9 @@ struct eng_task_ops {
 	const struct eng_tel_cmd *tel;
 	/* Its counter tables ({NULL}-terminated), for --counters and the docs. */
 	const struct eng_ctr_table *tables;
+	/* Once per kind, after the run: the places it lost frames (eng_loss_note_fn),
+	 * beside the ports' and tasks' counters in the summary's loss line. */
+	void (*losses)(struct eng_runtime *rt, eng_loss_note_fn note, void *ctx);
 
 	/* --- run-time control (obs/console.c, core/ctl.h) --- */
 	/* Main lcore, while the run is on: validate req and post it to the

@@ -20,8 +20,8 @@ const struct eng_ctr eng_pace_ctrs[ENG_PACE_NCTRS] = {
 	{"task", "", PV(task), ENG_CT_STR, 0, ENG_V_DATA, "the paced task"},
 	{"name", "", PV(name), ENG_CT_STR, 0, ENG_V_JSON, "the flow (txonly: the task)"},
 	{"rate_l1_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, 0,
-		"L1: configured rate on the wire (frame + FCS + preamble + IFG; a port's "
-		"tx_l1_mbps, not its tx_mbps)"},
+		"L1: rate on the wire in effect now: configured, a rate profile's current one or "
+		"the console's (frame + FCS + preamble + IFG; a port's tx_l1_mbps, not its tx_mbps)"},
 	{"rate_mbps", "Mbit/s", PV(rate_mbps), ENG_CT_DBL, 3, ENG_V_DATA,
 		"L1: the same as rate_l1_mbps (the key scripts read)"},
 	{"achieved_l1_mbps", "Mbit/s", PV(achieved_mbps), ENG_CT_DBL, 3, 0,

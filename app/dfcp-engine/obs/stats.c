@@ -426,34 +426,62 @@ outcome_write(struct eng_runtime *rt, struct eng_out *o)
 	}
 }
 
-/* A place frames were lost, and how many: the summary names the biggest. */
+/* The places frames were lost: the biggest, and the frames by class. */
 struct loss_point {
 	uint64_t n;
-	char what[96];
+	char what[160];
+	uint64_t ports, tasks, pipes, sched;
 };
+
+static void
+loss_max(struct loss_point *max, uint64_t n, const char *what)
+{
+	if (n > max->n) {
+		max->n = n;
+		snprintf(max->what, sizeof(max->what), "%s", what);
+	}
+}
 
 static void
 loss_note(struct loss_point *max, uint64_t n, const char *kind, const char *name,
 		const char *ctr)
 {
-	if (n > max->n) {
-		max->n = n;
-		snprintf(max->what, sizeof(max->what), "%s %s %s", kind, name, ctr);
-	}
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s %s %s", kind, name, ctr);
+	loss_max(max, n, what);
+}
+
+/* A kind's place (ops->losses). */
+static void
+loss_kind(void *ctx, uint64_t n, const char *cls, const char *where)
+{
+	struct loss_point *max = ctx;
+
+	if (cls != NULL && strcmp(cls, "pipes") == 0)
+		max->pipes += n;
+	else if (cls != NULL)
+		max->sched += n;
+	loss_max(max, n, where);
 }
 
 /*
- * "loss: ..." when any port or task lost frames: the biggest of the port
- * counters that count lost frames and the tasks' transmit refusals and mbuf
- * shortages (a pipe's drops are the kinds' own lines: they emulate a link).
+ * "loss: ..." when any place lost frames: the biggest of the kinds' places
+ * (a pipe's emulated loss and queue drops, a sched task's drops and the
+ * refusals at its producers), the port counters that count lost frames and
+ * the tasks' transmit refusals and mbuf shortages, with the frames by class.
+ * The kinds go first: a refusal their producer counted too is named where
+ * it happened.
  */
 static void
 loss_write(struct eng_runtime *rt)
 {
-	struct loss_point max = {0, ""};
-	uint64_t total = 0;
+	struct loss_point max = {0};
 	unsigned int i;
 
+	for (i = 0; i < eng_kinds_count(); i++)
+		if (eng_kind(i)->losses != NULL)
+			eng_kind(i)->losses(rt, loss_kind, &max);
 	for (i = 0; i < rt->cfg->nb_ports; i++) {
 		const char *name = rt->cfg->ports[i].name;
 		char krx[64], ktx[64];
@@ -469,7 +497,7 @@ loss_write(struct eng_runtime *rt)
 		loss_note(&max, s.tx_errors, "port", name, "tx_errors");
 		loss_note(&max, s.kernel_rx_dropped, "port", name, krx);
 		loss_note(&max, s.kernel_tx_dropped, "port", name, ktx);
-		total += s.rx_missed + s.rx_nombuf + s.tx_errors + s.kernel_rx_dropped +
+		max.ports += s.rx_missed + s.rx_nombuf + s.tx_errors + s.kernel_rx_dropped +
 			s.kernel_tx_dropped;
 	}
 	for (i = 0; i < rt->cfg->nb_tasks; i++) {
@@ -480,11 +508,13 @@ loss_write(struct eng_runtime *rt)
 		t->ops->stats(t, &ts);
 		loss_note(&max, ts.tx_dropped, "task", t->name, "tx_dropped");
 		loss_note(&max, ts.no_mbuf, "task", t->name, "no_mbuf");
-		total += ts.tx_dropped + ts.no_mbuf;
+		max.tasks += ts.tx_dropped + ts.no_mbuf;
 	}
-	if (total != 0)
-		printf("loss: %" PRIu64 " frames lost in ports and tasks; the most at %s: %" PRIu64
-				"\n", total, max.what, max.n);
+	if (max.n != 0)
+		printf("loss: %" PRIu64 " frames lost (ports %" PRIu64 ", tasks %" PRIu64 ", pipes %"
+				PRIu64 ", sched %" PRIu64 "); the most at %s: %" PRIu64 "\n",
+				max.ports + max.tasks + max.pipes + max.sched, max.ports, max.tasks,
+				max.pipes, max.sched, max.what, max.n);
 }
 
 void

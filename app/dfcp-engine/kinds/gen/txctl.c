@@ -8,9 +8,14 @@
  *                  credit for the stopped time, no burst at the restart)
  *   rate           lib/pace's pace_set_rate from the next poll on; 0 is full
  *                  speed; a packet rate or a share of the line rate is
- *                  resolved against the frame size it will go with
+ *                  resolved against the frame size it will go with; it ends
+ *                  the task's rate profile
  *   pkt_size       one size (not an IMIX, not streams), within the mbufs and
  *                  the port's MTU; the template is built again
+ * A rate profile (rate = 0s:1G,5s:5G or ramp ...; lib/pace pace_prof) is
+ * resolved to L1 bit/s at set-up (packet rates for the configured pkt_size)
+ * and followed by the owner lcore from the run's start: one TSC compare per
+ * poll, pace_change_rate at each change (eng_txonly_prof_step).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +26,7 @@
 #include "config/config.h"
 #include "core/clock.h"
 #include "core/ctl.h"
+#include "core/log.h"
 #include "core/runtime.h"
 #include "core/task.h"
 #include "kinds/gen/pkt.h"
@@ -38,15 +44,23 @@ eng_txonly_ctl_apply(struct eng_task *t, struct txonly_priv *p, uint64_t g, uint
 	uint16_t port = t->ports[0].port_idx;
 	uint64_t bps = __atomic_load_n(&p->want_bps, __ATOMIC_RELAXED);
 	uint64_t size = __atomic_load_n(&p->want_size, __ATOMIC_RELAXED);
+	uint64_t rn = __atomic_load_n(&p->want_rates, __ATOMIC_RELAXED);
 
 	if (size - ENG_PKT_FCS_LEN != p->data_len && p->mix == NULL && p->mf == NULL) {
 		p->data_len = (uint16_t)(size - ENG_PKT_FCS_LEN);
 		eng_txonly_template(p, t->conf, &t->rt->ports[port], &t->rt->cfg->ports[port],
 				p->data_len, p->tmpl);
 	}
-	if (bps == 0) {
+	if (rn != p->rates_seen) {	/* a set rate: the profile ends */
+		p->rates_seen = rn;
+		p->prof_on = 0;
+		p->prof_next_tsc = UINT64_MAX;
+	}
+	/* the console's rate, unless a profile is followed */
+	if (!p->prof_on && bps == 0) {
 		__atomic_store_n(&p->pace, NULL, __ATOMIC_RELEASE);
-	} else if (p->pace == NULL || pace_npb_of(p->pace_mem) != pace_npb(bps)) {
+	} else if (!p->prof_on && (p->pace == NULL ||
+			pace_npb_of(p->pace_mem) != pace_npb(bps))) {
 		if (pace_set_rate(p->pace_mem, bps, eng_clock_ns(&t->rt->clock, now)) == 0)
 			__atomic_store_n(&p->pace, p->pace_mem, __ATOMIC_RELEASE);
 	}
@@ -137,6 +151,8 @@ eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err,
 	p->ctl_size = size;
 	__atomic_store_n(&p->want_size, size, __ATOMIC_RELAXED);
 	__atomic_store_n(&p->want_bps, bps, __ATOMIC_RELAXED);
+	if (req->op == ENG_CTL_RATE)
+		__atomic_fetch_add(&p->want_rates, 1, __ATOMIC_RELAXED);	/* ends a profile */
 	eng_ctl_post(&p->box);
 	cfg_rate_str(&rate, what, sizeof(what));
 	if (bps == 0)
@@ -147,3 +163,66 @@ eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err,
 	return 0;
 }
 
+int
+eng_txonly_prof_setup(struct eng_task *t, struct txonly_priv *p)
+{
+	const struct txonly_conf *c = t->conf;
+	const struct eng_task_port *tp = &t->ports[0];
+	struct pace_conf pcf = {.overhead = ENG_L1_OVERHEAD,
+			.catchup_ns = t->rt->cfg->pace_catchup_ns, .bucket = c->bucket};
+	char e[CFG_ERR_LEN], what[48];
+	struct pace *probe;
+	unsigned int i;
+
+	p->prof.n = c->prof.n;
+	p->prof.ramp = c->prof.ramp;
+	for (i = 0; i < c->prof.n; i++) {
+		cfg_rate_str(&c->prof.rate[i], what, sizeof(what));
+		p->prof.t_ns[i] = c->prof.t_ns[i];
+		if (eng_txonly_rate_bps(c, &c->prof.rate[i], c->pkt_size,
+					&t->rt->ports[tp->port_idx], &t->rt->cfg->ports[tp->port_idx],
+					1, &p->prof.bps[i], e, sizeof(e)) < 0) {
+			ENG_LOG(ERR, task, "task %s: rate point %u: %s", t->name, i + 1, e);
+			return -EINVAL;
+		}
+		pcf.rate_bps = p->prof.bps[i];
+		probe = pace_create(&pcf);
+		if (probe == NULL) {
+			ENG_LOG(ERR, task, "task %s: rate point %u: cannot pace %s = %" PRIu64
+					" bit/s with bucket %" PRIu64 " B (pace_catchup + bucket time "
+					"over %llu s?)", t->name, i + 1, what, pcf.rate_bps, c->bucket,
+					PACE_LAG_MAX_NS / 1000000000ull);
+			return -EINVAL;
+		}
+		pace_free(probe);
+		ENG_LOG(INFO, task, "task %s: rate %s %.3f s: %s = %.3f Mbit/s L1", t->name,
+				c->prof.ramp ? "ramp" : "step", (double)c->prof.t_ns[i] / 1e9, what,
+				(double)p->prof.bps[i] / 1e6);
+	}
+	if (pace_prof_check(&p->prof) < 0)
+		return -EINVAL;
+	p->prof_on = 1;
+	p->prof_next_tsc = 0;	/* from the first poll of the run */
+	return 0;
+}
+
+void
+eng_txonly_prof_step(struct eng_task *t, struct txonly_priv *p, uint64_t now)
+{
+	const struct eng_clock *clk = &t->rt->clock;
+	uint64_t start = t->rt->start_tsc, next, bps;
+
+	if (!p->prof_on) {
+		p->prof_next_tsc = UINT64_MAX;
+		return;
+	}
+	bps = pace_prof_rate(&p->prof, eng_clock_cycles_ns(clk, now - start), &next);
+	if (p->pace == NULL || pace_npb_of(p->pace_mem) != pace_npb(bps)) {
+		if ((p->pace != NULL ? pace_change_rate(p->pace_mem, bps, eng_clock_ns(clk, now)) :
+				pace_set_rate(p->pace_mem, bps, eng_clock_ns(clk, now))) == 0)
+			__atomic_store_n(&p->pace, p->pace_mem, __ATOMIC_RELEASE);
+	}
+	/* one cycle late rather than early: the next call sees the new point */
+	p->prof_next_tsc = next == UINT64_MAX ? UINT64_MAX :
+			start + eng_clock_ns_cycles(clk, next) + 1;
+}

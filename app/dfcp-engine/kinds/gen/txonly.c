@@ -85,6 +85,10 @@ txonly_parse(struct eng_task *t, struct eng_sec *sec, struct eng_config *cfg)
 	if (rc == 0)
 		rc = txonly_parse_size(c, sec);
 	if (rc == 0)
+		rc = eng_sec_rate_profile(sec, "rate", PACE_RATE_MIN, PACE_RATE_MAX, 0, &c->prof);
+	if (rc == 0 && c->prof.n != 0)
+		c->rate = c->prof.rate[0];
+	else if (rc == 0)
 		rc = eng_sec_rate_any(sec, "rate", 0, PACE_RATE_MAX, &c->rate);
 	if (rc == 0)
 		rc = eng_sec_size(sec, "bucket", 0, UINT32_MAX, &c->bucket);
@@ -280,6 +284,9 @@ txonly_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 	p->want_size = c->pkt_size;
 	p->ctl_rate = c->rate;
 	p->ctl_size = c->pkt_size;
+	p->prof_next_tsc = UINT64_MAX;
+	if (c->prof.n != 0 && eng_txonly_prof_setup(t, p) < 0)
+		return -EINVAL;
 	{
 		/* unpaced: a pacer of the highest rate, used once a rate is set */
 		struct pace_conf pcf = {.rate_bps = rate_bps ? rate_bps : PACE_RATE_MAX,
@@ -353,6 +360,8 @@ txonly_poll(struct eng_task *t, uint64_t now)
 	g = eng_ctl_take(&p->box, p->ctl_applied);
 	if (unlikely(g != 0))
 		eng_txonly_ctl_apply(t, p, g, now);
+	if (unlikely(now >= p->prof_next_tsc))
+		eng_txonly_prof_step(t, p, now);	/* rate = a profile (txctl.c) */
 	if (unlikely(p->stopped)) {
 		if (p->pace != NULL) /* no credit for the stopped time */
 			pace_idle(p->pace, eng_clock_ns(&t->rt->clock, now));

@@ -19,18 +19,19 @@
 #include "kinds/gen/pkt.h"
 #include "kinds/gen/txflows.h"
 #include "obs/pace_view.h"
+#include "pace.h"
 
 struct eng_ctl_req;
 struct eng_egress_flow;
 struct eng_port;
 struct eng_task;
-struct pace;
 struct rte_mempool;
 
 struct txonly_conf {
 	uint32_t pkt_size;   /* frame size including FCS (an IMIX: the largest) */
 	struct eng_imix imix; /* pkt_size lists (nb_sizes 0: one size) */
 	struct cfg_rate rate; /* as written (0 bit/s: full speed); bit/s at set-up */
+	struct cfg_rate_profile prof; /* rate = a timed profile (n 0: none); rate: its first */
 	uint64_t bucket;     /* token-bucket depth in bytes (0: strict pacer) */
 	uint64_t count;      /* 0: unlimited */
 	uint32_t src_ip, dst_ip;
@@ -58,6 +59,12 @@ struct txonly_priv {
 	struct pace *pace;      /* NULL: full speed */
 	struct pace *pace_mem;  /* the pacer, made at set-up: a rate may come at run time */
 	struct eng_pace_mark mark; /* the reporting thread's */
+	/* rate = a timed profile (prof, txctl.c): followed from the run's start
+	 * until the console's set rate; prof_next_tsc: its next change (UINT64_MAX:
+	 * none) */
+	uint64_t prof_next_tsc;
+	int prof_on;
+	uint64_t want_rates, rates_seen;	/* set rate requests: posted, applied */
 	int stopped;            /* "stop TASK": sends nothing until "start TASK" */
 	uint64_t ctl_applied;   /* the last mailbox gen this lcore applied */
 	/* the console's mailbox (core/ctl.h): the wanted state, main lcore -> owner */
@@ -71,6 +78,7 @@ struct txonly_priv {
 	uint64_t warm_tsc, warm_packets, warm_bytes; /* at the end of the warmup */
 	uint8_t tmpl[ENG_PKT_HDR_LEN];
 	uint8_t mix_tmpl[ENG_IMIX_MAX_SIZES][ENG_PKT_HDR_LEN];
+	struct pace_prof prof;	/* its points in L1 bit/s */
 } __rte_cache_aligned;
 
 /* txonly.c: the headers of a frame of data_len bytes (no FCS) into tmpl. */
@@ -88,5 +96,9 @@ int eng_txonly_rate_bps(const struct txonly_conf *c, const struct cfg_rate *r, u
  * when the mailbox has a new gen g (owner lcore, now: TSC). */
 int eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err, size_t len);
 void eng_txonly_ctl_apply(struct eng_task *t, struct txonly_priv *p, uint64_t g, uint64_t now);
+/* txctl.c: the rate profile's points in L1 bit/s (set-up: 0, or -errno
+ * logged), and its rate at TSC now, once now reached p->prof_next_tsc. */
+int eng_txonly_prof_setup(struct eng_task *t, struct txonly_priv *p);
+void eng_txonly_prof_step(struct eng_task *t, struct txonly_priv *p, uint64_t now);
 
 #endif /* ENG_TXONLY_PRIV_H */

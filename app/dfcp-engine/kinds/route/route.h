@@ -127,6 +127,8 @@ void eng_route_free(struct eng_runtime *rt);
 /* route_stats.c: the kind's report (pipes, queues), /dfcp/pipes, its counter tables */
 struct eng_out;
 void eng_route_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+/* route_stats.c: each pipe's emulated loss and queue drops (ops->losses). */
+void eng_route_losses(struct eng_runtime *rt, eng_loss_note_fn note, void *ctx);
 extern const struct eng_tel_cmd eng_route_tel[];
 extern const struct eng_ctr_table eng_route_tables[];
 /* route.c: mbufs the pipes of a router's chains may hold at once (pool size) */

@@ -226,6 +226,28 @@ eng_route_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what
 		route_pipes_write(rt, o, 0);
 }
 
+void
+eng_route_losses(struct eng_runtime *rt, eng_loss_note_fn note, void *ctx)
+{
+	const struct eng_route_conf *r = eng_route_conf(rt->cfg);
+	char where[160];
+	unsigned int i;
+
+	for (i = 0; i < ENG_MAX_PIPES; i++) {
+		struct pipe_stats st;
+
+		if (route_pipe(rt, i) == NULL)
+			continue;
+		pipe_stats_get(route_pipe(rt, i), &st);
+		snprintf(where, sizeof(where), "pipe %s lost_packets (emulated loss: plr, "
+				"loss_model)", r->pipes[i].name);
+		note(ctx, st.loss_pkts, "pipes", where);
+		snprintf(where, sizeof(where), "pipe %s dropped_packets (a queue full: drop-tail)",
+				r->pipes[i].name);
+		note(ctx, st.drop_pkts, "pipes", where);
+	}
+}
+
 static int
 tel_pipes(struct eng_runtime *rt, const char *params, struct eng_out *o)
 {

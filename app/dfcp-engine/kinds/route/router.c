@@ -527,6 +527,7 @@ const struct eng_task_ops eng_task_router = {
 	.stats = router_stats,
 	.teardown = router_teardown,
 	.report = eng_route_report,
+	.losses = eng_route_losses,
 	.tel = eng_route_tel,
 	.tables = eng_route_tables,
 };

@@ -18,6 +18,8 @@ struct eng_runtime;
 /* sched_stats.c: the kind's report, /dfcp/sched, its counter tables */
 struct eng_out;
 void eng_sched_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what);
+/* sched_stats.c: drops in the scheduler and refusals at its producers (ops->losses). */
+void eng_sched_losses(struct eng_runtime *rt, eng_loss_note_fn note, void *ctx);
 extern const struct eng_tel_cmd eng_sched_tel[];
 extern const struct eng_ctr_table eng_sched_tables[];
 

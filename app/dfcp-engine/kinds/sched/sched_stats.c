@@ -233,6 +233,40 @@ eng_sched_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what
 		eng_scheds_write(rt, o);
 }
 
+void
+eng_sched_losses(struct eng_runtime *rt, eng_loss_note_fn note, void *ctx)
+{
+	const struct eng_config *cfg = rt->cfg;
+	struct eng_sched_flow_stats *fl;
+	struct eng_sched_stats st;
+	char where[160];
+	unsigned int i;
+	uint32_t k;
+
+	for (i = 0; i < cfg->nb_tasks; i++) {
+		const struct eng_task *t = &cfg->tasks[i];
+
+		if (t->ops != &eng_task_sched || eng_sched_task_stats(t, &st, NULL, 0) < 0)
+			continue;
+		fl = calloc(st.nb_flows + 1, sizeof(*fl));
+		if (fl == NULL || eng_sched_task_stats(t, &st, fl, st.nb_flows) < 0) {
+			free(fl);
+			continue;
+		}
+		snprintf(where, sizeof(where), "sched %s bad_flow (an unknown flow id)", t->name);
+		note(ctx, st.bad_flow, "sched", where);
+		for (k = 0; k < st.nb_flows; k++) {
+			snprintf(where, sizeof(where), "sched %s flow %s dropped_packets (the "
+					"scheduler full)", t->name, fl[k].name);
+			note(ctx, fl[k].drop_pkts, "sched", where);
+			snprintf(where, sizeof(where), "sched %s flow %s refused_packets (at its "
+					"producer: over its limit or the ring full)", t->name, fl[k].name);
+			note(ctx, fl[k].refused_pkts, NULL, where);
+		}
+		free(fl);
+	}
+}
+
 static int
 tel_sched(struct eng_runtime *rt, const char *params, struct eng_out *o)
 {

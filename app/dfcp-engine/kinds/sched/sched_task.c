@@ -21,7 +21,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
@@ -695,6 +694,7 @@ const struct eng_task_ops eng_task_sched = {
 	.stats = eng_sched_stats_cb,
 	.teardown = eng_sched_teardown,
 	.report = eng_sched_report,
+	.losses = eng_sched_losses,
 	.tel = eng_sched_tel,
 	.tables = eng_sched_tables,
 };

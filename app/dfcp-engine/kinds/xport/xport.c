@@ -579,6 +579,8 @@ eng_xport_poll(struct eng_task *t, uint64_t now_tsc)
 		x->run_start_ns = eng_xport_now(x, x->rt->start_tsc);
 	if (g != 0)
 		eng_xport_ctl_apply(x, g, now);	/* the console's (xport_ctl.c) */
+	if (unlikely(now >= x->prof_next_ns))
+		eng_xport_prof_step(x, now);	/* rate profiles (xport_ctl.c) */
 	eng_xport_active(&x->active_ns, &x->last_poll_ns, now);
 	n = eng_xport_rx(x, now);
 	housekeeping(x, now);

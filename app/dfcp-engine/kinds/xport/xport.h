@@ -130,6 +130,11 @@ struct eng_xflow {
 	uint64_t want_run, want_bps;
 	uint64_t rate_bps;		/* sender: its share of its endpoint's pacer; 0: none */
 	int held;			/* sender: stopped by the console */
+	/* sender: its timed rate profile ([flow] rate = 0s:1G,...; xport_pace.c),
+	 * followed by the owner (prof_on) until the console's set rate; NULL: none */
+	struct pace_prof *prof;
+	int prof_on;
+	uint64_t want_rates, rates_seen;	/* set rate requests: posted, applied */
 	int hold_on;			/* its connection holds its source now (the adapter's) */
 };
 
@@ -265,6 +270,7 @@ struct eng_xtask {
 	struct rte_mbuf *hand[ENG_XPORT_MAX_BURST];
 	struct eng_ctl_box box;		/* the console's requests (xport_ctl.c) */
 	uint64_t ctl_applied;		/* the last gen applied (owner) */
+	uint64_t prof_next_ns;		/* a flow's rate profile changes next; UINT64_MAX: none */
 };
 
 /* The kind ops of a transport task. setup: with its adapter and the
@@ -318,6 +324,10 @@ const struct eng_xflow *eng_xport_flow(const struct eng_runtime *rt, unsigned in
 int eng_xport_control(struct eng_task *t, const struct eng_ctl_req *req, char *err, size_t len);
 /* Owner, at the top of a poll: the console's requests of gen g. */
 void eng_xport_ctl_apply(struct eng_xtask *x, uint64_t g, uint64_t now);
+/* Owner, when now reached x->prof_next_ns: each followed rate profile's rate
+ * at now (from the run's start) to its flow's share, x->prof_next_ns moved on.
+ * A console's set rate FLOW ends that flow's profile. */
+void eng_xport_prof_step(struct eng_xtask *x, uint64_t now);
 /* Adapter's ops->hold: whether sender f's connection holds its source now
  * (f->held, unless the run stops (stop) or the source s's duration is over);
  * wakes its endpoint when that changed. */
@@ -344,7 +354,9 @@ extern const struct eng_tel_cmd eng_xport_tel[];
  *
  * A DFCP flow has its own endpoint; the tcp flows of one local address share
  * one, paced at the sum of their rates (all of its sender flows paced, or
- * none: checked at set-up).
+ * none: checked at set-up). A timed rate profile (lib/pace pace_prof) starts
+ * at its first point's rate; each point is checked against the endpoint's
+ * bucket here, and the owner follows it (eng_xport_prof_step).
  */
 
 /* After the adapter's setup: a pacer for each endpoint with a sender flow,

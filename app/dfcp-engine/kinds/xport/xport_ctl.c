@@ -8,7 +8,9 @@
  *   start / stop   sender FLOW's source taken from again / held (ops->hold)
  *   rate           FLOW's share of its endpoint's pacer, in bit/s (L1, as
  *                  the [flow] rate key); the endpoint is paced at the sum
- *                  of its flows' shares, unpaced when all are 0
+ *                  of its flows' shares, unpaced when all are 0; it ends
+ *                  the flow's rate profile, which the owner follows until
+ *                  then (eng_xport_prof_step)
  * Receivers, and a request for the task itself, are refused.
  */
 #include <errno.h>
@@ -85,6 +87,7 @@ ctl_rate(struct eng_xtask *x, struct eng_xflow *f, const struct cfg_rate *r, cha
 		pace_free(probe);	/* the owner's pace_set_rate will take it */
 	}
 	__atomic_store_n(&f->want_bps, bps, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&f->want_rates, 1, __ATOMIC_RELAXED);	/* ends a profile */
 	eng_ctl_post(&x->box);
 	if (bps == 0)
 		snprintf(err, len, "flow %s unpaced", f->fc->name);
@@ -141,9 +144,10 @@ eng_xport_control(struct eng_task *t, const struct eng_ctl_req *req, char *err, 
 	}
 }
 
-/* Owner: endpoint e paced at the sum of its senders' shares (none: unpaced). */
+/* Owner: endpoint e paced at the sum of its senders' shares (none: unpaced);
+ * follow: a profile's step, the schedule goes on (pace_change_rate). */
 static void
-ep_repace(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
+ep_repace(struct eng_xtask *x, struct eng_xep *e, uint64_t now, int follow)
 {
 	uint64_t sum = 0;
 	unsigned int i;
@@ -153,8 +157,9 @@ ep_repace(struct eng_xtask *x, struct eng_xep *e, uint64_t now)
 			sum += x->flows[i].rate_bps;
 	if (sum == 0)
 		__atomic_store_n(&e->pace, NULL, __ATOMIC_RELEASE);
-	else if (e->pace_mem != NULL &&
-			pace_set_rate(e->pace_mem, RTE_MIN(sum, PACE_RATE_MAX), now) == 0)
+	else if (e->pace_mem != NULL && (follow && e->pace != NULL ?
+			pace_change_rate(e->pace_mem, RTE_MIN(sum, PACE_RATE_MAX), now) :
+			pace_set_rate(e->pace_mem, RTE_MIN(sum, PACE_RATE_MAX), now)) == 0)
 		__atomic_store_n(&e->pace, e->pace_mem, __ATOMIC_RELEASE);
 	eng_xport_ep_wake(e);
 }
@@ -168,22 +173,49 @@ eng_xport_ctl_apply(struct eng_xtask *x, uint64_t g, uint64_t now)
 		struct eng_xflow *f = &x->flows[i];
 		int held = __atomic_load_n(&f->want_run, __ATOMIC_RELAXED) == 0;
 		uint64_t bps = __atomic_load_n(&f->want_bps, __ATOMIC_RELAXED);
+		uint64_t rn = __atomic_load_n(&f->want_rates, __ATOMIC_RELAXED);
 
 		if (f->fc->role != ENG_FLOW_SENDER || f->ep == NULL)
 			continue;
+		if (rn != f->rates_seen) {	/* a set rate: the profile ends */
+			f->rates_seen = rn;
+			f->prof_on = 0;
+		}
 		if (held != f->held) {
 			f->held = held;
 			if (x->ops->hold != NULL)
 				x->ops->hold(f, now);
 			eng_xport_ep_wake(f->ep);
 		}
-		if (bps != f->rate_bps) {
+		if (!f->prof_on && bps != f->rate_bps) {
 			f->rate_bps = bps;
-			ep_repace(x, f->ep, now);
+			ep_repace(x, f->ep, now, 0);
 		}
 	}
 	x->ctl_applied = g;
 	eng_ctl_ack(&x->box, g);
+}
+
+void
+eng_xport_prof_step(struct eng_xtask *x, uint64_t now)
+{
+	uint64_t t = now > x->run_start_ns ? now - x->run_start_ns : 0, soonest = UINT64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < x->nb_flows; i++) {
+		struct eng_xflow *f = &x->flows[i];
+		uint64_t next, bps;
+
+		if (f->prof == NULL || !f->prof_on)
+			continue;
+		bps = pace_prof_rate(f->prof, t, &next);
+		soonest = RTE_MIN(soonest, next);
+		if (bps != f->rate_bps) {
+			f->rate_bps = bps;
+			ep_repace(x, f->ep, now, 1);
+		}
+	}
+	x->prof_next_ns = soonest == UINT64_MAX ? UINT64_MAX : x->run_start_ns + soonest;
 }
 
 int

@@ -86,6 +86,46 @@ ep_pace_create(struct eng_xtask *x, struct eng_xep *e, const struct ep_want *w)
 	return 0;
 }
 
+/* Flow f's rate profile ([flow] rate = 0s:1G,...) for its owner to follow;
+ * every point's rate checked against its endpoint's bucket. */
+static int
+flow_prof_setup(struct eng_xtask *x, struct eng_xflow *f)
+{
+	const struct cfg_rate_profile *rp = &f->fc->rate_prof;
+	struct pace_conf pc = {.overhead = ENG_L1_OVERHEAD,
+			.catchup_ns = x->rt->cfg->pace_catchup_ns, .bucket = f->ep->pace_bucket};
+	struct pace *probe;
+	unsigned int i;
+
+	f->prof = calloc(1, sizeof(*f->prof));
+	if (f->prof == NULL)
+		return -ENOMEM;
+	f->prof->n = rp->n;
+	f->prof->ramp = rp->ramp;
+	for (i = 0; i < rp->n; i++) {
+		f->prof->t_ns[i] = rp->t_ns[i];
+		f->prof->bps[i] = pc.rate_bps = rp->rate[i].value;
+		probe = pace_create(&pc);
+		if (probe == NULL) {
+			ENG_LOG(ERR, task, "flow %s: rate point %u: cannot pace %" PRIu64 " bit/s "
+					"with bucket %" PRIu64 " B (pace_catchup + bucket time over "
+					"%llu s?)", f->fc->name, i + 1, pc.rate_bps, pc.bucket,
+					PACE_LAG_MAX_NS / 1000000000ull);
+			return -EINVAL;
+		}
+		pace_free(probe);
+	}
+	if (pace_prof_check(f->prof) < 0)
+		return -EINVAL;
+	f->prof_on = 1;
+	x->prof_next_ns = 0;	/* from the first poll */
+	ENG_LOG(INFO, task, "flow %s: rate profile of %u points (%s), %.3f Mbit/s L1 from 0 s "
+			"to %.3f Mbit/s from %.3f s", f->fc->name, rp->n, rp->ramp ? "ramp" : "steps",
+			(double)f->prof->bps[0] / 1e6, (double)f->prof->bps[rp->n - 1] / 1e6,
+			(double)rp->t_ns[rp->n - 1] / 1e9);
+	return 0;
+}
+
 int
 eng_xport_pace_setup(struct eng_xtask *x)
 {
@@ -105,6 +145,11 @@ eng_xport_pace_setup(struct eng_xtask *x)
 		if (w[i].paced != NULL || w[i].unpaced != NULL)
 			rc = ep_pace_create(x, &x->eps[i], &w[i]);
 	free(w);
+	x->prof_next_ns = UINT64_MAX;
+	for (i = 0; rc == 0 && i < x->nb_flows; i++)
+		if (x->flows[i].ep != NULL && x->flows[i].fc->role == ENG_FLOW_SENDER &&
+				x->flows[i].fc->rate_prof.n != 0)
+			rc = flow_prof_setup(x, &x->flows[i]);
 	return rc;
 }
 
@@ -116,6 +161,10 @@ eng_xport_pace_free(struct eng_xtask *x)
 	for (i = 0; i < x->nb_eps; i++) {
 		pace_free(x->eps[i].pace_mem);
 		x->eps[i].pace = x->eps[i].pace_mem = NULL;
+	}
+	for (i = 0; i < x->nb_flows; i++) {
+		free(x->flows[i].prof);
+		x->flows[i].prof = NULL;
 	}
 }
 
