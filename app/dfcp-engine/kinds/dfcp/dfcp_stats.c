@@ -112,6 +112,9 @@ static const struct eng_ctr flow_ctrs[] = {
 		"BLOCK-ACK SHORT sent or received"},
 	{"crc_failures", "", FT(crc_failures), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: decoded blocks whose block CRC failed (re-requested, not delivered)"},
+	{"hdr_switches", "", FT(hdr_switches), ENG_CT_U64, 0, ENG_V_JSON,
+		"receiver, no key: blocks restarted with the header most of their packets carry "
+		"(a forged or corrupted first packet had fixed another)"},
 	{"rx_mem_bytes", "B", FT(rx_mem_bytes), ENG_CT_U64, 0, ENG_V_JSON,
 		"receiver: block memory its connection is guaranteed in the task's pool (mem_budget)"},
 	{"retransmits", "", FT(retransmits), ENG_CT_U64, 0, ENG_V_JSON,
