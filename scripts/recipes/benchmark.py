@@ -8,7 +8,7 @@ Ports: --ports veth (default): a veth pair in a network namespace, net_af_packet
 (the kernel's veth is the device under test); --ports ring: one net_ring wire (no kernel, no
 namespace: the generator's own ceiling). --lcores 1 (default): both tasks on CPU 1; a full
 socket holds the sender back, so nothing is lost and the search's result is the rate the
-ports carry, marked as a lower bound ("generator below the offered rate"). --lcores 2: txonly
+ports carry, flagged ("carried: the generator could not offer more"). --lcores 2: txonly
 on CPU 0, rxonly on CPU 1; a receiver slower than the sender loses frames in the kernel
 (kernel_rx_dropped of p1) and the search bisects down to the rate it keeps up with.
 
