@@ -5,7 +5,9 @@
  * sequence number and, with an egress sched task, its handle there. Sent
  * round-robin; through a sched task a flow over its flow_queue is skipped
  * (refused and counted) before any mbuf is built, so the sequence numbers
- * of every stream stay gap-free.
+ * of every stream stay gap-free. A stream held to its own rate has a due
+ * time (TSC cycles x 2^8 since `base`, integer) that each frame moves on by
+ * its gap; behind by more than pace_catchup it is pulled up (no burst).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
@@ -29,6 +32,8 @@
 
 #define TXF_MAX_BURST 512
 #define TXF_PF_AHEAD 8			/* mbufs prefetched ahead of the build */
+#define TXF_FP 8			/* fraction bits of a due time and a gap */
+#define TXF_GAP_STOP UINT64_MAX
 
 struct eng_txflows {
 	struct rte_mempool *pool;
@@ -39,6 +44,11 @@ struct eng_txflows {
 	struct eng_egress_flow **h;	/* [n], NULL: the port */
 	struct eng_txflow *f;		/* [n] */
 	struct eng_txf_frame fr;	/* template, length, offloads */
+	/* per-stream control: want [n] written by the main lcore; gap, due [n]
+	 * and limited the owner's (gap 0: free, TXF_GAP_STOP: stopped) */
+	uint64_t *want, *gap, *due;
+	uint64_t base, catchup, hz;	/* catchup: cycles x 2^TXF_FP */
+	int limited;			/* a stream is stopped or held */
 };
 
 int
@@ -99,6 +109,9 @@ eng_txflows_free(struct eng_txflows *tf)
 		return;
 	rte_free(tf->h);
 	rte_free(tf->f);
+	rte_free(tf->want);
+	rte_free(tf->gap);
+	rte_free(tf->due);
 	rte_free(tf);
 }
 
@@ -145,7 +158,11 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 			socket);
 	if (b->egress[0] != '\0')
 		tf->h = rte_zmalloc_socket("txflows_h", c->n * sizeof(tf->h[0]), 0, socket);
-	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL)) {
+	tf->want = rte_zmalloc_socket("txflows_want", c->n * sizeof(uint64_t), 0, socket);
+	tf->gap = rte_zmalloc_socket("txflows_gap", c->n * sizeof(uint64_t), 0, socket);
+	tf->due = rte_zmalloc_socket("txflows_due", c->n * sizeof(uint64_t), 0, socket);
+	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL) || tf->want == NULL ||
+			tf->gap == NULL || tf->due == NULL) {
 		ENG_LOG(ERR, task, "task %s: out of memory for %u flows", t->name, c->n);
 		eng_txflows_free(tf);
 		return NULL;
@@ -158,6 +175,9 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	tf->fr.ol_flags = b->ol_flags;
 	tf->n = c->n;
 	tf->start_cyc = (uint64_t)((unsigned __int128)c->start_ns * rt->clock.hz / 1000000000u);
+	tf->hz = rt->clock.hz;
+	tf->base = rte_rdtsc();
+	tf->catchup = eng_clock_ns_cycles(&rt->clock, rt->cfg->pace_catchup_ns) << TXF_FP;
 	memcpy(tf->fr.tmpl, b->tmpl, sizeof(tf->fr.tmpl));
 	for (i = 0; i < c->n; i++) {
 		txflow_init(tf, c, b, i);
@@ -176,20 +196,106 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	return tf;
 }
 
-/* Up to n flows, round-robin; through a sched task only the admitted ones. */
+uint32_t
+eng_txflows_count(const struct eng_txflows *tf)
+{
+	return tf->n;
+}
+
+uint64_t
+eng_txflows_sent(const struct eng_txflows *tf, uint32_t i)
+{
+	return __atomic_load_n(&tf->f[i].seq, __ATOMIC_RELAXED);
+}
+
+uint64_t
+eng_txflows_wanted(const struct eng_txflows *tf, uint32_t i)
+{
+	return __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED);
+}
+
+void
+eng_txflows_want(struct eng_txflows *tf, uint32_t i, uint64_t want)
+{
+	__atomic_store_n(&tf->want[i], want, __ATOMIC_RELAXED);
+}
+
+/* TSC now as a due time. */
+static inline uint64_t
+txs_now(const struct eng_txflows *tf, uint64_t now)
+{
+	return now > tf->base ? (now - tf->base) << TXF_FP : 0;
+}
+
+void
+eng_txflows_ctl_apply(struct eng_txflows *tf, uint64_t now)
+{
+	uint64_t bits = ((uint64_t)tf->fr.data_len + ENG_L1_OVERHEAD) * 8, t = txs_now(tf, now);
+	uint32_t i;
+	int limited = 0;
+
+	for (i = 0; i < tf->n; i++) {
+		uint64_t w = __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED), gap = 0;
+
+		if (w & ENG_TXF_STOP)
+			gap = TXF_GAP_STOP;
+		else if (w != 0) /* cycles a frame, x 2^TXF_FP */
+			gap = (uint64_t)(((unsigned __int128)bits * tf->hz << TXF_FP) / w);
+		if (gap != tf->gap[i]) {
+			tf->gap[i] = gap;
+			tf->due[i] = t;
+		}
+		limited |= gap != 0;
+	}
+	tf->limited = limited;
+}
+
+/* Stream i may send a frame at due time t (a held one: it is due). */
+static inline int
+txs_ready(const struct eng_txflows *tf, uint32_t i, uint64_t t)
+{
+	return tf->gap[i] == 0 || (tf->gap[i] != TXF_GAP_STOP && tf->due[i] <= t);
+}
+
+/* ... and it does: its due time moves on (from at most pace_catchup ago). */
+static inline void
+txs_take(struct eng_txflows *tf, uint32_t i, uint64_t t)
+{
+	uint64_t floor = t > tf->catchup ? t - tf->catchup : 0;
+
+	if (tf->gap[i] != 0)
+		tf->due[i] = (tf->due[i] > floor ? tf->due[i] : floor) + tf->gap[i];
+}
+
+/* ... or a frame taken was not sent after all. */
+static inline void
+txs_untake(struct eng_txflows *tf, uint32_t i)
+{
+	if (tf->limited && tf->gap[i] != 0)
+		tf->due[i] -= tf->gap[i];
+}
+
+/* Up to n flows, round-robin; through a sched task only the admitted ones;
+ * a stopped stream, or one held to its rate and not due, is passed over. */
 static uint32_t
-txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t *dropped)
+txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t now,
+		uint64_t *dropped)
 {
 	uint32_t k = 0, tries = 0, f = tf->next, max_tries = n + tf->n;
+	uint64_t t = tf->limited ? txs_now(tf, now) : 0;
 
 	while (k < n && tries++ < max_tries) {
 		uint32_t cur = f;
 
 		f = f + 1 == tf->n ? 0 : f + 1;
+		if (tf->limited && !txs_ready(tf, cur, t))
+			continue;
 		if (tf->h != NULL && !eng_egress_admit(tf->h[cur])) {
 			(*dropped)++;
 			continue;
 		}
+		if (tf->limited)
+			txs_take(tf, cur, t);
 		fid[k++] = cur;
 	}
 	tf->next = f;
@@ -218,14 +324,17 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 			n = (uint16_t)room;
 		}
 	}
-	k = txflows_pick(tf, n, fid, dropped);
+	k = txflows_pick(tf, n, fid, now, dropped);
 	if (k == 0)
 		return 0;
 	/* raw mbufs, built in place (txbuild.h); their lines fetched for writing ahead */
 	if (rte_mempool_get_bulk(tf->pool, (void **)pkts, k) != 0) {
 		(*no_mbuf)++;
-		for (i = 0; tf->h != NULL && i < k; i++)
-			tf->h[fid[i]]->sent--; /* admitted, never handed over */
+		for (i = 0; i < k; i++) {
+			if (tf->h != NULL)
+				tf->h[fid[i]]->sent--; /* admitted, never handed over */
+			txs_untake(tf, fid[i]);
+		}
 		return 0;
 	}
 	for (i = 0; i < k && i < TXF_PF_AHEAD; i++)
@@ -242,8 +351,10 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 		return (uint16_t)k;
 	}
 	sent = eng_port_tx(tf->port_id, tf->txq, pkts, (uint16_t)k);
-	for (i = k; i-- > sent;)
+	for (i = k; i-- > sent;) {
 		tf->f[fid[i]].seq--; /* the refused suffix: its numbers are reused */
+		txs_untake(tf, fid[i]);
+	}
 	if (sent < k) {
 		rte_pktmbuf_free_bulk(&pkts[sent], k - sent);
 		*dropped += k - sent;
