@@ -270,38 +270,70 @@ stream_total_row(struct scr_sec *s, const struct eng_task *t, const struct eng_s
 			mbps, l1, st);
 }
 
-/* Totals rows per task with streams (tot), the streams of those with several (rows). */
+/* A stream's row. */
 static void
-streams_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows)
+stream_row(struct scr_sec *s, const struct eng_stream_row *r)
+{
+	char st[24];
+
+	if (r->v.rx)
+		snprintf(st, sizeof(st), "lost %.3f %%", r->loss_pct);
+	else
+		snprintf(st, sizeof(st), "%s", r->v.stopped ? "stopped" : "sending");
+	sec_add(s, " %-24.24s %12.0f %11.1f %11.1f  %s", r->v.name, r->pps, r->mbps, r->l1_mbps, st);
+}
+
+/*
+ * A totals row per task with streams (tot, when not NULL), the streams of
+ * those with several (rows) in at most max rows: each such task gets an
+ * even share, its streams cut short ending in "... N more of TASK".
+ */
+static void
+streams_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows, unsigned int max)
 {
 	const struct eng_stream_row *const *r;
-	unsigned int n = eng_streams_rows(rt, &r), i = 0, j, m;
+	unsigned int n = eng_streams_rows(rt, &r), i, j, m, k, multi = 0, share, extra;
 
 	if (n == 0)
 		return;
-	sec_add(tot, "STREAMS %-14s %6s %12s %11s %11s  %s", "(tasks)", "count", "pkt/s",
-			"L2 Mbit/s", "L1 Mbit/s", "lost/stopped");
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && r[j]->t == r[i]->t; j++)
+			;
+		multi += j - i > 1;
+	}
+	if (tot != NULL) {
+		sec_add(tot, "STREAMS %-14s %6s %12s %11s %11s  %s", "(tasks)", "count", "pkt/s",
+				"L2 Mbit/s", "L1 Mbit/s", "lost/stopped");
+		for (i = 0; i < n; i = j) {
+			for (j = i; j < n && r[j]->t == r[i]->t; j++)
+				;
+			stream_total_row(tot, r[i]->t, r + i, j - i);
+		}
+	}
+	if (multi == 0 || max < 2)
+		return; /* every task sends one stream, or no room: the totals say it */
 	sec_add(rows, " %-24s %12s %11s %11s  %s", "stream", "pkt/s", "L2 Mbit/s", "L1 Mbit/s",
 			"state");
-	while (i < n) {
+	share = (max - 1) / multi;
+	extra = (max - 1) % multi;
+	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && r[j]->t == r[i]->t; j++)
 			;
 		m = j - i;
-		stream_total_row(tot, r[i]->t, r + i, m);
-		for (; m > 1 && i < j; i++) {
-			char st[24];
-
-			if (r[i]->v.rx)
-				snprintf(st, sizeof(st), "lost %.3f %%", r[i]->loss_pct);
-			else
-				snprintf(st, sizeof(st), "%s", r[i]->v.stopped ? "stopped" : "sending");
-			sec_add(rows, " %-24.24s %12.0f %11.1f %11.1f  %s", r[i]->v.name, r[i]->pps,
-					r[i]->mbps, r[i]->l1_mbps, st);
+		if (m < 2)
+			continue;
+		k = share + (extra != 0);
+		extra -= extra != 0;
+		if (m <= k) {
+			for (; i < j; i++)
+				stream_row(rows, r[i]);
+			continue;
 		}
-		i = j;
+		for (; k > 1; k--, i++)
+			stream_row(rows, r[i]);
+		if (k == 1)
+			sec_add(rows, " ... %u more of %s", j - i, r[i]->t->name);
 	}
-	if (rows->n == 1)
-		rows->n = 0; /* a header alone: every task sends one stream */
 }
 
 /* The kinds' period lines (tasks = 1) or the lcores' through a text writer. */
@@ -432,7 +464,7 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	ports_sec(rt, &sec[0], now - scr->prev_tsc);
 	eng_live_period(rt, 0); /* the flows' and streams' period (and the --timeseries rows) */
 	flows_sec(rt, &sec[1], &sec[2]);
-	streams_sec(rt, &sec[3], &sec[4]);
+	streams_sec(rt, &sec[3], &sec[4], UINT32_MAX);
 	text_sec(rt, &sec[5], 1);
 	text_sec(rt, &sec[6], 0);
 	scr->prev_tsc = now;
@@ -467,6 +499,10 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	for (i = 0; i < SCR_NSEC; i++)
 		left -= umin(want[i], left);
 	rows_share(sec, want, left);
+	if (want[4] < sec[4].n) { /* the stream rows again, each task its share */
+		sec[4].n = 0;
+		streams_sec(rt, NULL, &sec[4], want[4]);
+	}
 	for (i = 0; i < SCR_NSEC; i++) {
 		frame_put(&sec[i], want[i]);
 		free(sec[i].l);
