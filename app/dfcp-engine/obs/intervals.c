@@ -100,6 +100,7 @@ static const struct eng_ctr iv_flow_ctrs[] = {
 const struct eng_ctr_table eng_intervals_tables[] = {
 	{"interval_task", iv_task_ctrs, RTE_DIM(iv_task_ctrs)},
 	{"interval_flow", iv_flow_ctrs, RTE_DIM(iv_flow_ctrs)},
+	{"stream", eng_stream_ctrs, ENG_STREAM_NCTRS},	/* streams.c's, listed here */
 	{NULL, NULL, 0},
 };
 

@@ -318,7 +318,6 @@ static const struct eng_ctr rx_ctrs[] = {
 
 static const struct eng_ctr_table rx_tables[] = {
 	{"rxonly", rx_ctrs, RTE_DIM(rx_ctrs)},
-	{"stream", eng_stream_ctrs, ENG_STREAM_NCTRS},
 	{NULL, NULL, 0},
 };
 

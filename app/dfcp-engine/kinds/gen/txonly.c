@@ -528,7 +528,6 @@ static const struct eng_ctr tx_ctrs[] = {
 static const struct eng_ctr_table tx_tables[] = {
 	{"pace", eng_pace_ctrs, ENG_PACE_NCTRS},
 	{"txonly", tx_ctrs, RTE_DIM(tx_ctrs)},
-	{"stream", eng_stream_ctrs, ENG_STREAM_NCTRS},
 	{NULL, NULL, 0},
 };
 
