@@ -363,6 +363,7 @@ eng_timeseries_open(struct eng_runtime *rt)
 {
 	const char *path = rt->cfg->timeseries;
 
+	eng_streams_period(rt, 0); /* the streams' tables now, not in the first period */
 	if (eng_intervals_open(rt) < 0)
 		return -EIO;
 	if (path[0] == '\0')

@@ -126,7 +126,8 @@ struct eng_stream_row {
 extern const struct eng_ctr eng_stream_ctrs[ENG_STREAM_NCTRS];
 
 /* The period hook (live.c, main lcore): every stream's row of the period
- * ending at now; 0, or -ENOENT when no task has streams. */
+ * ending at now (0: at set-up, the tables only); 0, or -ENOENT when no task
+ * has streams. */
 int eng_streams_period(struct eng_runtime *rt, uint64_t now);
 /* The rows of the last period: tasks in config order, a task's streams by
  * key; their count (0 before the first period). */

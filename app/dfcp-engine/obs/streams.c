@@ -180,6 +180,8 @@ eng_streams_period(struct eng_runtime *rt, uint64_t now)
 	if (rc < 0)
 		return rc;
 	s = rt->streams;
+	if (now == 0)
+		return 0; /* set-up: the tables only */
 	last = s->last_tsc ? s->last_tsc : rt->start_tsc;
 	cyc = now > last ? now - last : 0;
 	s->nb_valid = 0;
