@@ -5,9 +5,8 @@
  * sequence number and, with an egress sched task, its handle there. Sent
  * round-robin; through a sched task a flow over its flow_queue is skipped
  * (refused and counted) before any mbuf is built, so the sequence numbers
- * of every stream stay gap-free. A stream held to its own rate has a due
- * time (TSC cycles x 2^8 since `base`, integer) that each frame moves on by
- * its gap; behind by more than pace_catchup it is pulled up (no burst).
+ * of every stream stay gap-free. A stream held to its own rate (txlim.h)
+ * is passed over until it is due.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,11 +28,10 @@
 #include "core/runtime.h"
 #include "kinds/gen/txbuild.h"
 #include "kinds/gen/txflows.h"
+#include "kinds/gen/txlim.h"
 
 #define TXF_MAX_BURST 512
 #define TXF_PF_AHEAD 8			/* mbufs prefetched ahead of the build */
-#define TXF_FP 8			/* fraction bits of a due time and a gap */
-#define TXF_GAP_STOP UINT64_MAX
 
 struct eng_txflows {
 	struct rte_mempool *pool;
@@ -44,10 +42,11 @@ struct eng_txflows {
 	struct eng_egress_flow **h;	/* [n], NULL: the port */
 	struct eng_txflow *f;		/* [n] */
 	struct eng_txf_frame fr;	/* template, length, offloads */
-	/* per-stream control: want [n] written by the main lcore; gap, due [n]
-	 * and limited the owner's (gap 0: free, TXF_GAP_STOP: stopped) */
-	uint64_t *want, *gap, *due;
-	uint64_t base, catchup, hz;	/* catchup: cycles x 2^TXF_FP */
+	/* per-stream control: want [n] written by the main lcore; lim [n] and
+	 * limited the owner's */
+	uint64_t *want;
+	struct eng_txlim *lim;
+	uint64_t base, catchup, hz;	/* catchup: cycles x 2^ENG_TXLIM_FP */
 	int limited;			/* a stream is stopped or held */
 };
 
@@ -110,8 +109,7 @@ eng_txflows_free(struct eng_txflows *tf)
 	rte_free(tf->h);
 	rte_free(tf->f);
 	rte_free(tf->want);
-	rte_free(tf->gap);
-	rte_free(tf->due);
+	rte_free(tf->lim);
 	rte_free(tf);
 }
 
@@ -159,10 +157,9 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	if (b->egress[0] != '\0')
 		tf->h = rte_zmalloc_socket("txflows_h", c->n * sizeof(tf->h[0]), 0, socket);
 	tf->want = rte_zmalloc_socket("txflows_want", c->n * sizeof(uint64_t), 0, socket);
-	tf->gap = rte_zmalloc_socket("txflows_gap", c->n * sizeof(uint64_t), 0, socket);
-	tf->due = rte_zmalloc_socket("txflows_due", c->n * sizeof(uint64_t), 0, socket);
+	tf->lim = rte_zmalloc_socket("txflows_lim", c->n * sizeof(tf->lim[0]), 0, socket);
 	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL) || tf->want == NULL ||
-			tf->gap == NULL || tf->due == NULL) {
+			tf->lim == NULL) {
 		ENG_LOG(ERR, task, "task %s: out of memory for %u flows", t->name, c->n);
 		eng_txflows_free(tf);
 		return NULL;
@@ -177,7 +174,7 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	tf->start_cyc = (uint64_t)((unsigned __int128)c->start_ns * rt->clock.hz / 1000000000u);
 	tf->hz = rt->clock.hz;
 	tf->base = rte_rdtsc();
-	tf->catchup = eng_clock_ns_cycles(&rt->clock, rt->cfg->pace_catchup_ns) << TXF_FP;
+	tf->catchup = eng_clock_ns_cycles(&rt->clock, rt->cfg->pace_catchup_ns) << ENG_TXLIM_FP;
 	memcpy(tf->fr.tmpl, b->tmpl, sizeof(tf->fr.tmpl));
 	for (i = 0; i < c->n; i++) {
 		txflow_init(tf, c, b, i);
@@ -220,59 +217,30 @@ eng_txflows_want(struct eng_txflows *tf, uint32_t i, uint64_t want)
 	__atomic_store_n(&tf->want[i], want, __ATOMIC_RELAXED);
 }
 
-/* TSC now as a due time. */
-static inline uint64_t
-txs_now(const struct eng_txflows *tf, uint64_t now)
-{
-	return now > tf->base ? (now - tf->base) << TXF_FP : 0;
-}
-
 void
 eng_txflows_ctl_apply(struct eng_txflows *tf, uint64_t now)
 {
-	uint64_t bits = ((uint64_t)tf->fr.data_len + ENG_L1_OVERHEAD) * 8, t = txs_now(tf, now);
+	uint64_t bits = ((uint64_t)tf->fr.data_len + ENG_L1_OVERHEAD) * 8;
+	uint64_t t = eng_txlim_now(tf->base, now);
 	uint32_t i;
 	int limited = 0;
 
 	for (i = 0; i < tf->n; i++) {
-		uint64_t w = __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED), gap = 0;
+		uint64_t w = __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED);
 
-		if (w & ENG_TXF_STOP)
-			gap = TXF_GAP_STOP;
-		else if (w != 0) /* cycles a frame, x 2^TXF_FP */
-			gap = (uint64_t)(((unsigned __int128)bits * tf->hz << TXF_FP) / w);
-		if (gap != tf->gap[i]) {
-			tf->gap[i] = gap;
-			tf->due[i] = t;
-		}
-		limited |= gap != 0;
+		eng_txlim_set(&tf->lim[i], w & ENG_TXF_STOP ? ENG_TXLIM_STOP :
+				eng_txlim_gap(bits, tf->hz, w), t);
+		limited |= tf->lim[i].gap != 0;
 	}
 	tf->limited = limited;
 }
 
-/* Stream i may send a frame at due time t (a held one: it is due). */
-static inline int
-txs_ready(const struct eng_txflows *tf, uint32_t i, uint64_t t)
-{
-	return tf->gap[i] == 0 || (tf->gap[i] != TXF_GAP_STOP && tf->due[i] <= t);
-}
-
-/* ... and it does: its due time moves on (from at most pace_catchup ago). */
-static inline void
-txs_take(struct eng_txflows *tf, uint32_t i, uint64_t t)
-{
-	uint64_t floor = t > tf->catchup ? t - tf->catchup : 0;
-
-	if (tf->gap[i] != 0)
-		tf->due[i] = (tf->due[i] > floor ? tf->due[i] : floor) + tf->gap[i];
-}
-
-/* ... or a frame taken was not sent after all. */
+/* A frame of stream i taken but not sent after all. */
 static inline void
 txs_untake(struct eng_txflows *tf, uint32_t i)
 {
-	if (tf->limited && tf->gap[i] != 0)
-		tf->due[i] -= tf->gap[i];
+	if (tf->limited)
+		eng_txlim_untake(&tf->lim[i]);
 }
 
 /* Up to n flows, round-robin; through a sched task only the admitted ones;
@@ -282,20 +250,20 @@ txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t now,
 		uint64_t *dropped)
 {
 	uint32_t k = 0, tries = 0, f = tf->next, max_tries = n + tf->n;
-	uint64_t t = tf->limited ? txs_now(tf, now) : 0;
+	uint64_t t = tf->limited ? eng_txlim_now(tf->base, now) : 0;
 
 	while (k < n && tries++ < max_tries) {
 		uint32_t cur = f;
 
 		f = f + 1 == tf->n ? 0 : f + 1;
-		if (tf->limited && !txs_ready(tf, cur, t))
+		if (tf->limited && !eng_txlim_ready(&tf->lim[cur], t))
 			continue;
 		if (tf->h != NULL && !eng_egress_admit(tf->h[cur])) {
 			(*dropped)++;
 			continue;
 		}
 		if (tf->limited)
-			txs_take(tf, cur, t);
+			eng_txlim_take(&tf->lim[cur], t, tf->catchup);
 		fid[k++] = cur;
 	}
 	tf->next = f;
