@@ -57,6 +57,7 @@ static const struct eng_task_ops fk_ops = {
 	.stream_slots = fk_slots,
 	.stream_view = fk_view,
 };
+static const struct eng_task_ops other_ops = {.name = "other"};	/* no streams */
 
 static int
 near(double a, double b)
@@ -101,10 +102,10 @@ main(void)
 	rt.start_tsc = 1000;
 	cfg.nb_tasks = 3;
 	snprintf(cfg.tasks[0].name, sizeof(cfg.tasks[0].name), "tx0");
-	snprintf(cfg.tasks[1].name, sizeof(cfg.tasks[1].name), "x");	/* no streams */
+	snprintf(cfg.tasks[1].name, sizeof(cfg.tasks[1].name), "x");
 	snprintf(cfg.tasks[2].name, sizeof(cfg.tasks[2].name), "rx0");
 	for (i = 0; i < cfg.nb_tasks; i++) {
-		cfg.tasks[i].ops = i == 1 ? &(const struct eng_task_ops){.name = "other"} : &fk_ops;
+		cfg.tasks[i].ops = i == 1 ? &other_ops : &fk_ops;
 		cfg.tasks[i].priv = &dummy;
 		cfg.tasks[i].rt = &rt;
 	}
