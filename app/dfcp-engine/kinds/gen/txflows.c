@@ -250,19 +250,20 @@ txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t now,
 		uint64_t *dropped)
 {
 	uint32_t k = 0, tries = 0, f = tf->next, max_tries = n + tf->n;
-	uint64_t t = tf->limited ? eng_txlim_now(tf->base, now) : 0;
+	const int limited = tf->limited; /* loop-invariant: the free case unswitched */
+	uint64_t t = limited ? eng_txlim_now(tf->base, now) : 0;
 
 	while (k < n && tries++ < max_tries) {
 		uint32_t cur = f;
 
 		f = f + 1 == tf->n ? 0 : f + 1;
-		if (tf->limited && !eng_txlim_ready(&tf->lim[cur], t))
+		if (limited && !eng_txlim_ready(&tf->lim[cur], t))
 			continue;
 		if (tf->h != NULL && !eng_egress_admit(tf->h[cur])) {
 			(*dropped)++;
 			continue;
 		}
-		if (tf->limited)
+		if (limited)
 			eng_txlim_take(&tf->lim[cur], t, tf->catchup);
 		fid[k++] = cur;
 	}
