@@ -280,7 +280,8 @@ stream_row(struct scr_sec *s, const struct eng_stream_row *r)
 		snprintf(st, sizeof(st), "lost %.3f %%", r->loss_pct);
 	else
 		snprintf(st, sizeof(st), "%s", r->v.stopped ? "stopped" : "sending");
-	sec_add(s, " %-24.24s %12.0f %11.1f %11.1f  %s", r->v.name, r->pps, r->mbps, r->l1_mbps, st);
+	sec_add(s, " %-24.24s %12.0f %11.1f %11.1f  %s", r->v.name, r->pps, r->mbps, r->l1_mbps,
+			st);
 }
 
 /*

@@ -265,7 +265,8 @@ rxonly_stream_view(const struct eng_task *t, unsigned int i, struct eng_stream_v
 	ip = rte_be_to_cpu_32(s->src_ip);
 	memset(v, 0, sizeof(*v));
 	snprintf(v->name, sizeof(v->name), "%s/%u.%u.%u.%u:%u", t->name, ip >> 24,
-			(ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff, rte_be_to_cpu_16(s->src_port));
+			(ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff,
+			rte_be_to_cpu_16(s->src_port));
 	v->key = (uint64_t)ip << 16 | rte_be_to_cpu_16(s->src_port);
 	v->rx = 1;
 	v->packets = s->packets;

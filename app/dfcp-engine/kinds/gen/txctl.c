@@ -105,14 +105,15 @@ txctl_stream(struct eng_task *t, struct txonly_priv *p, const struct eng_ctl_req
 		w = (w & ENG_TXF_STOP) | bps;
 		cfg_rate_str(&req->rate, what, sizeof(what));
 		if (bps == 0)
-			snprintf(err, len, "stream %s/%u: no rate of its own (the task's)", t->name, i);
+			snprintf(err, len, "stream %s/%u: no rate of its own (the task's)",
+					t->name, i);
 		else
-			snprintf(err, len, "stream %s/%u: rate %s = %.3f Mbit/s L1", t->name, i, what,
-					(double)bps / 1e6);
+			snprintf(err, len, "stream %s/%u: rate %s = %.3f Mbit/s L1", t->name,
+					i, what, (double)bps / 1e6);
 		break;
 	default:
-		snprintf(err, len, "stream %s/%u: pkt_size is the task's (set pkt_size %s)", t->name,
-				i, t->name);
+		snprintf(err, len, "stream %s/%u: pkt_size is the task's (set pkt_size %s)",
+				t->name, i, t->name);
 		return -ENOTSUP;
 	}
 	eng_txflows_want(p->mf, i, w);
