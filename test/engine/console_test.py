@@ -21,6 +21,13 @@ from the intervals records, each of which lists the console lines run in it.
              say 400 Mbit/s and achieved it (± 2 %), 200 before; `stop s1`: s1's goodput
              stops in the next period; `start s1`: it grows again; `stop r1` (a receiver)
              and `set rate s1 1Mpps` are refused
+  streams    tx0 with flows = 4 (512 B, rate = 400Mbit), -i: `stop tx0/1`: in the next period
+             stream tx0/1 sends nothing and rx0 receives nothing of it (source port 1025),
+             the other three still send, together about the task's 400 Mbit/s L1 (at least
+             80 %: a loaded host falls short); `set rate tx0/2 50Mbit`: the next period
+             tx0/2 sends at most 50 Mbit/s L1 (+ 2 %, at least 40), the others more;
+             `start tx0/1`: it sends again; `stop tx0/9` is refused naming the streams;
+             `show streams tx0` lists the four
 """
 import json
 import os
@@ -115,6 +122,8 @@ flows = t2
 [lcore 1]
 tasks = tx, rx, ttx, trx
 """
+
+STREAMS_INI = INI.replace("pkt_size = 1518\nrate = 1G", "pkt_size = 512\nrate = 400Mbit\nflows = 4")
 
 PERIOD = 0.5
 TOL = 0.01
@@ -372,7 +381,65 @@ def case_flows(engine, root, tmp):
         fail("s1's goodput did not grow again (about 400 Mbit/s) after start s1")
 
 
-CASES = {"stdin": case_stdin, "telemetry": case_telemetry, "flows": case_flows}
+def streams_of(r):
+    return {x["name"]: x for x in r.get("streams", [])}
+
+
+def case_streams(engine, root, tmp):
+    ini = write(os.path.join(tmp, "s.ini"), STREAMS_INI.format(duration="8s"))
+    iv = os.path.join(tmp, "iv.jsonl")
+    e = Engine(engine, ini, iv, ["-i"], stdin=True)
+    e.wait_run(1.5)
+    e.send("stop tx0/1")
+    e.wait_for(r"tx0: stream tx0/1 stopped")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("set rate tx0/2 50Mbit")
+    e.wait_for(r"tx0: stream tx0/2: rate 50000000 bit/s = 50\.000 Mbit/s L1")
+    e.send("stop tx0/9")
+    e.wait_for(r"error: task tx0: no stream 9: streams tx0/0 \.\. tx0/3")
+    e.send("show streams tx0")
+    e.wait_for(r"stream tx0/3 dir tx packets \d+")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    e.send("start tx0/1")
+    e.wait_for(r"tx0: stream tx0/1 sending")
+    e.wait_run(e.records()[-1]["time_s"] + 2 * PERIOD)
+    rc = e.finish()
+    recs = e.records()
+    for r in recs:
+        st = streams_of(r)
+        print(f"  {r['time_s']:6.3f} s " + " ".join(
+            f"{n} {st[n]['l1_mbps']:7.2f}" for n in sorted(st)) + f"  {r['console']}")
+    if rc != 0:
+        fail(f"engine exited {rc}")
+    if "stream tx0/0 dir tx" not in e.out():
+        fail("show streams tx0 did not list the streams")
+    k = record_of(recs, "stop tx0/1")
+    if k + 1 >= len(recs):
+        fail("no period after stop tx0/1")
+    st = streams_of(recs[k + 1])
+    if st["tx0/1"]["packets"] != 0 or st["rx0/198.18.0.1:1025"]["packets"] != 0:
+        fail(f"stream 1 still sent or was received after stop tx0/1: {st['tx0/1']}")
+    if any(st[f"tx0/{i}"]["packets"] == 0 for i in (0, 2, 3)):
+        fail("another stream stopped with tx0/1")
+    # the three take stream 1's share of the task's rate (a loaded host may fall short)
+    total = sum(st[f"tx0/{i}"]["l1_mbps"] for i in range(4))
+    if not 0.8 * 400 <= total <= 1.02 * 400:
+        fail(f"tx0's streams at {total:.1f} Mbit/s L1 after stop tx0/1, want 400")
+    k = record_of(recs, "set rate tx0/2 50Mbit")
+    st = streams_of(recs[k + 1]) if k + 1 < len(recs) else {}
+    if not st or not 0.8 * 50 <= st["tx0/2"]["l1_mbps"] <= 1.02 * 50 or \
+            st["tx0/2"]["rate_l1_mbps"] != 50:
+        fail(f"tx0/2 after set rate tx0/2 50Mbit: {st.get('tx0/2')}, want 50 Mbit/s L1")
+    if st["tx0/0"]["l1_mbps"] < 2 * 50:
+        fail("the other streams did not keep their share after set rate tx0/2 50Mbit")
+    k = record_of(recs, "start tx0/1")
+    st = streams_of(recs[k + 1]) if k + 1 < len(recs) else {}
+    if not st or st["tx0/1"]["packets"] == 0 or st["tx0/1"]["stopped"]:
+        fail("tx0/1 did not send again after start tx0/1")
+
+
+CASES = {"stdin": case_stdin, "telemetry": case_telemetry, "flows": case_flows,
+         "streams": case_streams}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "console-"))

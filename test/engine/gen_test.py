@@ -14,10 +14,17 @@
               bandwidth plus what its queue absorbs in a trial (105) and at least half of it;
               the JSON has every trial and the table is printed; the 5 trials ran in one
               engine process (driven through its console: the same engine_pid in each)
+  streams     txonly flows = 4 (rate = 400Mbit, 512 B) into rxonly for 2.5 s with --timeseries
+              and --intervals-json: the time series has a row per stream and period (4
+              senders tx0/N, 4 receivers rx0/IP:PORT), each near 100 Mbit/s L1; in the
+              summary JSON the streams' packets and bytes add up to the tasks' tx_packets /
+              tx_bytes and rx_valid / rx_bytes, each stream a quarter (± 1 %), no loss; the
+              intervals records' stream packets add up to the same totals
   warmup      [engine] warmup = 1s on a 2.5 s paced run with the sender starting late
               (start = 1s): the after-warmup rate is the paced rate (within 10 %),
               the whole-run rate well below it, for rxonly and txonly
 """
+import csv
 import json
 import os
 import sys
@@ -105,6 +112,62 @@ def case_rx_latency(engine, root, tmp):
         fail("no rxonly summary line with latency and jitter")
 
 
+def case_streams(engine, root, tmp):
+    ts, iv = os.path.join(tmp, "ts.csv"), os.path.join(tmp, "iv.jsonl")
+    ini = write(os.path.join(tmp, "g.ini"), INI.format(
+        duration="2.5s", engine="", tx="pkt_size = 512\nrate = 400Mbit\nflows = 4"))
+    js = os.path.join(tmp, "g.json")
+    p = run([engine, "--", "--config", ini, "--summary-json", js, "--timeseries", ts,
+             "--intervals-json", iv])
+    if p.returncode != 0:
+        fail(f"engine exited {p.returncode}")
+    s = load(js)
+    with open(ts) as f:
+        rows = list(csv.DictReader(f))
+    print(len(rows), "time-series rows, e.g.", rows[:2])
+    by_time = {}
+    for r in rows:
+        by_time.setdefault(r["time_s"], []).append(r)
+    whole = [t for t in by_time if float(t) >= 0.9 and float(t) <= 2.1]
+    if len(by_time) < 2 or not whole:
+        fail(f"time-series periods {sorted(by_time)}")
+    for t, rs in by_time.items():
+        names = sorted(r["flow"] for r in rs)
+        want = [f"rx0/198.18.0.1:{1024 + i}" for i in range(4)] + [f"tx0/{i}" for i in range(4)]
+        if names != sorted(want):
+            fail(f"period {t}: rows {names}, want {want}")
+        roles = {r["flow"]: r["role"] for r in rs}
+        if roles["tx0/0"] != "sender" or roles["rx0/198.18.0.1:1024"] != "receiver":
+            fail(f"roles {roles}")
+    for t in whole:
+        for r in by_time[t]:
+            if abs(float(r["throughput_mbps"]) - 100) > 3:
+                fail(f"period {t}: {r['flow']} at {r['throughput_mbps']} Mbit/s L1, want 100")
+    t = tasks(s)
+    tx = {x["name"]: x for x in s["txonly"]}["tx0"]["streams"]
+    rx = {x["name"]: x for x in s["rxonly"]}["rx0"]["streams"]
+    print("tx streams", [(x["name"], x["packets"]) for x in tx])
+    print("rx streams", [(x["name"], x["packets"], x["lost"]) for x in rx])
+    if len(tx) != 4 or len(rx) != 4:
+        fail(f"{len(tx)} tx and {len(rx)} rx streams, want 4 each")
+    if sum(x["packets"] for x in tx) != t["tx0"]["tx_packets"] or \
+            sum(x["bytes"] for x in tx) != t["tx0"]["tx_bytes"]:
+        fail("the tx streams do not add up to tx0's tx_packets / tx_bytes")
+    if sum(x["packets"] for x in rx) != t["rx0"]["rx_valid"] or \
+            sum(x["bytes"] for x in rx) != t["rx0"]["rx_bytes"]:
+        fail("the rx streams do not add up to rx0's rx_valid / rx_bytes")
+    for x in tx + rx:
+        if abs(x["packets"] - t["tx0"]["tx_packets"] / 4) > 0.01 * t["tx0"]["tx_packets"] / 4:
+            fail(f"stream {x['name']}: {x['packets']} of {t['tx0']['tx_packets']} frames")
+        if x.get("lost", 0) or x.get("reordered", 0):
+            fail(f"stream {x['name']} lost or reordered frames")
+    recs = [json.loads(ln) for ln in open(iv)]
+    for d, total in (("tx", t["tx0"]["tx_packets"]), ("rx", t["rx0"]["rx_valid"])):
+        got = sum(x["packets"] for r in recs for x in r.get("streams", []) if x["dir"] == d)
+        if got != total:
+            fail(f"intervals: {d} stream packets add up to {got}, the summary says {total}")
+
+
 def case_warmup(engine, root, tmp):
     _, s = engine_run(engine, tmp, duration="2.5s", engine_keys="warmup = 1s",
                       tx="rate = 100Mbit\nstart = 1s")
@@ -156,7 +219,7 @@ def case_rfc2544(engine, root, tmp):
 
 
 CASES = {"rfc2544": case_rfc2544, "imix": case_imix, "imix-bad": case_imix_bad, "rx-latency": case_rx_latency,
-         "warmup": case_warmup}
+         "warmup": case_warmup, "streams": case_streams}
 
 if __name__ == "__main__":
     sys.exit(case_main(__doc__, CASES, "gen-"))

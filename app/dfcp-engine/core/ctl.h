@@ -14,7 +14,8 @@
  * one again at the next gen: nothing is lost or doubled. ENG_CTL_SYNC tells
  * the console when the owner has caught up (its reply waits for that).
  * A request may name one [flow] of the task (req->flow: the transport kinds,
- * kinds/xport/xport_ctl.c); a kind without flows gets flow 0 only.
+ * kinds/xport/xport_ctl.c), or one stream of a txonly task (req->stream,
+ * kinds/gen/txctl.c); a kind without either gets 0 for both.
  */
 #ifndef ENG_CTL_H
 #define ENG_CTL_H
@@ -37,6 +38,8 @@ struct eng_ctl_req {
 	struct cfg_rate rate;	/* ENG_CTL_RATE, as written (any unit of cfg_parse_rate_any) */
 	unsigned int flow;	/* 1 + the cfg->flows index of one of the task's [flow]s;
 				 * 0: the task itself */
+	unsigned int stream;	/* 1 + the index of one of the task's streams
+				 * (txonly flows = N, "TASK/N"); 0: the task */
 };
 
 /* The generation counters of a mailbox: gen written by the main lcore, ack

@@ -23,6 +23,7 @@ struct eng_console_rt;
 struct eng_intervals_rt;
 struct eng_lat_rt;
 struct eng_live_rt;
+struct eng_streams_rt;
 struct eng_xport_port;
 struct rte_mempool;
 
@@ -48,6 +49,7 @@ struct eng_runtime {
 	struct eng_capture_rt *capture;
 	struct eng_live_rt *live;
 	struct eng_intervals_rt *intervals;	/* --intervals-json */
+	struct eng_streams_rt *streams;	/* txonly / rxonly streams by period */
 	struct eng_console_rt *console;	/* -i and /dfcp/cmd (obs/console.h) */
 	/* run-time state of a kind shared by its tasks, by kind index (kinds.c),
 	 * e.g. the router's pipes; owned and freed by the kind */

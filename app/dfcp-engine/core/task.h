@@ -131,6 +131,7 @@ struct eng_ctr_table {
 struct eng_ctl_req;
 struct eng_egress_flow;
 struct eng_pace_view;
+struct eng_stream_view;
 
 struct eng_task_ops {
 	const char *name;   /* kind, as in "kind = txonly" */
@@ -156,6 +157,11 @@ struct eng_task_ops {
 	/* ... and a paced flow's (cfg->flows index) of a kind that runs [flow]s. */
 	int (*flow_pace_view)(const struct eng_runtime *rt, unsigned int flow,
 			struct eng_pace_view *v, int period);
+	/* Any thread: the streams of a task that sends or receives several
+	 * (txonly / rxonly, flows = N; obs/streams.c): how many slots it has,
+	 * and slot i's view: 0, or -ENOENT when slot i holds no stream. */
+	unsigned int (*stream_slots)(const struct eng_task *t);
+	int (*stream_view)(const struct eng_task *t, unsigned int i, struct eng_stream_view *v);
 	/* mbufs the task may hold at once (pool size); NULL: two bursts. */
 	uint64_t (*pool_need)(const struct eng_task *t, const struct eng_config *cfg);
 

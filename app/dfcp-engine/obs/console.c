@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -91,16 +92,21 @@ static const struct con_cmd con_cmds[] = {
 	{"show lcores", "", 0, 0, CON_OUT,
 		"busy and idle cycles per lcore and task (as /dfcp/lcores)", con_show_tel,
 		"/dfcp/lcores"},
-	{"start", "TASK|FLOW", 1, 1, CON_NOTE | CON_RUN,
-		"a stopped txonly task sends again, at its rate; a stopped DFCP/TCP sender flow takes "
-		"from its source again", con_run, NULL},
-	{"stop", "TASK|FLOW", 1, 1, CON_NOTE | CON_RUN,
-		"a txonly task sends nothing more (what it sent is still received); a DFCP/TCP sender "
-		"flow holds its source: what is in flight completes, nothing closes", con_run, NULL},
-	{"set rate", "TASK|FLOW RATE", 2, 2, CON_NOTE | CON_RUN,
+	{"show streams", "[TASK]", 0, 1, CON_OUT,
+		"every txonly/rxonly stream (TASK/N, TASK/IP:PORT), or a task's: frames, bytes, "
+		"mean L2/L1 rates, losses (as /dfcp/streams)", con_show_tel, "/dfcp/streams"},
+	{"start", "TASK|TASK/N|FLOW", 1, 1, CON_NOTE | CON_RUN,
+		"a stopped txonly task, or its stream N (flows = N: 0 .. N-1), sends again; a "
+		"stopped DFCP/TCP sender flow takes from its source again", con_run, NULL},
+	{"stop", "TASK|TASK/N|FLOW", 1, 1, CON_NOTE | CON_RUN,
+		"a txonly task, or only its stream N, sends nothing more (what it sent is still "
+		"received); a DFCP/TCP sender flow holds its source: what is in flight completes, "
+		"nothing closes", con_run, NULL},
+	{"set rate", "TASK|TASK/N|FLOW RATE", 2, 2, CON_NOTE | CON_RUN,
 		"a txonly task's rate from its next burst: L1 bit/s (3G, 500Mbit), pkt/s (1Mpps), "
-		"% of the line rate; 0 or max: full speed; a DFCP/TCP sender flow's pacer in bit/s "
-		"(0, off or max: unpaced)", con_set_rate, NULL},
+		"% of the line rate; 0 or max: full speed; TASK/N: stream N's own limit within the "
+		"task's rate (0: none); a DFCP/TCP sender flow's pacer in bit/s (0, off or max: "
+		"unpaced)", con_set_rate, NULL},
 	{"set pkt_size", "TASK BYTES", 2, 2, CON_NOTE | CON_RUN,
 		"a txonly task's frame size with FCS from its next burst (one size: not an IMIX or "
 		"streams); a rate in pkt/s or % follows it", con_set_size, NULL},
@@ -410,7 +416,7 @@ con_show_tel(struct con_ctx *x)
 	for (i = 0; x->nargs != 0 && i < cfg->nb_flows; i++) /* show flows FLOW */
 		if (strcmp(cfg->flows[i].name, x->arg[0]) == 0)
 			break;
-	if (x->nargs != 0 && i == cfg->nb_flows) {
+	if (x->nargs != 0 && i == cfg->nb_flows && strcmp(x->cmd->tel, "/dfcp/flows") == 0) {
 		snprintf(x->msg, x->len, "%s: no flow \"%s\" (show flows: every one)", x->cmd->name,
 				x->arg[0]);
 		return -ENOENT;
@@ -439,18 +445,50 @@ names_list(char *buf, size_t len, const char *const *names, unsigned int n)
 		snprintf(buf + off, len - off, " ... and %u more", n - CON_NAMES_SHOWN);
 }
 
-/* The task named name that takes commands, or that runs the [flow] named
- * name (*flow: 1 + its cfg->flows index, else 0); NULL with the reason in
- * x->msg. */
+static struct eng_task *con_task(struct con_ctx *x, const char *name, struct eng_ctl_req *req);
+
+/* "TASK/N": stream N of the task (req->stream = N + 1); NULL with the
+ * reason in x->msg, or when name is not of that form (x->msg empty). */
 static struct eng_task *
-con_task(struct con_ctx *x, const char *name, unsigned int *flow)
+con_stream(struct con_ctx *x, const char *name, struct eng_ctl_req *req)
+{
+	const char *slash = strrchr(name, '/');
+	char task[ENG_NAME_LEN], *end;
+	struct eng_task *t;
+	unsigned long n;
+
+	if (slash == NULL || slash == name || (size_t)(slash - name) >= sizeof(task) ||
+			slash[1] < '0' || slash[1] > '9')
+		return NULL;
+	n = strtoul(slash + 1, &end, 10);
+	if (*end != '\0' || n >= UINT32_MAX)
+		return NULL;
+	snprintf(task, sizeof(task), "%.*s", (int)(slash - name), name);
+	t = con_task(x, task, req);
+	if (t == NULL)
+		return NULL;
+	if (req->flow != 0 || t->ops->stream_slots == NULL) {
+		snprintf(x->msg, x->len, "%s: %s has no streams (TASK/N names a stream of a txonly "
+				"task)", name, task);
+		return NULL;
+	}
+	req->stream = (unsigned int)n + 1;
+	return t;
+}
+
+/* The task named name that takes commands, that runs the [flow] named name
+ * (req->flow: 1 + its cfg->flows index, else 0), or whose stream it names
+ * (TASK/N: req->stream); NULL with the reason in x->msg. */
+static struct eng_task *
+con_task(struct con_ctx *x, const char *name, struct eng_ctl_req *req)
 {
 	struct eng_config *cfg = x->rt->cfg;
 	const char *names[ENG_MAX_TASKS], *near, *kinds[ENG_MAX_KINDS];
 	char list[ENG_CON_MSG / 2];
 	unsigned int i, n = 0;
+	struct eng_task *st;
 
-	*flow = 0;
+	req->flow = 0;
 	for (i = 0; i < cfg->nb_tasks; i++) {
 		struct eng_task *t = &cfg->tasks[i];
 
@@ -474,13 +512,17 @@ con_task(struct con_ctx *x, const char *name, unsigned int *flow)
 		if (strcmp(fc->name, name) != 0)
 			continue;
 		if (fc->task_idx >= 0 && cfg->tasks[fc->task_idx].ops->control != NULL) {
-			*flow = i + 1;
+			req->flow = i + 1;
 			return &cfg->tasks[fc->task_idx];
 		}
 		snprintf(x->msg, x->len, "%s is a [flow] (%s) whose kind takes no %s", name,
 				fc->proto != NULL ? fc->proto->name : "?", x->cmd->name);
 		return NULL;
 	}
+	x->msg[0] = '\0';
+	st = con_stream(x, name, req);
+	if (st != NULL || x->msg[0] != '\0')
+		return st;
 	near = cfg_closest(name, names, cfg->nb_tasks, 2);
 	names_list(list, sizeof(list), names, cfg->nb_tasks);
 	snprintf(x->msg, x->len, "unknown task \"%s\"%s%s%s; tasks: %s", name,
@@ -492,7 +534,7 @@ con_task(struct con_ctx *x, const char *name, unsigned int *flow)
 static int
 con_control(struct con_ctx *x, struct eng_ctl_req *req, const char *done)
 {
-	struct eng_task *t = con_task(x, x->arg[0], &req->flow);
+	struct eng_task *t = con_task(x, x->arg[0], req);
 	char info[ENG_CON_MSG / 2];
 	int rc;
 
@@ -503,8 +545,8 @@ con_control(struct con_ctx *x, struct eng_ctl_req *req, const char *done)
 		snprintf(x->msg, x->len, "task %s: %s", t->name, info);
 		return rc;
 	}
-	if (req->flow != 0)	/* the kind's reply names the flow and what it does */
-		done = "";
+	if (req->flow != 0 || (req->stream != 0 && info[0] != '\0'))
+		done = "";	/* the kind's reply names the flow or stream and what it does */
 	snprintf(x->c->wait_msg, sizeof(x->c->wait_msg), "%s: %s%s%s", t->name, done,
 			info[0] && done[0] ? ", " : "", info);
 	x->c->wait_task = t;

@@ -11,6 +11,9 @@
  *                       generic counters, ops->stats), L2 and L1
  *   flows               every running flow's goodput and throughput in the
  *                       period (live.c's rows), when the run has flows
+ *   streams             every txonly / rxonly stream's frames, bytes, rates
+ *                       (L2, L1) and losses in the period (streams.c), when
+ *                       a task has streams
  *   pace                every paced task's and flow's pace record
  *   console             the console lines run in the period (obs/console.c)
  * The format is doc/observability.md's. Written by the main lcore from the
@@ -97,6 +100,7 @@ static const struct eng_ctr iv_flow_ctrs[] = {
 const struct eng_ctr_table eng_intervals_tables[] = {
 	{"interval_task", iv_task_ctrs, RTE_DIM(iv_task_ctrs)},
 	{"interval_flow", iv_flow_ctrs, RTE_DIM(iv_flow_ctrs)},
+	{"stream", eng_stream_ctrs, ENG_STREAM_NCTRS},	/* streams.c's, listed here */
 	{NULL, NULL, 0},
 };
 
@@ -207,6 +211,21 @@ flows_write(struct eng_runtime *rt, struct eng_out *o)
 		eng_out_end(o);
 }
 
+/* streams.c's rows of the period (eng_live_period computed them just before). */
+static void
+streams_write(struct eng_runtime *rt, struct eng_out *o)
+{
+	const struct eng_stream_row *const *r;
+	unsigned int n = eng_streams_rows(rt, &r), i;
+
+	if (n == 0)
+		return;
+	eng_out_arr(o, "streams");
+	for (i = 0; i < n; i++)
+		eng_streams_row_write(o, r[i]);
+	eng_out_end(o);
+}
+
 void
 eng_intervals_period(struct eng_runtime *rt, uint64_t now)
 {
@@ -233,6 +252,7 @@ eng_intervals_period(struct eng_runtime *rt, uint64_t now)
 	eng_out_end(&o);
 	tasks_write(rt, &o, cycles);
 	flows_write(rt, &o);
+	streams_write(rt, &o);
 	eng_pace_report(rt, &o, ENG_REPORT_JSON);
 	eng_out_arr(&o, "console");
 	for (i = 0; i < iv->nb_notes; i++)

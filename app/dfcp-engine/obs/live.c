@@ -13,6 +13,10 @@
  *   - the time series (--timeseries FILE): one CSV row per flow,
  *     time_s,flow,goodput_mbps,throughput_mbps,window,redundancy,loss
  *     (the format of doc/observability.md, read by tools/plot);
+ *   - the streams of txonly / rxonly tasks (streams.c): in the view a totals
+ *     line per task, then its streams when there are at most stats_top of
+ *     them; in the time series a row per stream (role sender / receiver,
+ *     goodput L2, throughput L1, loss the period's lost share);
  *   - the intervals JSON record of the period (--intervals-json, intervals.c),
  *     also for runs without flows: this is the one period hook.
  */
@@ -82,14 +86,17 @@ live_alloc(struct eng_runtime *rt)
 void
 eng_live_free(struct eng_runtime *rt)
 {
-	if (rt->live == NULL)
+	if (rt->live == NULL) {
+		eng_streams_free(rt);
 		return;
+	}
 	if (rt->live->ts_file != NULL)
 		fclose(rt->live->ts_file);
 	free(rt->live->prev);
 	free(rt->live->rows);
 	free(rt->live);
 	rt->live = NULL;
+	eng_streams_free(rt);
 }
 
 /* Fill the rows for the period ending at now (and move the period on). */
@@ -247,6 +254,67 @@ eng_live_row(const struct eng_runtime *rt, unsigned int i, double *goodput, doub
 	return 0;
 }
 
+/* The totals line of task t's streams r[0..n) in the period. */
+static void
+stream_totals(const struct eng_task *t, const struct eng_stream_row *const *r, unsigned int n)
+{
+	uint64_t lost = 0, got = 0;
+	unsigned int i, stopped = 0;
+	double pps = 0, mbps = 0, l1 = 0;
+
+	for (i = 0; i < n; i++) {
+		pps += r[i]->pps;
+		mbps += r[i]->mbps;
+		l1 += r[i]->l1_mbps;
+		lost += r[i]->lost;
+		got += r[i]->packets;
+		stopped += r[i]->v.stopped;
+	}
+	printf("  streams %-8s %-6s %5u streams | %12.1f pkt/s %10.1f Mbit/s L2 %10.1f Mbit/s "
+	       "L1 | ", t->name, t->ops->name, n, pps, mbps, l1);
+	if (n != 0 && r[0]->v.rx)
+		printf("lost %" PRIu64 " pkts (%.4f %%)\n", lost,
+				lost + got ? (double)lost * 100 / (double)(lost + got) : 0.0);
+	else
+		printf("%u stopped\n", stopped);
+}
+
+/* Per task with streams: its totals line, then its streams (at most stats_top). */
+static void
+streams_print(struct eng_runtime *rt)
+{
+	const struct eng_stream_row *const *r;
+	unsigned int n = eng_streams_rows(rt, &r), i = 0, j, m, top = rt->cfg->stats_top;
+
+	if (n != 0)
+		printf("  ---- streams (txonly / rxonly): this period ----\n");
+	while (i < n) {
+		for (j = i; j < n && r[j]->t == r[i]->t; j++)
+			;
+		m = j - i;
+		stream_totals(r[i]->t, r + i, m);
+		for (; m > 1 && (top == 0 || m <= top) && i < j; i++)
+			printf("    %-24s %12.1f pkt/s %10.1f Mbit/s L2 %10.1f Mbit/s L1 | %s\n",
+					r[i]->v.name, r[i]->pps, r[i]->mbps, r[i]->l1_mbps,
+					r[i]->v.stopped ? "stopped" : r[i]->v.rx ? "" : "sending");
+		i = j;
+	}
+}
+
+/* A time-series row per stream: role, goodput L2, throughput L1, loss. */
+static void
+ts_stream_rows(struct eng_runtime *rt, uint64_t now)
+{
+	const struct eng_stream_row *const *r;
+	unsigned int n = eng_streams_rows(rt, &r), i;
+	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
+
+	for (i = 0; i < n; i++)
+		fprintf(rt->live->ts_file, "%.3f,%s,%.3f,%.3f,,,%.6f,%s\n", t, r[i]->v.name,
+				r[i]->mbps, r[i]->l1_mbps, r[i]->loss_pct / 100,
+				r[i]->v.rx ? "receiver" : "sender");
+}
+
 static void
 ts_rows(struct eng_runtime *rt, uint64_t now)
 {
@@ -267,6 +335,7 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6,
 				cfg->flows[i].role == ENG_FLOW_SENDER ? "sender" : "receiver");
 	}
+	ts_stream_rows(rt, now);
 	fflush(rt->live->ts_file);
 	rt->live->ts_last_tsc = now;
 }
@@ -275,11 +344,14 @@ void
 eng_live_period(struct eng_runtime *rt, int print)
 {
 	uint64_t now = rte_rdtsc();
+	int streams = eng_streams_period(rt, now) == 0;
 
-	if (rt->cfg->nb_flows != 0 && live_alloc(rt) == 0) {
+	if ((rt->cfg->nb_flows != 0 || streams) && live_alloc(rt) == 0) {
 		live_compute(rt, now);
-		if (print)
+		if (print) {
 			live_print(rt);
+			streams_print(rt);
+		}
 		if (rt->live->ts_file != NULL)
 			ts_rows(rt, now);
 	}
@@ -291,6 +363,7 @@ eng_timeseries_open(struct eng_runtime *rt)
 {
 	const char *path = rt->cfg->timeseries;
 
+	eng_streams_period(rt, 0); /* the streams' tables now, not in the first period */
 	if (eng_intervals_open(rt) < 0)
 		return -EIO;
 	if (path[0] == '\0')
@@ -318,8 +391,9 @@ eng_timeseries_close(struct eng_runtime *rt)
 
 	/* the last, partial period (at least 1 ms long): its rows, its intervals record */
 	last = rt->live != NULL && rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc;
-	if ((ts || rt->intervals != NULL) && rt->cfg->nb_flows != 0 && live_alloc(rt) == 0 &&
-			end > last + rt->clock.hz / 1000) {
+	if ((ts || rt->intervals != NULL) && end > last + rt->clock.hz / 1000 &&
+			(eng_streams_period(rt, end) == 0 || rt->cfg->nb_flows != 0) &&
+			live_alloc(rt) == 0) {
 		live_compute(rt, end);
 		if (ts)
 			ts_rows(rt, end);

@@ -8,11 +8,14 @@
  *   live.c         the periodic flow view (top-N by goodput + totals) and the
  *                  --timeseries CSV
  *   intervals.c    --intervals-json: a JSON record per period (ports, tasks,
- *                  flows, pace records, console lines)
+ *                  flows, streams, pace records, console lines)
+ *   streams.c      txonly / rxonly streams (flows = N): per-period rows, totals,
+ *                  /dfcp/streams
  *   lcore_stats.c  busy/idle cycles per lcore and task (counted in core/lcore.c)
  *   screen.c       [engine] live = screen: the periodic view as a refreshing
  *                  ncurses screen (screen_none.c when built without ncurses)
- * Their state hangs off struct eng_runtime (lat, capture, live, intervals).
+ * Their state hangs off struct eng_runtime (lat, capture, live, intervals,
+ * streams).
  */
 #ifndef ENG_OBS_H
 #define ENG_OBS_H
@@ -24,6 +27,7 @@
 #include "core/runtime.h"
 #include "core/task.h"
 #include "hist.h"
+#include "obs/out.h"
 
 #define ENG_HIST_SIG_BITS 7	/* <= 0.4 % relative error, 58 KiB per histogram */
 
@@ -94,6 +98,48 @@ void eng_intervals_close(struct eng_runtime *rt);
 /* A console line run in this period: listed in its record. */
 void eng_intervals_note(struct eng_runtime *rt, const char *line);
 extern const struct eng_ctr_table eng_intervals_tables[];
+
+/* ---- streams.c ------------------------------------------------------------ */
+#define ENG_STREAM_NAME_LEN 64
+
+/* One stream of a task (ops->stream_view): one of txonly's flows = N, or
+ * one (source address, UDP source port) rxonly receives, with verify. */
+struct eng_stream_view {
+	char name[ENG_STREAM_NAME_LEN];	/* "tx0/3", "rx0/198.18.0.1:1027" */
+	uint64_t key;			/* its place in the task's order */
+	uint64_t packets, bytes;	/* sent (tx) or received (rx); bytes: no FCS */
+	uint64_t lost, reordered;	/* rx: sequence gaps; late or repeated frames */
+	uint64_t rate_bps;		/* tx: its own L1 rate (set rate TASK/N); 0: none */
+	uint8_t rx, stopped;
+};
+
+/* A stream in the last period (eng_streams_period). */
+struct eng_stream_row {
+	const struct eng_task *t;
+	struct eng_stream_view v;	/* at the end of the period */
+	uint64_t packets, bytes, lost, reordered; /* in the period */
+	double pps, mbps, l1_mbps;	/* L2: frame bytes, no FCS; L1: + 24 B a frame */
+	double loss_pct;		/* rx: lost of (received + lost) in the period */
+};
+
+#define ENG_STREAM_NCTRS 13
+extern const struct eng_ctr eng_stream_ctrs[ENG_STREAM_NCTRS];
+
+/* The period hook (live.c, main lcore): every stream's row of the period
+ * ending at now (0: at set-up, the tables only); 0, or -ENOENT when no task
+ * has streams. */
+int eng_streams_period(struct eng_runtime *rt, uint64_t now);
+/* The rows of the last period: tasks in config order, a task's streams by
+ * key; their count (0 before the first period). */
+unsigned int eng_streams_rows(const struct eng_runtime *rt,
+		const struct eng_stream_row *const **rows);
+/* A row of the period as an item "stream NAME" (eng_stream_ctrs). */
+void eng_streams_row_write(struct eng_out *o, const struct eng_stream_row *r);
+/* A task's "streams" array, counters since the start (the summary JSON). */
+void eng_streams_write(struct eng_out *o, const struct eng_task *t);
+/* /dfcp/streams[,TASK]: every stream of every task (or of TASK). */
+int eng_streams_tel(struct eng_runtime *rt, const char *params, struct eng_out *o);
+void eng_streams_free(struct eng_runtime *rt);
 
 /* ---- screen.c ------------------------------------------------------------- */
 /* Before the run: start the screen when [engine] live asks for it (auto: stdout

@@ -6,10 +6,12 @@
  *   ports    one row each: packet and bit rates over the period, drops/errors
  *   flows    a totals row per group (live.c's groups), then the flows with the
  *            highest goodput in the period, as many as fit
+ *   streams  a totals row per txonly / rxonly task (streams.c), then the
+ *            streams of the tasks that have several, in order, as many as fit
  *   tasks    the kinds' period lines (pipes, queues, sched ...), cut to width
  *   lcores   busy share per lcore and its tasks
- * Each section gets the rows it needs up to a cap; the flows get what is left;
- * a section cut short ends in "... N more". rte_log output is buffered while
+ * Each section gets the rows it needs up to a cap; the flow and stream rows
+ * share what is left; a section cut short ends in "... N more". rte_log output is buffered while
  * the screen is up and printed once it is closed. 'q' stops the run (SIGINT).
  * The screen is drawn into a line buffer first (scr_*), then onto ncurses.
  */
@@ -40,7 +42,10 @@
 #define SCR_CAP_PORTS 8		/* rows per section, header included */
 #define SCR_CAP_TASKS 9
 #define SCR_CAP_LCORES 7
+#define SCR_CAP_TOTALS 8
 #define SCR_MIN_FLOW_ROWS 6	/* header + 5 flows, on a terminal too short for all */
+#define SCR_MIN_STREAM_ROWS 4	/* header + 3 streams */
+#define SCR_NSEC 7
 
 struct scr_line {
 	char s[SCR_COLS + 1];
@@ -238,6 +243,100 @@ flows_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows)
 	free(f);
 }
 
+/* The totals row of task t's streams r[0..n) in the period. */
+static void
+stream_total_row(struct scr_sec *s, const struct eng_task *t, const struct eng_stream_row *const *r,
+		unsigned int n)
+{
+	uint64_t lost = 0, got = 0;
+	unsigned int i, stopped = 0;
+	double pps = 0, mbps = 0, l1 = 0;
+	char st[24];
+
+	for (i = 0; i < n; i++) {
+		pps += r[i]->pps;
+		mbps += r[i]->mbps;
+		l1 += r[i]->l1_mbps;
+		lost += r[i]->lost;
+		got += r[i]->packets;
+		stopped += r[i]->v.stopped;
+	}
+	if (r[0]->v.rx)
+		snprintf(st, sizeof(st), "lost %.3f %%", lost + got ? (double)lost * 100 /
+				(double)(lost + got) : 0.0);
+	else
+		snprintf(st, sizeof(st), "%u stopped", stopped);
+	sec_add(s, " %-14.14s %-6s %6u %12.0f %11.1f %11.1f  %s", t->name, t->ops->name, n, pps,
+			mbps, l1, st);
+}
+
+/* A stream's row. */
+static void
+stream_row(struct scr_sec *s, const struct eng_stream_row *r)
+{
+	char st[24];
+
+	if (r->v.rx)
+		snprintf(st, sizeof(st), "lost %.3f %%", r->loss_pct);
+	else
+		snprintf(st, sizeof(st), "%s", r->v.stopped ? "stopped" : "sending");
+	sec_add(s, " %-24.24s %12.0f %11.1f %11.1f  %s", r->v.name, r->pps, r->mbps, r->l1_mbps,
+			st);
+}
+
+/*
+ * A totals row per task with streams (tot, when not NULL), the streams of
+ * those with several (rows) in at most max rows: each such task gets an
+ * even share, its streams cut short ending in "... N more of TASK".
+ */
+static void
+streams_sec(struct eng_runtime *rt, struct scr_sec *tot, struct scr_sec *rows, unsigned int max)
+{
+	const struct eng_stream_row *const *r;
+	unsigned int n = eng_streams_rows(rt, &r), i, j, m, k, multi = 0, share, extra;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && r[j]->t == r[i]->t; j++)
+			;
+		multi += j - i > 1;
+	}
+	if (tot != NULL) {
+		sec_add(tot, "STREAMS %-14s %6s %12s %11s %11s  %s", "(tasks)", "count", "pkt/s",
+				"L2 Mbit/s", "L1 Mbit/s", "lost/stopped");
+		for (i = 0; i < n; i = j) {
+			for (j = i; j < n && r[j]->t == r[i]->t; j++)
+				;
+			stream_total_row(tot, r[i]->t, r + i, j - i);
+		}
+	}
+	if (multi == 0 || max < 2)
+		return; /* every task sends one stream, or no room: the totals say it */
+	sec_add(rows, " %-24s %12s %11s %11s  %s", "stream", "pkt/s", "L2 Mbit/s", "L1 Mbit/s",
+			"state");
+	share = (max - 1) / multi;
+	extra = (max - 1) % multi;
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && r[j]->t == r[i]->t; j++)
+			;
+		m = j - i;
+		if (m < 2)
+			continue;
+		k = share + (extra != 0);
+		extra -= extra != 0;
+		if (m <= k) {
+			for (; i < j; i++)
+				stream_row(rows, r[i]);
+			continue;
+		}
+		for (; k > 1; k--, i++)
+			stream_row(rows, r[i]);
+		if (k == 1)
+			sec_add(rows, " ... %u more of %s", j - i, r[i]->t->name);
+	}
+}
+
 /* The kinds' period lines (tasks = 1) or the lcores' through a text writer. */
 static void
 text_sec(struct eng_runtime *rt, struct scr_sec *s, int tasks)
@@ -323,22 +422,52 @@ planned_end(const struct eng_config *cfg, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* Rows for the flow rows (want[2]) and the stream rows (want[4]) out of left:
+ * each all it has when both fit, else an even share, the smaller one whole. */
+static void
+rows_share(const struct scr_sec *sec, unsigned int *want, unsigned int left)
+{
+	unsigned int a = sec[2].n, b = sec[4].n, half = left / 2;
+
+	if (a + b <= left) {
+		want[2] = a;
+		want[4] = b;
+	} else if (a <= half) {
+		want[2] = a;
+		want[4] = left - a;
+	} else if (b <= left - half) {
+		want[4] = b;
+		want[2] = left - b;
+	} else {
+		want[2] = left - half;
+		want[4] = half;
+	}
+	if (want[2] == 1 && a > 1)
+		want[2] = 0; /* a header alone */
+	if (want[4] == 1 && b > 1)
+		want[4] = 0;
+}
+
 /* Lay the sections out into scr->out (pure: no ncurses). */
 static void
 frame_build(struct eng_runtime *rt, uint64_t now)
 {
-	struct scr_sec sec[5];	/* ports, flow totals, flow rows, tasks, lcores */
-	unsigned int i, left, want[5];
+	/* ports, flow totals, flow rows, stream totals, stream rows, tasks, lcores */
+	struct scr_sec sec[SCR_NSEC];
+	static const unsigned int cap[SCR_NSEC] = {SCR_CAP_PORTS, SCR_CAP_TOTALS, 0,
+			SCR_CAP_TOTALS, 0, SCR_CAP_TASKS, SCR_CAP_LCORES};
+	unsigned int i, left, keep, sum, want[SCR_NSEC];
 	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
 	char dur[32] = "", head[256];
 	const char *name = strrchr(rt->cfg->file, '/');
 
 	memset(sec, 0, sizeof(sec));
 	ports_sec(rt, &sec[0], now - scr->prev_tsc);
-	eng_live_period(rt, 0); /* the flows' period (and the --timeseries rows) */
+	eng_live_period(rt, 0); /* the flows' and streams' period (and the --timeseries rows) */
 	flows_sec(rt, &sec[1], &sec[2]);
-	text_sec(rt, &sec[3], 1);
-	text_sec(rt, &sec[4], 0);
+	streams_sec(rt, &sec[3], &sec[4], UINT32_MAX);
+	text_sec(rt, &sec[5], 1);
+	text_sec(rt, &sec[6], 0);
 	scr->prev_tsc = now;
 
 	planned_end(rt->cfg, dur, sizeof(dur));
@@ -349,29 +478,33 @@ frame_build(struct eng_runtime *rt, uint64_t now)
 	/* the title is cut at the screen width (a precision, so the compiler sees it fit) */
 	snprintf(scr->out[scr->nout++].s, SCR_COLS + 1, "%.*s", SCR_COLS, head);
 	left = scr->rows - 1;
-	want[0] = umin(sec[0].n, SCR_CAP_PORTS);
-	want[1] = umin(sec[1].n, 8);
-	want[3] = umin(sec[3].n, SCR_CAP_TASKS);
-	want[4] = umin(sec[4].n, SCR_CAP_LCORES);
-	/* a short terminal (80 x 24) keeps some flow rows: the other sections
-	 * give up rows, the longest first, down to their header and one row */
-	while (want[0] + want[1] + want[3] + want[4] + umin(sec[2].n, SCR_MIN_FLOW_ROWS) > left) {
+	for (i = 0; i < SCR_NSEC; i++)
+		want[i] = cap[i] ? umin(sec[i].n, cap[i]) : 0;
+	/* a short terminal (80 x 24) keeps some flow and stream rows: the other
+	 * sections give up rows, the longest first, down to their header and one row */
+	keep = umin(sec[2].n, SCR_MIN_FLOW_ROWS) + umin(sec[4].n, SCR_MIN_STREAM_ROWS);
+	for (;;) {
 		unsigned int k = 0;
 
-		for (i = 1; i < 5; i++)
-			if (i != 2 && want[i] > want[k])
+		for (i = 0, sum = 0; i < SCR_NSEC; i++)
+			sum += want[i];
+		if (sum + keep <= left)
+			break;
+		for (i = 1; i < SCR_NSEC; i++)
+			if (cap[i] != 0 && want[i] > want[k])
 				k = i;
 		if (want[k] <= 2)
 			break;
 		want[k]--;
 	}
-	for (i = 0; i < 5; i++)
-		if (i != 2)
-			left -= umin(want[i], left);
-	want[2] = umin(sec[2].n, left);
-	if (want[2] == 1 && sec[2].n > 1)
-		want[2] = 0; /* a header alone */
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < SCR_NSEC; i++)
+		left -= umin(want[i], left);
+	rows_share(sec, want, left);
+	if (want[4] < sec[4].n) { /* the stream rows again, each task its share */
+		sec[4].n = 0;
+		streams_sec(rt, NULL, &sec[4], want[4]);
+	}
+	for (i = 0; i < SCR_NSEC; i++) {
 		frame_put(&sec[i], want[i]);
 		free(sec[i].l);
 	}

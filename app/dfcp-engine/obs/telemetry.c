@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_telemetry commands, read with dpdk-telemetry.py: the core's
- * (/dfcp/ports, /dfcp/pace, /dfcp/lcores, /dfcp/cmd: the console) and every
- * kind's (eng_task_ops.tel), each answered through the output writer's
- * telemetry backend by one dispatcher.
+ * (/dfcp/ports, /dfcp/pace, /dfcp/lcores, /dfcp/streams, /dfcp/cmd: the
+ * console) and every kind's (eng_task_ops.tel), each answered through the
+ * output writer's telemetry backend by one dispatcher.
  */
 #include <errno.h>
 #include <string.h>
@@ -36,6 +36,8 @@ static const struct eng_tel_cmd core_last[] = {
 		eng_pace_tel},
 	{"/dfcp/lcores", "Busy/idle TSC cycles and polls per lcore and task. No parameters",
 		eng_lcore_tel},
+	{"/dfcp/streams", "txonly/rxonly streams: frames, bytes, L2/L1 rates, losses. Optional "
+		"parameter: a task name", eng_streams_tel},
 	{"/dfcp/cmd", "A console line (obs/console.h), e.g. /dfcp/cmd,set rate tx0 1G; "
 		"/dfcp/cmd,help lists them", eng_console_tel},
 	{NULL, NULL, NULL},

@@ -37,14 +37,15 @@ struct rxonly_conf {
 	uint64_t warmup_ns;	/* UINT64_MAX: [engine] warmup */
 };
 
-/* A stream: source address and UDP source port (txonly's flows). */
+/* A stream: source address and UDP source port (txonly's flows), its counters. */
 struct rx_stream {
 	uint32_t src_ip;
 	uint16_t src_port;
 	uint16_t used;
 	uint64_t next_seq;
 	uint64_t last_lat;	/* the previous packet's one-way delay, TSC cycles (0: none) */
-};
+	uint64_t packets, bytes, lost, reordered;
+} __rte_cache_aligned;
 
 struct rxonly_priv {
 	uint16_t port_id, queue;
@@ -159,12 +160,18 @@ rx_verify(struct rxonly_priv *p, const struct rte_mbuf *m, uint64_t now)
 		s->src_ip = sip;
 		s->next_seq = 0;
 	}
-	if (pl->seq > s->next_seq)
+	s->packets++;
+	s->bytes += m->pkt_len;
+	if (pl->seq > s->next_seq) {
 		p->seq_lost += pl->seq - s->next_seq;
-	if (pl->seq < s->next_seq)
+		s->lost += pl->seq - s->next_seq;
+	}
+	if (pl->seq < s->next_seq) {
 		p->seq_reordered++;
-	else
+		s->reordered++;
+	} else {
 		s->next_seq = pl->seq + 1;
+	}
 	if (pl->tsc <= now) {
 		uint64_t lat = now - pl->tsc;
 
@@ -234,6 +241,39 @@ rxonly_stats(const struct eng_task *t, struct eng_task_stats *out)
 		out->lat_max_ns = eng_clock_cycles_ns(&p->clk, p->lat_max);
 		out->lat_avg_ns = eng_clock_cycles_ns(&p->clk, p->lat_sum / p->lat_samples);
 	}
+}
+
+/* With verify: the slots of the stream table (most unused). */
+static unsigned int
+rxonly_stream_slots(const struct eng_task *t)
+{
+	const struct rxonly_priv *p = t->priv;
+
+	return p != NULL && p->verify ? RX_STREAMS : 0;
+}
+
+static int
+rxonly_stream_view(const struct eng_task *t, unsigned int i, struct eng_stream_view *v)
+{
+	const struct rxonly_priv *p = t->priv;
+	const struct rx_stream *s;
+	uint32_t ip;
+
+	if (i >= rxonly_stream_slots(t) || !p->streams[i].used)
+		return -ENOENT;
+	s = &p->streams[i];
+	ip = rte_be_to_cpu_32(s->src_ip);
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s/%u.%u.%u.%u:%u", t->name, ip >> 24,
+			(ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff,
+			rte_be_to_cpu_16(s->src_port));
+	v->key = (uint64_t)ip << 16 | rte_be_to_cpu_16(s->src_port);
+	v->rx = 1;
+	v->packets = s->packets;
+	v->bytes = s->bytes;
+	v->lost = s->lost;
+	v->reordered = s->reordered;
+	return 0;
 }
 
 static void
@@ -329,6 +369,8 @@ rxonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 			hist_summarize(p->lat_hist, &h);
 			eng_out_hist(o, "latency_ns", &h);
 		}
+		if (what == ENG_REPORT_JSON)
+			eng_streams_write(o, t);
 		eng_out_end(o);
 	}
 	if (n != 0)
@@ -345,4 +387,6 @@ const struct eng_task_ops eng_task_rxonly = {
 	.teardown = rxonly_teardown,
 	.report = rxonly_report,
 	.tables = rx_tables,
+	.stream_slots = rxonly_stream_slots,
+	.stream_view = rxonly_stream_view,
 };

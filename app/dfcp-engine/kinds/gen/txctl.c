@@ -16,6 +16,9 @@
  * resolved to L1 bit/s at set-up (packet rates for the configured pkt_size)
  * and followed by the owner lcore from the run's start: one TSC compare per
  * poll, pace_change_rate at each change (eng_txonly_prof_step).
+ * A request for one stream ("TASK/N", req->stream; flows = N) stops, starts
+ * or holds that stream to its own rate (txflows.c): the others go on; the
+ * one stream of a task without flows = N is the task.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,6 +68,8 @@ eng_txonly_ctl_apply(struct eng_task *t, struct txonly_priv *p, uint64_t g, uint
 			__atomic_store_n(&p->pace, p->pace_mem, __ATOMIC_RELEASE);
 	}
 	p->stopped = __atomic_load_n(&p->want_run, __ATOMIC_RELAXED) == 0;
+	if (p->mf != NULL)
+		eng_txflows_ctl_apply(p->mf, now);
 	p->ctl_applied = g;
 	eng_ctl_ack(&p->box, g);
 }
@@ -81,6 +86,53 @@ txonly_size_max(const struct eng_task *t, const struct txonly_priv *p)
 	if (pc->mtu != 0 && pc->mtu + 14u + ENG_PKT_FCS_LEN < max)
 		max = pc->mtu + 14u + ENG_PKT_FCS_LEN;
 	return max;
+}
+
+/* Main lcore: a request for stream req->stream - 1 of a task with streams. */
+static int
+txctl_stream(struct eng_task *t, struct txonly_priv *p, const struct eng_ctl_req *req,
+		char *err, size_t len)
+{
+	const struct eng_task_port *tp = &t->ports[0];
+	uint32_t i = req->stream - 1;
+	uint64_t w, bps = 0;
+	char what[48];
+
+	if (i >= eng_txflows_count(p->mf)) {
+		snprintf(err, len, "no stream %u: streams %s/0 .. %s/%u (flows = %u)", i, t->name,
+				t->name, eng_txflows_count(p->mf) - 1, eng_txflows_count(p->mf));
+		return -ENOENT;
+	}
+	w = eng_txflows_wanted(p->mf, i);
+	switch (req->op) {
+	case ENG_CTL_START:
+	case ENG_CTL_STOP:
+		w = req->op == ENG_CTL_STOP ? w | ENG_TXF_STOP : w & ~ENG_TXF_STOP;
+		snprintf(err, len, "stream %s/%u %s", t->name, i, req->op == ENG_CTL_STOP ?
+				"stopped" : "sending");
+		break;
+	case ENG_CTL_RATE:
+		if (req->rate.value != 0 && eng_txonly_rate_bps(t->conf, &req->rate, p->ctl_size,
+					&t->rt->ports[tp->port_idx],
+					&t->rt->cfg->ports[tp->port_idx], 0, &bps, err, len) < 0)
+			return -EINVAL;
+		w = (w & ENG_TXF_STOP) | bps;
+		cfg_rate_str(&req->rate, what, sizeof(what));
+		if (bps == 0)
+			snprintf(err, len, "stream %s/%u: no rate of its own (the task's)",
+					t->name, i);
+		else
+			snprintf(err, len, "stream %s/%u: rate %s = %.3f Mbit/s L1", t->name,
+					i, what, (double)bps / 1e6);
+		break;
+	default:
+		snprintf(err, len, "stream %s/%u: pkt_size is the task's (set pkt_size %s)",
+				t->name, i, t->name);
+		return -ENOTSUP;
+	}
+	eng_txflows_want(p->mf, i, w);
+	eng_ctl_post(&p->box);
+	return 0;
 }
 
 /*
@@ -100,9 +152,16 @@ eng_txonly_control(struct eng_task *t, const struct eng_ctl_req *req, char *err,
 	char what[48];
 
 	err[0] = '\0';
-	switch (req->op) {
-	case ENG_CTL_SYNC:
+	if (req->op == ENG_CTL_SYNC)
 		return eng_ctl_pending(&p->box);
+	if (req->stream > 1 && p->mf == NULL) {
+		snprintf(err, len, "no stream %u: %s sends one stream (%s/0, the task itself)",
+				req->stream - 1, t->name, t->name);
+		return -ENOENT;
+	}
+	if (req->stream != 0 && p->mf != NULL)
+		return txctl_stream(t, p, req, err, len);
+	switch (req->op) {
 	case ENG_CTL_START:
 	case ENG_CTL_STOP:
 		__atomic_store_n(&p->want_run, req->op == ENG_CTL_START, __ATOMIC_RELAXED);

@@ -5,7 +5,8 @@
  * sequence number and, with an egress sched task, its handle there. Sent
  * round-robin; through a sched task a flow over its flow_queue is skipped
  * (refused and counted) before any mbuf is built, so the sequence numbers
- * of every stream stay gap-free.
+ * of every stream stay gap-free. A stream held to its own rate (txlim.h)
+ * is passed over until it is due.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_malloc.h>
@@ -26,6 +28,7 @@
 #include "core/runtime.h"
 #include "kinds/gen/txbuild.h"
 #include "kinds/gen/txflows.h"
+#include "kinds/gen/txlim.h"
 
 #define TXF_MAX_BURST 512
 #define TXF_PF_AHEAD 8			/* mbufs prefetched ahead of the build */
@@ -39,6 +42,12 @@ struct eng_txflows {
 	struct eng_egress_flow **h;	/* [n], NULL: the port */
 	struct eng_txflow *f;		/* [n] */
 	struct eng_txf_frame fr;	/* template, length, offloads */
+	/* per-stream control: want [n] written by the main lcore; lim [n] and
+	 * limited the owner's */
+	uint64_t *want;
+	struct eng_txlim *lim;
+	uint64_t base, catchup, hz;	/* catchup: cycles x 2^ENG_TXLIM_FP */
+	int limited;			/* a stream is stopped or held */
 };
 
 int
@@ -99,6 +108,8 @@ eng_txflows_free(struct eng_txflows *tf)
 		return;
 	rte_free(tf->h);
 	rte_free(tf->f);
+	rte_free(tf->want);
+	rte_free(tf->lim);
 	rte_free(tf);
 }
 
@@ -145,7 +156,10 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 			socket);
 	if (b->egress[0] != '\0')
 		tf->h = rte_zmalloc_socket("txflows_h", c->n * sizeof(tf->h[0]), 0, socket);
-	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL)) {
+	tf->want = rte_zmalloc_socket("txflows_want", c->n * sizeof(uint64_t), 0, socket);
+	tf->lim = rte_zmalloc_socket("txflows_lim", c->n * sizeof(tf->lim[0]), 0, socket);
+	if (tf->f == NULL || (b->egress[0] != '\0' && tf->h == NULL) || tf->want == NULL ||
+			tf->lim == NULL) {
 		ENG_LOG(ERR, task, "task %s: out of memory for %u flows", t->name, c->n);
 		eng_txflows_free(tf);
 		return NULL;
@@ -158,6 +172,9 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	tf->fr.ol_flags = b->ol_flags;
 	tf->n = c->n;
 	tf->start_cyc = (uint64_t)((unsigned __int128)c->start_ns * rt->clock.hz / 1000000000u);
+	tf->hz = rt->clock.hz;
+	tf->base = rte_rdtsc();
+	tf->catchup = eng_clock_ns_cycles(&rt->clock, rt->cfg->pace_catchup_ns) << ENG_TXLIM_FP;
 	memcpy(tf->fr.tmpl, b->tmpl, sizeof(tf->fr.tmpl));
 	for (i = 0; i < c->n; i++) {
 		txflow_init(tf, c, b, i);
@@ -176,20 +193,78 @@ eng_txflows_create(const struct eng_txflows_conf *c, const struct eng_txflows_ba
 	return tf;
 }
 
-/* Up to n flows, round-robin; through a sched task only the admitted ones. */
+uint32_t
+eng_txflows_count(const struct eng_txflows *tf)
+{
+	return tf->n;
+}
+
+uint64_t
+eng_txflows_sent(const struct eng_txflows *tf, uint32_t i)
+{
+	return __atomic_load_n(&tf->f[i].seq, __ATOMIC_RELAXED);
+}
+
+uint64_t
+eng_txflows_wanted(const struct eng_txflows *tf, uint32_t i)
+{
+	return __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED);
+}
+
+void
+eng_txflows_want(struct eng_txflows *tf, uint32_t i, uint64_t want)
+{
+	__atomic_store_n(&tf->want[i], want, __ATOMIC_RELAXED);
+}
+
+void
+eng_txflows_ctl_apply(struct eng_txflows *tf, uint64_t now)
+{
+	uint64_t bits = ((uint64_t)tf->fr.data_len + ENG_L1_OVERHEAD) * 8;
+	uint64_t t = eng_txlim_now(tf->base, now);
+	uint32_t i;
+	int limited = 0;
+
+	for (i = 0; i < tf->n; i++) {
+		uint64_t w = __atomic_load_n(&tf->want[i], __ATOMIC_RELAXED);
+
+		eng_txlim_set(&tf->lim[i], w & ENG_TXF_STOP ? ENG_TXLIM_STOP :
+				eng_txlim_gap(bits, tf->hz, w), t);
+		limited |= tf->lim[i].gap != 0;
+	}
+	tf->limited = limited;
+}
+
+/* A frame of stream i taken but not sent after all. */
+static inline void
+txs_untake(struct eng_txflows *tf, uint32_t i)
+{
+	if (tf->limited)
+		eng_txlim_untake(&tf->lim[i]);
+}
+
+/* Up to n flows, round-robin; through a sched task only the admitted ones;
+ * a stopped stream, or one held to its rate and not due, is passed over. */
 static uint32_t
-txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t *dropped)
+txflows_pick(struct eng_txflows *tf, uint32_t n, uint32_t *fid, uint64_t now,
+		uint64_t *dropped)
 {
 	uint32_t k = 0, tries = 0, f = tf->next, max_tries = n + tf->n;
+	const int limited = tf->limited; /* loop-invariant: the free case unswitched */
+	uint64_t t = limited ? eng_txlim_now(tf->base, now) : 0;
 
 	while (k < n && tries++ < max_tries) {
 		uint32_t cur = f;
 
 		f = f + 1 == tf->n ? 0 : f + 1;
+		if (limited && !eng_txlim_ready(&tf->lim[cur], t))
+			continue;
 		if (tf->h != NULL && !eng_egress_admit(tf->h[cur])) {
 			(*dropped)++;
 			continue;
 		}
+		if (limited)
+			eng_txlim_take(&tf->lim[cur], t, tf->catchup);
 		fid[k++] = cur;
 	}
 	tf->next = f;
@@ -218,14 +293,17 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 			n = (uint16_t)room;
 		}
 	}
-	k = txflows_pick(tf, n, fid, dropped);
+	k = txflows_pick(tf, n, fid, now, dropped);
 	if (k == 0)
 		return 0;
 	/* raw mbufs, built in place (txbuild.h); their lines fetched for writing ahead */
 	if (rte_mempool_get_bulk(tf->pool, (void **)pkts, k) != 0) {
 		(*no_mbuf)++;
-		for (i = 0; tf->h != NULL && i < k; i++)
-			tf->h[fid[i]]->sent--; /* admitted, never handed over */
+		for (i = 0; i < k; i++) {
+			if (tf->h != NULL)
+				tf->h[fid[i]]->sent--; /* admitted, never handed over */
+			txs_untake(tf, fid[i]);
+		}
 		return 0;
 	}
 	for (i = 0; i < k && i < TXF_PF_AHEAD; i++)
@@ -242,8 +320,10 @@ eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dro
 		return (uint16_t)k;
 	}
 	sent = eng_port_tx(tf->port_id, tf->txq, pkts, (uint16_t)k);
-	for (i = k; i-- > sent;)
+	for (i = k; i-- > sent;) {
 		tf->f[fid[i]].seq--; /* the refused suffix: its numbers are reused */
+		txs_untake(tf, fid[i]);
+	}
 	if (sent < k) {
 		rte_pktmbuf_free_bulk(&pkts[sent], k - sent);
 		*dropped += k - sent;

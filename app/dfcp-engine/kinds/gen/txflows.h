@@ -5,6 +5,9 @@
  * and/or the IPv4 source address (`flow_vary`), sent round-robin, each with
  * its own sequence numbers (pkt.h) and, with `egress`, its own flow in the
  * sched task (weight `weight`, or `weights = w1,w2,...` taken in turn).
+ * Each stream may be stopped or held to its own rate (the console, txctl.c):
+ * the main lcore writes the wanted state, the owner applies it at a mailbox
+ * gen (core/ctl.h); a held stream is skipped in the round until it is due.
  */
 #ifndef ENG_TXFLOWS_H
 #define ENG_TXFLOWS_H
@@ -17,6 +20,7 @@
 #define ENG_TXF_MAX_WEIGHTS 64u
 #define ENG_TXF_VARY_PORT 1
 #define ENG_TXF_VARY_IP 2
+#define ENG_TXF_STOP (1ull << 63)	/* a stream's wanted state: stopped */
 
 struct eng_sec;
 struct eng_task;
@@ -60,5 +64,15 @@ void eng_txflows_free(struct eng_txflows *tf);
  * queue) are counted in *dropped; a failed mbuf allocation in *no_mbuf. */
 uint16_t eng_txflows_send(struct eng_txflows *tf, uint16_t n, uint64_t now, uint64_t *dropped,
 		uint64_t *no_mbuf);
+
+/* Any thread: the streams, stream i's frames sent (its next sequence
+ * number) and its wanted state (ENG_TXF_STOP | its own L1 bit/s, 0: none). */
+uint32_t eng_txflows_count(const struct eng_txflows *tf);
+uint64_t eng_txflows_sent(const struct eng_txflows *tf, uint32_t i);
+uint64_t eng_txflows_wanted(const struct eng_txflows *tf, uint32_t i);
+/* Main lcore: stream i's wanted state; the caller then posts the mailbox. */
+void eng_txflows_want(struct eng_txflows *tf, uint32_t i, uint64_t want);
+/* Owner lcore, at a mailbox gen (TSC now): every stream's wanted state. */
+void eng_txflows_ctl_apply(struct eng_txflows *tf, uint64_t now);
 
 #endif /* ENG_TXFLOWS_H */

@@ -35,6 +35,7 @@
 #include "kinds/gen/pkt.h"
 #include "kinds/gen/txonly_priv.h"
 #include "kinds/gen/txflows.h"
+#include "obs/obs.h"
 #include "obs/out.h"
 #include "obs/pace_view.h"
 #include "pace.h"
@@ -463,6 +464,40 @@ eng_txonly_pace_view(const struct eng_task *t, struct eng_pace_view *v, int peri
 	return eng_pace_view_fill(v, p->pace, period ? &p->mark : NULL);
 }
 
+/* flows = N: N streams; else one, the task. */
+static unsigned int
+txonly_stream_slots(const struct eng_task *t)
+{
+	const struct txonly_priv *p = t->priv;
+
+	return p == NULL ? 0 : p->mf != NULL ? eng_txflows_count(p->mf) : 1;
+}
+
+static int
+txonly_stream_view(const struct eng_task *t, unsigned int i, struct eng_stream_view *v)
+{
+	const struct txonly_priv *p = t->priv;
+	uint64_t w = 0;
+
+	if (i >= txonly_stream_slots(t))
+		return -ENOENT;
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s/%u", t->name, i);
+	v->key = i;
+	if (p->mf != NULL) {
+		v->packets = eng_txflows_sent(p->mf, i);
+		v->bytes = v->packets * p->data_len; /* one size with streams */
+		w = eng_txflows_wanted(p->mf, i);
+	} else {
+		v->packets = p->tx_packets;
+		v->bytes = p->tx_bytes;
+	}
+	v->stopped = (w & ENG_TXF_STOP) != 0 ||
+			__atomic_load_n(&p->want_run, __ATOMIC_RELAXED) == 0;
+	v->rate_bps = w & ~ENG_TXF_STOP;
+	return 0;
+}
+
 static void
 txonly_teardown(struct eng_task *t)
 {
@@ -546,6 +581,8 @@ txonly_report(struct eng_runtime *rt, struct eng_out *o, enum eng_report what)
 		tx_view_fill(rt, t, &v);
 		eng_out_item(o, "txonly", t->name);
 		eng_out_counters(o, tx_ctrs, RTE_DIM(tx_ctrs), &v);
+		if (what == ENG_REPORT_JSON)
+			eng_streams_write(o, t);
 		eng_out_end(o);
 	}
 	if (n != 0)
@@ -562,6 +599,8 @@ const struct eng_task_ops eng_task_txonly = {
 	.teardown = txonly_teardown,
 	.report = txonly_report,
 	.pace_view = eng_txonly_pace_view,
+	.stream_slots = txonly_stream_slots,
+	.stream_view = txonly_stream_view,
 	.tables = tx_tables,
 	.control = eng_txonly_control,
 };
