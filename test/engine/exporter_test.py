@@ -5,7 +5,8 @@ usage: exporter_test.py ENGINE SOURCE_ROOT
 
 A txonly -> rxonly run on net_ring (configs/txonly.ini, 8 s, --live off); the exporter on a
 free port against its telemetry socket; /metrics scraped twice 1 s apart: dfcp_up 1, the
-txonly port's dfcp_port_tx_packets_total present and increasing, the text parsed by
+txonly port's dfcp_port_tx_packets_total and its stream's dfcp_stream_packets_total present
+and increasing, the text parsed by
 prometheus_client.parser; after the engine exits a scrape still answers, with dfcp_up 0.
 The exporter without a socket exits 2 naming it. Exit 77 without python3-prometheus-client.
 """
@@ -28,6 +29,10 @@ except ImportError:
     print("SKIP: the Python module prometheus_client is not importable "
           "(apt-get install python3-prometheus-client)")
     sys.exit(77)
+
+
+# the CPU lock is engine_test.py's to test; here another engine on CPU 1 may run beside
+os.environ.setdefault("DFCP_ALLOW_SHARED_CPU", "1")
 
 
 def fail(msg):
@@ -62,8 +67,8 @@ def samples(text):
     return out
 
 
-def value(smp, name, **labels):
-    return smp.get((name, frozenset(labels.items())))
+def value(smp, metric, **labels):
+    return smp.get((metric, frozenset(labels.items())))
 
 
 def main():
@@ -124,6 +129,11 @@ def main():
             fail("no rx packets counted on p1")
         if value(second, "dfcp_lcore_busy_ratio", lcore="1") is None:
             fail("no dfcp_lcore_busy_ratio{lcore=\"1\"}")
+        sa = value(first, "dfcp_stream_packets_total", name="tx0/0", task="tx0", dir="tx")
+        sb = value(second, "dfcp_stream_packets_total", name="tx0/0", task="tx0", dir="tx")
+        print(f"stream tx0/0 packets: {sa} then {sb}")
+        if sa is None or sb is None or not sb > sa:
+            fail("dfcp_stream_packets_total of tx0/0 missing or not growing")
 
         out, _ = eng.communicate(timeout=40)
         sys.stdout.write(out[-600:])
