@@ -1314,6 +1314,12 @@ def plots(out, rows):
           "goodput (Mbit/s)", XLABEL["mixed"], "mixed")
 
 
+def nbusy(rows, only_busy=True):
+    """The engine runs (not rows: a run has a row per flow) that were busy, or all."""
+    return len({exp_stats.point_key(r)[:4] + (r.get("run"),) for r in rows
+                if r.get("busy") or not only_busy})
+
+
 def access_text(rows):
     """What the rows say of their access links."""
     acc = {(r.get("access_mbps"), r.get("access_queue")) for r in rows}
@@ -1349,8 +1355,7 @@ def tables(out):
         oc = [r["others_cpu"] for r in runs if "others_cpu" in r]
         print(f"load average (1 min) at the runs' start {min(ld):.1f}–{max(ld):.1f}, other "
               f"processes {min(oc):.2f}–{max(oc):.2f} CPUs during a run, "
-              f"{len({exp_stats.point_key(r) + (r.get('run'),) for r in runs if r.get('busy')})} "
-              f"busy runs; {access_text(runs)}")
+              f"{nbusy(runs)} of {nbusy(runs, False)} runs busy; {access_text(runs)}")
     for c in res.get("tcp_ceiling") or []:
         print(f"kernel path ceiling {c['mbps']:.1f} Mbit/s (runs {c['runs']}, {c['when']}, "
               f"load {c['loadavg']:.1f}): TCP at scale {c['tcp_scale']:g}")
@@ -1527,11 +1532,11 @@ def main():
     if r.rows:
         ld = [x["load1"] for x in r.rows if "load1" in x]
         oc = [x["others_cpu"] for x in r.rows if "others_cpu" in x]
-        nb = sum(1 for x in r.rows if x.get("busy"))
         if ld:
             print(f"load average {min(ld):.1f}–{max(ld):.1f}; other processes "
                   f"{min(oc):.2f}–{max(oc):.2f} CPUs during a run (limit {a.max_load:g}); "
-                  f"rows of busy runs: {nb} of {len(r.rows)}; {access_text(r.rows)}")
+                  f"busy runs: {nbusy(r.rows)} of {nbusy(r.rows, False)}; "
+                  f"{access_text(r.rows)}")
     bad = 0
     for n, ok, d in ck:
         print(f"  {'ok  ' if ok else 'FAIL'} {n}: {d}")
