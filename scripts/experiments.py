@@ -990,7 +990,7 @@ class Runner:
         self.est_left = sum(self.est(i) for i in plan)
         self.pick_tcp_scale(plan)
         tcp = (f", TCP {exp_scale.describe(self.tcp_scale)}" if self.tcp_scale else "")
-        acc = (f"access links {self.access_mbit():g} Mbit/s x scale, queue {self.access_queue}"
+        acc = (f"access links 1 Gbit/s x scale, queue {self.access_queue}"
                if self.access_queue else "no access links")
         self.log(f"# {len(plan)} points x {self.nruns} runs, DFCP "
                  f"{exp_scale.describe(self.a.scale)}{tcp}, DFCP {self.a.duration} s, TCP "
