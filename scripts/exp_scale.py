@@ -94,9 +94,9 @@ def merge(path, new):
 
 
 def scales_of(rows):
-    """'scale 1, queue 100, access 1000 Mbit/s' or 'scale 0.45, queue 100, access 450
-    Mbit/s (cubic, reno); scale 1, queue 2000, no access link (dfcp-ours)': the link
-    scales, pipe queues (packets) and access links these rows ran at."""
+    """'scale 1, queue 100, access links' or 'scale 0.45, queue 100, access links (cubic,
+    reno); scale 1, queue 2000, no access links (dfcp-ours)': the link scales, pipe
+    queues (packets) and whether the senders crossed access links (1 Gbit/s x scale)."""
     by = {}
     for r in rows:
         by.setdefault((r.get("scale"), r.get("queue", 100), r.get("access_mbps")),
@@ -105,7 +105,7 @@ def scales_of(rows):
     def one(k):
         s, q, acc = k
         return ((f"scale {s:g}" if s is not None else "scale unknown") + f", queue {q}, "
-                + (f"access {acc:g} Mbit/s" if acc else "no access link"))
+                + ("access links" if acc else "no access links"))
     if len(by) == 1:
         return one(next(iter(by)))
     return "; ".join(f"{one(k)} ({', '.join(sorted(vs))})"

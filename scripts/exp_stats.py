@@ -206,4 +206,7 @@ def ratio_lines(med):
         sc = "" if d.get("scale") == t.get("scale") else f" (scale {t.get('scale'):g})"
         lines.append(f"| {x} % | {delay} ms | {spread(d)} | {tcp}{sc} | {spread(t, nd=2)} | "
                      f"{rt} | {auth} |")
+    if any(d.get("scale") != t.get("scale") for _, _, _, _, _, d, t, _ in rs):
+        lines.append("\nWhere TCP ran at another scale, DFCP / TCP is the ratio of their "
+                     "goodputs as fractions of their own links (1 Gbit/s x scale).")
     return lines

@@ -597,7 +597,9 @@ class Runner:
                 rc = p.wait(timeout=15)
         self.procs.remove(p)
         if rc != 0 or not os.path.exists(js):
-            raise RuntimeError(f"engine run {tag} failed (exit {rc}), see {logp}")
+            with open(logp, errors="replace") as lf:
+                last = (lf.read().strip().splitlines() or [""])[-1]
+            raise RuntimeError(f"engine run {tag} failed (exit {rc}), see {logp}: {last[:300]}")
         with open(js) as f:
             return json.load(f)
 
@@ -1279,7 +1281,8 @@ def plots(out, rows):
     # 1. goodput vs loss (log x: 0 plotted at 0.01)
     sets = []
     for v in DFCP_VARIANTS + TCP_VARIANTS:
-        pts = [(x if x > 0 else 0.01, y) for x, y in series(rows, "loss", v)]
+        pts = [(x if x > 0 else 0.01, y)
+               for x, y in series([r for r in rows if not r.get("delay_ms")], "loss", v)]
         sets.append((v, pts))
     lines(sets, "Goodput vs packet loss (one pair, 0 ms)", "goodput (Mbit/s)",
           "packet loss rate (%) (0 % drawn at 0.01)", "loss", logx=True)

@@ -55,7 +55,7 @@ def test_ratios():
     expect(rs["cubic"][7] == "~8x" and rs["bbr"][7] == "–", "authors' ratios")
     expect(rs["bbr"][4] == float("inf"), "a zero TCP goodput gives an infinite ratio")
     lines = exp_stats.ratio_lines(med)
-    expect(len(lines) == 4 and "4.50x" in lines[2] and "(scale 0.5)" in lines[2],
+    expect(len(lines) == 5 and "4.50x" in lines[2] and "(scale 0.5)" in lines[2],
            f"ratio table: {lines}")
 
 
