@@ -109,7 +109,8 @@ def wait_quiet(max_load, secs, log, probe_s=2.0):
         got = m.stop()["others_cpu"]
         if got <= max_load or time.monotonic() >= t_end:
             if waited:
-                log(f"\n# quiet wait over: others use {got:.2f} CPUs (limit {max_load:g})")
+                log(f"\n# {'quiet' if got <= max_load else 'still busy'} after waiting: others "
+                    f"use {got:.2f} CPUs (limit {max_load:g})")
             return got
         if not waited:
             log(f"\n# others use {got:.2f} CPUs (limit {max_load:g}): waiting up to {secs:g} s")
