@@ -1349,9 +1349,10 @@ def tables(out):
     rows = exp_stats.median_rows(res["rows"])
     nruns = sorted({r["runs"] for r in rows})
     print(f"DFCP {res['duration_s']} s, TCP {res['tcp_duration_s']} s, elapsed "
-          f"{res['elapsed_s']:.0f} s; medians of {'/'.join(map(str, nruns))} runs "
-          "(min–max in brackets), † a point with a busy run (others used more than "
-          f"{res.get('max_load', '?')} CPUs)")
+          f"{res['elapsed_s']:.0f} s; " + (
+              f"medians of {'/'.join(map(str, nruns))} runs (min–max in brackets), † a "
+              f"point with a busy run (others used more than {res['max_load']:g} CPUs)"
+              if "max_load" in res else "one run per point, load not recorded"))
     runs = res["rows"]
     if any("load1" in r for r in runs):
         ld = [r["load1"] for r in runs if "load1" in r]
