@@ -79,8 +79,10 @@ def merge(path, new):
         return new
     with open(path) as f:
         old = json.load(f)
-    keys = {(r["scenario"], r["x"], r["variant"]) for r in new["rows"]}
-    kept = [r for r in old.get("rows", []) if (r["scenario"], r["x"], r["variant"]) not in keys]
+    def key(r):
+        return (r["scenario"], r["x"], r["variant"], r.get("delay_ms"))
+    keys = {key(r) for r in new["rows"]}
+    kept = [r for r in old.get("rows", []) if key(r) not in keys]
     for r in kept:
         r.setdefault("scale", old.get("scale"))
     out = dict(new)
@@ -92,16 +94,20 @@ def merge(path, new):
 
 
 def scales_of(rows):
-    """'scale 1, queue 100' or 'scale 0.45, queue 100 (cubic, reno); scale 1, queue 2000
-    (dfcp-ours)': the link scales and pipe queues (packets) these rows ran at."""
+    """'scale 1, queue 100, access links' or 'scale 0.45, queue 100, access links (cubic,
+    reno); scale 1, queue 2000, no access links (dfcp-ours)': the link scales, pipe
+    queues (packets) and whether the senders crossed access links (1 Gbit/s x scale)."""
     by = {}
     for r in rows:
-        by.setdefault((r.get("scale"), r.get("queue", 100)), set()).add(r["variant"])
+        by.setdefault((r.get("scale"), r.get("queue", 100), r.get("access_mbps")),
+                      set()).add(r["variant"])
 
     def one(k):
-        s, q = k
-        return (f"scale {s:g}" if s is not None else "scale unknown") + f", queue {q}"
+        s, q, acc = k
+        return ((f"scale {s:g}" if s is not None else "scale unknown") + f", queue {q}, "
+                + ("access links" if acc else "no access links"))
     if len(by) == 1:
         return one(next(iter(by)))
     return "; ".join(f"{one(k)} ({', '.join(sorted(vs))})"
-                     for k, vs in sorted(by.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1])))
+                     for k, vs in sorted(by.items(), key=lambda kv: (kv[0][0] or 0, kv[0][1],
+                                                                      kv[0][2] or 0)))

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Reproduce the DFCP thesis experiments (seed 000 §2) with the engine's emulated
-links, kernel TCP CUBIC and Reno through the very same links (issue #6).
+links, kernel TCP CUBIC, Reno and BBR through the very same links (issues #6, #34).
 
   scripts/experiments.py [--scenario NAME[,NAME]|all] [--duration S] [--tcp-duration S]
-      [--points LIST] [--variants LIST] [--scale F] [--tcp-scale auto|F] [--queue N]
-      [--out DIR] [--merge] [--no-tcp] [--only-tcp] [--quick] [--check] [--no-plots]
-      [--engine PATH] [--list] [--tables]
+      [--points LIST] [--delay-ms LIST] [--variants LIST] [--runs N] [--scale F]
+      [--tcp-scale auto|F] [--queue N] [--access-queue N] [--max-load CPUS]
+      [--wait-quiet S] [--no-lock] [--out DIR] [--merge] [--no-tcp] [--only-tcp]
+      [--quick] [--check] [--no-plots] [--engine PATH] [--list] [--tables]
+
+The quick check (~3 min): scripts/experiments.py --scenario loss --points 1,10
+    --variants dfcp-ours,cubic,reno,bbr --check
 
 Scenarios (configs/exp-*.ini are the templates; every link rate is multiplied
 by --scale for the DFCP variants, by --tcp-scale for kernel TCP and the mixed
@@ -19,11 +23,28 @@ scenario; delays are not):
   parking1    parking lot case 1: link 1 1 Gbit/s 10 ms, link 2 500 Mbit/s 0..100 ms
   parking2    parking lot case 2: link 1 1 Gbit/s 50 ms, link 2 1 Gbit/s 0..100 ms
   mixed       DFCP (ours) and one kernel TCP flow on one bottleneck, WF2Q+ and FIFO
+  ratios      the loss scenario at 1 and 10 % x one-way delay 0/50/100 ms (--delay-ms):
+              the DFCP authors' headline ratios DFCP / Reno, CUBIC, BBR
 Variants per point: dfcp-thesis (window 100 blocks scaled with the link rate so it
 covers the same share of the bandwidth-delay product, redundancy 49, encode and
 decode off), dfcp-ours (coding on, redundancy auto, window auto sized to the path),
-cubic, reno (Debian's iperf3 in two network namespaces, the engine's router between
-them on net_af_packet veths).
+the kernel TCPs of TCP_CC (cubic, reno, bbr: Debian's iperf3 -C in two network
+namespaces, the engine's router between them on net_af_packet veths).
+
+Access links: every sending host, DFCP or kernel TCP, enters the emulated network
+through its own access link, a router pipe at 1 Gbit/s x scale with a drop-tail queue
+of --access-queue packets (default 1000, a NIC's txqueuelen) in front of any loss or
+bottleneck, as the testbed's 1 GbE NICs (Runner.add_access); DFCP senders are paced
+at the same rate. --access-queue 0 leaves them out (kernel TCP then leaves its
+namespace at veth speed).
+
+Runs (scripts/exp_stats.py): --runs N (default 3, --quick 1) runs per point, round
+after round over the plan; the CSV keeps every run (its load average, the CPUs other
+processes used, steal, busy), tables and checks use the medians with min-max. A run
+during which other processes used more than --max-load CPUs (default 0.25 per CPU)
+is marked busy (CSV busy = 1, a dagger in the tables); --wait-quiet S waits up to S
+seconds before each run for a quiet machine. An exclusive flock on
+/tmp/dfcp-experiments.lock keeps two experiment runs apart (the second waits).
 
 Scales (scripts/exp_scale.py): --scale (default 1, the thesis's rates) for the DFCP
 variants; --tcp-scale auto (default) first measures the kernel path's ceiling
@@ -38,9 +59,14 @@ tables of OUT/results.json. --merge keeps the rows of OUT/results.json that this
 does not redo (split a sweep by --scenario and merge).
 scripts/exp_seeds.py imports this module (Ini, NetEnv, Runner): keep its API.
 
-Results: OUT/<scenario>.csv, OUT/results.json (every row + the checks), OUT/plots/
-*.png and *.svg (gnuplot), OUT/runs/ (configs, summaries, logs). --check exits 1
-when an expected shape does not hold (the CI test, test/experiments/).
+Results: OUT/<scenario>.csv, OUT/results.json (every run's rows + the checks), OUT/plots/
+*.png and *.svg (gnuplot, of the medians), OUT/runs/ (configs, summaries, logs of every
+run: TAG, TAG-r2, TAG-r3). The headline ratios (loss and ratios scenarios with
+dfcp-ours and a kernel TCP) are printed at the end, next to the authors' ~4x (Reno,
+1 %), ~8x (CUBIC, 1 %), >250x (both, 10 %). --check exits 1 when an expected shape
+does not hold (the CI test, test/experiments/): DFCP (ours) >= 0.85 (1 - p) x link up
+to 10 % loss, CUBIC and Reno < 0.2 x DFCP at >= 10 % (none for BBR), dumbbell Jain
+>= 0.99 at every RTT, parking-lot wire rates within 5 % of the WF2Q+ shares.
 """
 import argparse
 import csv
@@ -56,6 +82,7 @@ import tempfile
 import time
 
 import exp_scale
+import exp_stats
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -75,6 +102,7 @@ FULL_POINTS = {
     "parking1": [0, 20, 50, 100],
     "parking2": [0, 20, 50, 100],
     "mixed": [10, 50, 100],
+    "ratios": [1, 10],
 }
 QUICK_POINTS = {
     "loss": [10, 50],
@@ -84,18 +112,28 @@ QUICK_POINTS = {
     "parking1": [50],
     "parking2": [],
     "mixed": [50],
+    "ratios": [],
 }
 SCENARIOS = list(FULL_POINTS)
 DFCP_VARIANTS = ["dfcp-thesis", "dfcp-ours"]
-TCP_VARIANTS = ["cubic", "reno"]
+# kernel TCP variants: name -> iperf3 -C (the kernel's congestion-control module)
+TCP_CC = {
+    "cubic": "cubic",
+    "reno": "reno",
+    "bbr": "bbr",
+}
+TCP_VARIANTS = list(TCP_CC)
+# the ratios scenario: loss points x these one-way delays (--delay-ms)
+RATIO_DELAYS = [0, 50, 100]
 VARIANTS = {
     "loss": DFCP_VARIANTS + TCP_VARIANTS,
     "delay": DFCP_VARIANTS + TCP_VARIANTS,
     "dumbbell": DFCP_VARIANTS + TCP_VARIANTS,
-    "fifo": ["dfcp-ours", "cubic"],
-    "parking1": DFCP_VARIANTS + ["cubic"],
-    "parking2": DFCP_VARIANTS + ["cubic"],
+    "fifo": ["dfcp-ours"] + TCP_VARIANTS,
+    "parking1": DFCP_VARIANTS + TCP_VARIANTS,
+    "parking2": DFCP_VARIANTS + TCP_VARIANTS,
     "mixed": ["wf2q+", "fifo"],
+    "ratios": ["dfcp-ours"] + TCP_VARIANTS,
 }
 QUICK_VARIANTS = {
     "loss": ["dfcp-ours", "cubic"],
@@ -111,6 +149,7 @@ XLABEL = {
     "parking1": "link 2 delay (ms)",
     "parking2": "link 2 delay (ms)",
     "mixed": "one-way delay of both flows (ms)",
+    "ratios": "packet loss rate (%)",
 }
 
 
@@ -406,6 +445,10 @@ class Runner:
         self.cur_scale = args.scale
         self.tcp_scale = getattr(args, "tcp_scale", args.scale)
         self.tcp_ceiling = None
+        self.nruns = getattr(args, "runs", 1)
+        self.cur_run = 0
+        # the access links (add_access); off for callers that do not ask (exp_seeds.py)
+        self.access_queue = getattr(args, "access_queue", 0)
         self.logf = open(os.path.join(self.out, "experiments.log"), "a")
 
     def log(self, msg):
@@ -427,6 +470,34 @@ class Runner:
     # --- rates
     def link(self, full_mbit):
         return full_mbit * self.cur_scale
+
+    def access_mbit(self):
+        """The access links' rate (1 Gbit/s x scale), or None when they are off."""
+        return self.link(1000) if self.access_queue else None
+
+    def add_access(self, ini, hosts):
+        """Every sending host's own access link, in front of the router's first pipe
+        (before any loss or bottleneck), as the testbed's 1 GbE NICs: a pipe per host
+        at access_mbit() with a drop-tail queue of access_queue packets (a NIC's
+        txqueuelen), matched on the host's address, other traffic passed on. Kernel
+        TCP and DFCP cross the same ones."""
+        if not self.access_queue:
+            return
+        head = ini.get("task r0", "a_to_b")
+        for i in reversed(range(len(hosts))):
+            name = f"access{i + 1}"
+            keys = {"bw": mbit(self.access_mbit()), "queue": self.access_queue,
+                    "sched": "fifo", "unmatched": "pass"}
+            if head != "pass":
+                keys["next"] = head
+            ini.add(f"pipe {name}", keys)
+            ini.add(f"queue {name}_q", {"pipe": name, "match": f"ip from {hosts[i]} to any"})
+            head = name
+        ini.set("task r0", "a_to_b", head)
+
+    def tag(self, name):
+        """A run's file names in OUT/runs: NAME, NAME-r2, NAME-r3 for go()'s runs 2, 3."""
+        return name + (f"-r{self.cur_run + 1}" if self.cur_run else "")
 
     def thesis_window(self):
         return max(1, int(round(100 * self.cur_scale)))
@@ -502,7 +573,7 @@ class Runner:
         if not self.a.queue:
             return
         for name in ini.names("pipe "):
-            if ini.get(name, "bw"):
+            if ini.get(name, "bw") and not name.startswith("pipe access"):
                 n = self.a.queue * (2 if ini.get(name, "sched") == "fifo" else 1)
                 ini.set(name, "queue", n)
 
@@ -526,7 +597,9 @@ class Runner:
                 rc = p.wait(timeout=15)
         self.procs.remove(p)
         if rc != 0 or not os.path.exists(js):
-            raise RuntimeError(f"engine run {tag} failed (exit {rc}), see {logp}")
+            with open(logp, errors="replace") as lf:
+                last = (lf.read().strip().splitlines() or [""])[-1]
+            raise RuntimeError(f"engine run {tag} failed (exit {rc}), see {logp}: {last[:300]}")
         with open(js) as f:
             return json.load(f)
 
@@ -659,6 +732,8 @@ class Runner:
     def row(self, **kw):
         kw["scale"] = self.cur_scale
         kw["queue"] = self.a.queue or 100  # the templates' (FIFO variants: 2x shared)
+        kw["access_mbps"] = self.access_mbit()
+        kw["access_queue"] = self.access_queue or None
         self.rows.append(kw)
         return kw
 
@@ -680,18 +755,20 @@ class Runner:
                 "pace_pct": pc.get("achieved_pct"), "pace_max_lag_ms": pc.get("max_lag_ms")}
 
     # ---------------------------------------------------------- scenarios
-    def single(self, scen, x, variant, d):
-        """loss / delay: one pair."""
+    def single(self, scen, x, variant, d, delay_ms=0):
+        """loss / delay / ratios: one pair; loss and ratios at one-way delay_ms."""
         link = self.link(1000)
-        plr = x if scen == "loss" else 0
-        delay = x if scen == "delay" else 0
+        plr = 0 if scen == "delay" else x
+        delay = x if scen == "delay" else (delay_ms or 0)
         ini = Ini(open(os.path.join(SRC, "configs/exp-single.ini")).read())
         ini.set("pipe link", "bw", mbit(link))
         ini.set("pipe link", "delay", f"{delay}ms")
         ini.set("pipe link", "plr", f"{plr}%")
-        tag = f"{scen}-{x}-{variant}"
+        tag = self.tag(f"{scen}-{x}-{variant}" + (f"-{delay}ms" if scen != "delay" and delay
+                                                   else ""))
         base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, plr_pct=plr,
                     delay_ms=delay)
+        self.add_access(ini, ["10.0.0.1"])
         if variant in DFCP_VARIANTS:
             self.dfcp_flow(ini, "flow f1", variant, link, delay + 20, d)
             self.dfcp_receivers(ini, variant)
@@ -709,7 +786,8 @@ class Runner:
                 return
             self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
             self.to_tcp(ini)
-            js, good = self.run_tcp(tag, ini, [(variant, "10.0.0.1", "10.0.1.1", 5201)], d)
+            js, good = self.run_tcp(tag, ini, [(TCP_CC[variant], "10.0.0.1", "10.0.1.1", 5201)],
+                                    d)
             p = self.pipe(js, "link")
             self.row(**base, flow="tcp", goodput_mbps=good[0],
                      lost_packets=p and p["lost_packets"], dropped_packets=p and p["dropped_packets"])
@@ -726,10 +804,11 @@ class Runner:
             ini.drop("queue q2")
             ini.set("pipe bottleneck", "sched", "fifo")
             ini.set("pipe bottleneck", "queue", 200)
-        tag = f"{scen}-{x}-{variant}"
+        tag = self.tag(f"{scen}-{x}-{variant}")
         base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, delay1_ms=10,
                     delay2_ms=x, sched="fifo" if fifo else "wf2q+")
         res = []
+        self.add_access(ini, ["10.0.0.1", "10.0.0.2"])
         if variant in DFCP_VARIANTS:
             self.dfcp_flow(ini, "flow f1", variant, link, 10 + 40, d)
             self.dfcp_flow(ini, "flow f2", variant, link, x + 40, d)
@@ -744,8 +823,9 @@ class Runner:
                 return
             self.net.hosts(["10.0.0.1", "10.0.0.2"], ["10.0.1.1", "10.0.1.2"])
             self.to_tcp(ini)
-            js, good = self.run_tcp(tag, ini, [(variant, "10.0.0.1", "10.0.1.1", 5201),
-                                               (variant, "10.0.0.2", "10.0.1.2", 5202)], d)
+            cc = TCP_CC[variant]
+            js, good = self.run_tcp(tag, ini, [(cc, "10.0.0.1", "10.0.1.1", 5201),
+                                               (cc, "10.0.0.2", "10.0.1.2", 5202)], d)
             for i, fl in enumerate(("f1", "f2")):
                 res.append(self.row(**base, flow=fl, goodput_mbps=good[i]))
         j = jain([r["goodput_mbps"] for r in res])
@@ -767,7 +847,7 @@ class Runner:
                                       [(l1, {"long": 1, "short1": 1}),
                                        (l2, {"long": 1, "short2": 1})])
         mm = maxmin_shares([(l1, ["long", "short1"]), (l2, ["long", "short2"])])
-        tag = f"{scen}-{x}-{variant}"
+        tag = self.tag(f"{scen}-{x}-{variant}")
         base = dict(scenario=scen, x=x, variant=variant, link1_mbps=l1, link2_mbps=l2,
                     link1_delay_ms=d1, link2_delay_ms=x)
         rtts = {"long": d1 + x, "short1": d1, "short2": x}
@@ -775,6 +855,7 @@ class Runner:
                  ("short1", "rshort1", "10.0.0.2", "10.0.1.2"),
                  ("short2", "rshort2", "10.0.0.3", "10.0.1.3")]
         res = []
+        self.add_access(ini, [n[2] for n in names])
         if variant in DFCP_VARIANTS:
             for fl, _, _, _ in names:
                 self.dfcp_flow(ini, f"flow {fl}", variant, access, rtts[fl] + 40, d)
@@ -789,7 +870,7 @@ class Runner:
                 return
             self.net.hosts([n[2] for n in names], [n[3] for n in names])
             self.to_tcp(ini)
-            js, good = self.run_tcp(tag, ini, [(variant, n[2], n[3], 5201 + i)
+            js, good = self.run_tcp(tag, ini, [(TCP_CC[variant], n[2], n[3], 5201 + i)
                                                for i, n in enumerate(names)], d)
             for i, (fl, _, _, _) in enumerate(names):
                 res.append(self.row(**base, flow=fl, share_mbps=share[fl], maxmin_mbps=mm[fl],
@@ -833,9 +914,10 @@ class Runner:
         self.dfcp_flow(ini, "flow f2", "dfcp-ours", link, x + 40, d)
         self.dfcp_receivers(ini, "dfcp-ours")
         ini.set("flow r2", "bottleneck", None)
+        self.add_access(ini, ["10.0.0.1", "10.0.0.2"])
         self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
         self.to_tcp(ini, keep_dfcp=True)
-        tag = f"{scen}-{x}-{variant}"
+        tag = self.tag(f"{scen}-{x}-{variant}")
         js, good = self.run_tcp(tag, ini, [("cubic", "10.0.0.1", "10.0.1.1", 5201)], d,
                                 wait_dfcp=True)
         base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, sched=variant)
@@ -858,27 +940,33 @@ class Runner:
             vs = (QUICK_VARIANTS.get(s, VARIANTS[s]) if a.quick else VARIANTS[s])
             if a.variants:
                 vs = [v for v in vs if v in a.variants.split(",")]
-            for x in pts:
-                for v in vs:
-                    tcp = v not in DFCP_VARIANTS or s == "mixed"
-                    if tcp and a.no_tcp:
-                        continue
-                    if not tcp and a.only_tcp:
-                        continue
-                    plan.append((s, x, v, tcp))
+            delays = [None]
+            if s in ("loss", "ratios"):
+                delays = (a.delay_ms if getattr(a, "delay_ms", None) is not None
+                          else RATIO_DELAYS if s == "ratios" else [0])
+            for delay in delays:
+                for x in pts:
+                    for v in vs:
+                        tcp = v not in DFCP_VARIANTS or s == "mixed"
+                        if tcp and a.no_tcp:
+                            continue
+                        if not tcp and a.only_tcp:
+                            continue
+                        plan.append((s, x, v, tcp, delay))
         return plan
 
     def est(self, item):
-        s, x, v, tcp = item
+        s, x, v, tcp, delay = item
         d = self.a.tcp_duration if tcp else self.a.duration
-        return d + (3.0 if tcp else 2.0) + (x / 1000 * 3 if s != "loss" else 0)
+        ms = delay if delay is not None else x
+        return (d + (3.0 if tcp else 2.0) + ms / 1000 * 3) * self.nruns
 
     def pick_tcp_scale(self, plan):
         """--tcp-scale auto: the kernel path's ceiling (exp_scale.py), measured
         when the plan has a kernel TCP run."""
         if self.tcp_scale != "auto":
             return
-        if not any(tcp for _, _, _, tcp in plan):
+        if not any(item[3] for item in plan):
             self.tcp_scale = None
             return
         self.log("# measuring the kernel path's ceiling (iperf3 CUBIC through the router, "
@@ -904,46 +992,71 @@ class Runner:
         self.est_left = sum(self.est(i) for i in plan)
         self.pick_tcp_scale(plan)
         tcp = (f", TCP {exp_scale.describe(self.tcp_scale)}" if self.tcp_scale else "")
-        self.log(f"# {len(plan)} runs, DFCP {exp_scale.describe(self.a.scale)}{tcp}, DFCP "
-                 f"{self.a.duration} s, TCP {self.a.tcp_duration} s, estimated "
-                 f"{self.est_left:.0f} s")
-        fn = {"loss": self.single, "delay": self.single, "dumbbell": self.dumbbell,
-              "fifo": self.dumbbell, "parking1": self.parking, "parking2": self.parking,
-              "mixed": self.mixed}
+        acc = (f"access links 1 Gbit/s x scale, queue {self.access_queue}"
+               if self.access_queue else "no access links")
+        self.log(f"# {len(plan)} points x {self.nruns} runs, DFCP "
+                 f"{exp_scale.describe(self.a.scale)}{tcp}, DFCP {self.a.duration} s, TCP "
+                 f"{self.a.tcp_duration} s, {acc}, estimated {self.est_left:.0f} s")
         per = {}
         for item in plan:
-            per[item[0]] = per.get(item[0], 0) + 1
+            per[item[0]] = per.get(item[0], 0) + self.nruns
         idx = {}
         failures = 0
-        for item in plan:
-            s, x, v, tcp = item
-            idx[s] = idx.get(s, 0) + 1
-            self.progress(s, idx[s], per[s], f"{v} x={x}")
-            t = time.time()
-            self.cur_scale = self.tcp_scale if tcp else self.a.scale
-            if self.cur_scale is None:  # no kernel TCP set-up: the run skips itself
-                self.cur_scale = self.a.scale
-            try:
-                fn[s](s, x, v, self.a.tcp_duration if tcp else self.a.duration)
-            except RuntimeError as e:
-                failures += 1
-                self.log(f"\nerror: {s} x={x} {v}: {e}")
-            self.done_s += self.est(item)
-            self.est_left -= self.est(item)
-            self.n_done += 1
-            el = time.time() - t
-            last = [r for r in self.rows if r["scenario"] == s and r["x"] == x
-                    and r["variant"] == v]
-            gp = " ".join(f"{r['flow']}={r.get('goodput_mbps', 0):.1f}" for r in last)
-            self.logf.write(f"{s} x={x} {v}: {gp} ({el:.1f} s)\n")
-            self.logf.flush()
+        # round after round over the plan: a point's runs are minutes apart, so one
+        # burst of load elsewhere hits one run of several points, not all of one
+        for run in range(self.nruns):
+            for item in plan:
+                idx[item[0]] = idx.get(item[0], 0) + 1
+                failures += self.one(item, run, f"{idx[item[0]]}/{per[item[0]]}")
         sys.stdout.write("\n")
         return failures
+
+    def one(self, item, run, prog):
+        """Run i of one point of the plan: its rows get the run index, the machine's
+        load (exp_stats.CpuMeter) and busy. Returns 1 on an error, else 0."""
+        s, x, v, tcp, delay = item
+        fn = {"loss": self.single, "delay": self.single, "dumbbell": self.dumbbell,
+              "fifo": self.dumbbell, "parking1": self.parking, "parking2": self.parking,
+              "mixed": self.mixed, "ratios": self.single}
+        at = f"x={x}" + (f" {delay}ms" if delay else "")
+        wait = getattr(self.a, "wait_quiet", 0)
+        max_load = getattr(self.a, "max_load", None)
+        if wait and max_load is not None:
+            exp_stats.wait_quiet(max_load, wait, self.log)
+        self.progress(s, *prog.split("/"), f"{v} {at} run {run + 1}")
+        t = time.time()
+        self.cur_scale = self.tcp_scale if tcp else self.a.scale
+        if self.cur_scale is None:  # no kernel TCP set-up: the run skips itself
+            self.cur_scale = self.a.scale
+        n0 = len(self.rows)
+        self.cur_run = run
+        meter = exp_stats.CpuMeter().start()
+        err = 0
+        try:
+            kw = {"delay_ms": delay} if delay is not None else {}
+            fn[s](s, x, v, self.a.tcp_duration if tcp else self.a.duration, **kw)
+        except RuntimeError as e:
+            err = 1
+            self.log(f"\nerror: {s} {at} {v} run {run + 1}: {e}")
+        load = meter.stop()
+        load["busy"] = int(max_load is not None and load["others_cpu"] > max_load)
+        for r in self.rows[n0:]:
+            r.update(load, run=run)
+        self.done_s += self.est(item) / self.nruns
+        self.est_left -= self.est(item) / self.nruns
+        self.n_done += 1
+        gp = " ".join(f"{r['flow']}={r.get('goodput_mbps', 0):.1f}" for r in self.rows[n0:])
+        self.logf.write(f"{s} {at} {v} run {run + 1}: {gp} ({time.time() - t:.1f} s, load "
+                        f"{load['load1']}, others {load['others_cpu']} CPUs"
+                        + (", busy" if load["busy"] else "") + ")\n")
+        self.logf.flush()
+        return err
 
 
 # ------------------------------------------------------------------ output
 
-COLS = ["scenario", "x", "variant", "flow", "scale", "queue", "goodput_mbps", "rx_l1_mbps", "jain",
+COLS = ["scenario", "x", "variant", "flow", "run", "scale", "queue", "access_mbps", "access_queue",
+        "load1", "others_cpu", "steal_pct", "busy", "goodput_mbps", "rx_l1_mbps", "jain",
         "share_mbps", "maxmin_mbps", "link_mbps", "link1_mbps", "link2_mbps", "plr_pct",
         "delay_ms", "delay1_ms", "delay2_ms", "link1_delay_ms", "link2_delay_ms", "sched",
         "redundancy", "window", "loss_ppm", "topups", "timeouts", "tx_mbps", "active_s",
@@ -975,35 +1088,58 @@ def rlink(r):
     return 1000 * r.get("scale", 1)
 
 
-def checks(rows):
-    """The issue's expected shapes, each at the scale of its rows. Returns
-    [(name, ok, detail)]; only checks whose data are present."""
+def busy(r):
+    """' (N of M runs busy)' when a median row has busy runs."""
+    return f" ({r['busy_runs']} of {r['runs']} runs busy)" if r.get("busy_runs") else ""
+
+
+# the loss-based kernel TCPs: far below DFCP at >= 10 % loss (BBR is not expected to be)
+LOSS_BASED = ("cubic", "reno")
+
+
+def loss_checks(rows):
+    """The loss and ratios scenarios' shapes, at each (delay, loss) point."""
     out = []
-    # loss
-    for r in get(rows, "loss", "dfcp-ours"):
-        link = rlink(r)
-        p = r["x"] / 100
-        if p <= 0.10:
-            need = 0.85 * (1 - p) * link
-        elif p >= 0.5:
-            need = 0.4 * link
-        else:
-            continue
-        out.append((f"loss {r['x']}%: DFCP ours >= {need:.1f} Mbit/s", r["goodput_mbps"] >= need,
-                    f"{r['goodput_mbps']:.1f} Mbit/s"))
-    for cc in TCP_VARIANTS:
-        for r in get(rows, "loss", cc):
-            if r["x"] >= 10:
-                ours = get(rows, "loss", "dfcp-ours", x=r["x"])
-                # far below DFCP (or, without the DFCP row, below a quarter of (1-p) x link)
-                g = ours[0]["goodput_mbps"] if ours else (1 - r["x"] / 100) * rlink(r)
-                what = "DFCP" if ours else "(1-p) x link"
-                # TCP's loss-limited rate does not scale with the link: the thesis's
-                # absolute bound (<= 17 Mbit/s) and at most half of DFCP's
-                out.append((f"loss {r['x']}%: {cc} far below {what} (<= 17 Mbit/s and < 0.5x)",
+    for s in exp_stats.RATIO_SCENARIOS:
+        for r in get(rows, s, "dfcp-ours"):
+            link, p = rlink(r), r["x"] / 100
+            at = f"{s} {r['x']}%" + (f" {r['delay_ms']} ms" if r.get("delay_ms") else "")
+            if p <= 0.10:
+                need = 0.85 * (1 - p) * link
+            elif p >= 0.5:
+                need = 0.4 * link
+            else:
+                continue
+            out.append((f"{at}: DFCP ours >= {need:.1f} Mbit/s", r["goodput_mbps"] >= need,
+                        f"{exp_stats.spread(r)} Mbit/s{busy(r)}"))
+        for cc in LOSS_BASED:
+            for r in get(rows, s, cc):
+                if r["x"] < 10:
+                    continue
+                at = f"{s} {r['x']}%" + (f" {r['delay_ms']} ms" if r.get("delay_ms") else "")
+                ours = [o for o in get(rows, s, "dfcp-ours", x=r["x"])
+                        if o.get("delay_ms") == r.get("delay_ms")]
+                if ours:
+                    # as fractions of each one's link (the scales may differ)
+                    f = (r["goodput_mbps"] / rlink(r)) / (ours[0]["goodput_mbps"] / rlink(ours[0]))
+                    out.append((f"{at}: {cc} far below DFCP (< 0.2x)", f < 0.2,
+                                f"{cc} {exp_stats.spread(r, nd=2)} vs {ours[0]['goodput_mbps']:.1f} "
+                                f"Mbit/s ({f:.3f}x){busy(r)}"))
+                    continue
+                # without the DFCP row: TCP's loss-limited rate does not scale with the
+                # link: the thesis's absolute bound and half of (1-p) x link
+                g = (1 - r["x"] / 100) * rlink(r)
+                out.append((f"{at}: {cc} far below (1-p) x link (<= 17 Mbit/s and < 0.5x)",
                             r["goodput_mbps"] <= 17 and r["goodput_mbps"] < 0.5 * g,
-                            f"{cc} {r['goodput_mbps']:.2f} vs {g:.1f} Mbit/s "
-                            f"({r['goodput_mbps'] / g:.3f}x)"))
+                            f"{cc} {exp_stats.spread(r, nd=2)} vs {g:.1f} Mbit/s{busy(r)}"))
+    return out
+
+
+def checks(rows):
+    """The issue's expected shapes over median rows (exp_stats.median_rows), each at the
+    scale of its rows. Returns [(name, ok, detail)]; only checks whose data are present.
+    A point with busy runs is checked as any other; its detail says so."""
+    out = loss_checks(rows)
     # delay
     z, h = get(rows, "delay", "dfcp-ours", x=0), get(rows, "delay", "dfcp-ours", x=100)
     if z and h:
@@ -1013,7 +1149,7 @@ def checks(rows):
     # dumbbell
     for r in get(rows, "dumbbell", "dfcp-ours", flow="f2"):
         out.append((f"dumbbell {r['x']} ms: DFCP ours Jain >= 0.99", (r["jain"] or 0) >= 0.99,
-                    f"Jain {r['jain']:.4f}"))
+                    f"Jain {exp_stats.spread(r, 'jain', 4)}{busy(r)}"))
     cj = sorted((r["x"], r["jain"]) for r in get(rows, "dumbbell", "cubic", flow="f2"))
     dj = {r["x"]: r["jain"] for r in get(rows, "dumbbell", "dfcp-ours", flow="f2")}
     if len(cj) >= 2:
@@ -1044,7 +1180,7 @@ def checks(rows):
             got = r.get("rx_l1_mbps", 0)
             out.append((f"{s} {r['x']} ms: DFCP {r['flow']} wire rate within 5 % of WF2Q+ share "
                         f"{sh_:.1f}", abs(got - sh_) <= 0.05 * sh_,
-                        f"{got:.1f} Mbit/s on the wire, goodput {r['goodput_mbps']:.1f}"))
+                        f"{got:.1f} Mbit/s on the wire, goodput {exp_stats.spread(r)}{busy(r)}"))
     return out
 
 
@@ -1145,7 +1281,8 @@ def plots(out, rows):
     # 1. goodput vs loss (log x: 0 plotted at 0.01)
     sets = []
     for v in DFCP_VARIANTS + TCP_VARIANTS:
-        pts = [(x if x > 0 else 0.01, y) for x, y in series(rows, "loss", v)]
+        pts = [(x if x > 0 else 0.01, y)
+               for x, y in series([r for r in rows if not r.get("delay_ms")], "loss", v)]
         sets.append((v, pts))
     lines(sets, "Goodput vs packet loss (one pair, 0 ms)", "goodput (Mbit/s)",
           "packet loss rate (%) (0 % drawn at 0.01)", "loss", logx=True)
@@ -1180,6 +1317,21 @@ def plots(out, rows):
           "goodput (Mbit/s)", XLABEL["mixed"], "mixed")
 
 
+def nbusy(rows, only_busy=True):
+    """The engine runs (not rows: a run has a row per flow) that were busy, or all."""
+    return len({exp_stats.point_key(r)[:4] + (r.get("run"),) for r in rows
+                if r.get("busy") or not only_busy})
+
+
+def access_text(rows):
+    """What the rows say of their access links."""
+    acc = {(r.get("access_mbps"), r.get("access_queue")) for r in rows}
+    if acc == {(None, None)}:
+        return "no access links (senders at their own speed)"
+    return "access links " + ", ".join(
+        f"{a:g} Mbit/s, queue {q}" if a else "none" for a, q in sorted(acc, key=str))
+
+
 def fmt(v, nd=1):
     if v is None or v == "":
         return "–"
@@ -1192,22 +1344,34 @@ def tables(out):
     """Markdown tables of OUT/results.json (for doc/results.md)."""
     with open(os.path.join(out, "results.json")) as f:
         res = json.load(f)
-    rows = res["rows"]
-    for r in rows:
+    for r in res["rows"]:
         r.setdefault("scale", res.get("scale"))
+    rows = exp_stats.median_rows(res["rows"])
+    nruns = sorted({r["runs"] for r in rows})
     print(f"DFCP {res['duration_s']} s, TCP {res['tcp_duration_s']} s, elapsed "
-          f"{res['elapsed_s']:.0f} s")
+          f"{res['elapsed_s']:.0f} s; " + (
+              f"medians of {'/'.join(map(str, nruns))} runs (min–max in brackets), † a "
+              f"point with a busy run (others used more than {res['max_load']:g} CPUs)"
+              if "max_load" in res else "one run per point, load not recorded"))
+    runs = res["rows"]
+    if any("load1" in r for r in runs):
+        ld = [r["load1"] for r in runs if "load1" in r]
+        oc = [r["others_cpu"] for r in runs if "others_cpu" in r]
+        print(f"load average (1 min) at the runs' start {min(ld):.1f}–{max(ld):.1f}, other "
+              f"processes {min(oc):.2f}–{max(oc):.2f} CPUs during a run, "
+              f"{nbusy(runs)} of {nbusy(runs, False)} runs busy; {access_text(runs)}")
     for c in res.get("tcp_ceiling") or []:
         print(f"kernel path ceiling {c['mbps']:.1f} Mbit/s (runs {c['runs']}, {c['when']}, "
               f"load {c['loadavg']:.1f}): TCP at scale {c['tcp_scale']:g}")
     print()
 
-    def pivot(s, vs, flows=None, key="goodput_mbps", nd=1):
-        xs = sorted({r["x"] for r in rows if r["scenario"] == s})
+    def pivot(s, vs, flows=None, key="goodput_mbps", nd=1, delay=None):
+        sel = [r for r in rows if r["scenario"] == s
+               and (delay is None or r.get("delay_ms") == delay)]
+        xs = sorted({r["x"] for r in sel})
         if not xs:
             return
-        print("_" + exp_scale.scales_of([r for r in rows if r["scenario"] == s
-                                         and r["variant"] in vs]) + "_\n")
+        print("_" + exp_scale.scales_of([r for r in sel if r["variant"] in vs]) + "_\n")
         cols = [(v, f) for v in vs for f in (flows or [None])]
         print(f"| {XLABEL[s]} | " + " | ".join(v + (f" {f}" if f else "") for v, f in cols)
               + " |")
@@ -1215,18 +1379,25 @@ def tables(out):
         for x in xs:
             cells = []
             for v, f in cols:
-                rr = get(rows, s, v, flow=f, x=x)
-                cells.append(fmt(rr[0].get(key) if rr else None, nd))
+                rr = [r for r in get(sel, s, v, flow=f, x=x)]
+                cells.append(("–" if not rr else exp_stats.spread(rr[0], key, nd)
+                              if key in ("goodput_mbps", "jain") else fmt(rr[0].get(key), nd)))
             print(f"| {x} | " + " | ".join(cells) + " |")
         print()
 
-    print("### loss: goodput (Mbit/s)\n")
-    pivot("loss", VARIANTS["loss"])
+    for s in exp_stats.RATIO_SCENARIOS:
+        for delay in sorted({r.get("delay_ms") or 0 for r in rows if r["scenario"] == s}):
+            print(f"### {s}: goodput (Mbit/s), {delay} ms one-way\n")
+            pivot(s, VARIANTS[s], delay=delay)
+    rl = exp_stats.ratio_lines(rows)
+    if rl:
+        print("### headline ratios: DFCP (ours) / TCP goodput, next to the authors' stated\n")
+        print("\n".join(rl) + "\n")
     print("### loss: DFCP ours, first-round redundancy N used\n")
-    pivot("loss", ["dfcp-ours"], key="redundancy", nd=0)
+    pivot("loss", ["dfcp-ours"], key="redundancy", nd=0, delay=0)
     print("### loss: DFCP, sender's pacer (% of its rate) and drop-tail drops (% of arrivals)\n")
-    pivot("loss", DFCP_VARIANTS, key="pace_pct")
-    pivot("loss", DFCP_VARIANTS, key="queue_drop_pct")
+    pivot("loss", DFCP_VARIANTS, key="pace_pct", delay=0)
+    pivot("loss", DFCP_VARIANTS, key="queue_drop_pct", delay=0)
     print("### delay: goodput (Mbit/s)\n")
     pivot("delay", VARIANTS["delay"])
     print("### delay: DFCP drop-tail drops (% of arrivals)\n")
@@ -1273,6 +1444,20 @@ def main():
     ap.add_argument("--queue", type=int, default=None,
                     help="packets per pipe queue (default: the templates' 100, as the "
                          "thesis's ipfw queue; FIFO variants share 2x)")
+    ap.add_argument("--runs", type=int, default=None,
+                    help="runs per point, medians reported (default 3, quick 1)")
+    ap.add_argument("--delay-ms", type=lambda t: [int(v) for v in t.split(",")],
+                    help="one-way delays of the loss scenario (default 0; ratios: 0,50,100)")
+    ap.add_argument("--max-load", type=float, default=exp_stats.default_max_load(),
+                    help="CPUs other processes may use during a run before it is flagged "
+                         "busy (default 0.25 per CPU: %(default)s)")
+    ap.add_argument("--wait-quiet", type=float, default=0, metavar="SECS",
+                    help="before each run wait up to SECS for others to use <= --max-load")
+    ap.add_argument("--access-queue", type=int, default=1000,
+                    help="packets of each access link's queue (default 1000, a NIC's "
+                         "txqueuelen); 0: no access links (senders at their own speed)")
+    ap.add_argument("--no-lock", action="store_true",
+                    help=f"do not take {exp_stats.LOCK} (two runs may then overlap)")
     ap.add_argument("--out", default=os.path.join(SRC, "results"))
     ap.add_argument("--merge", action="store_true",
                     help="keep the rows of OUT/results.json this run does not redo")
@@ -1290,6 +1475,8 @@ def main():
         a.duration = 4
     if a.tcp_duration is None:
         a.tcp_duration = 3 if a.quick else 5
+    if a.runs is None:
+        a.runs = 1 if a.quick else 3
     a.duration = int(a.duration) if float(a.duration).is_integer() else a.duration
     a.tcp_duration = int(math.ceil(a.tcp_duration))
     if a.tables:
@@ -1310,6 +1497,8 @@ def main():
         for item in r.plan():
             print(*item)
         return 0
+    if not a.no_lock:
+        lock_fd = exp_stats.take_lock(log=r.log)  # noqa: F841  (held until exit)
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     failures = 0
@@ -1326,19 +1515,32 @@ def main():
     res = {"scale": a.scale, "tcp_scale": r.tcp_scale, "duration_s": a.duration,
            "tcp_duration_s": a.tcp_duration, "tcp_skipped": r.net_error,
            "tcp_ceiling": [r.tcp_ceiling] if r.tcp_ceiling else [],
-           "elapsed_s": time.time() - r.t0, "command": " ".join(sys.argv), "rows": r.rows}
+           "elapsed_s": time.time() - r.t0, "command": " ".join(sys.argv), "runs": a.runs,
+           "max_load": a.max_load, "rows": r.rows}
     jpath = os.path.join(a.out, "results.json")
     if a.merge:
         res = exp_scale.merge(jpath, res)
-    rows = res["rows"]
-    ck = checks(rows)
+    med = exp_stats.median_rows(res["rows"])
+    ck = checks(med)
     res["checks"] = [{"name": n, "ok": ok, "detail": d} for n, ok, d in ck]
-    write_csv(a.out, rows)
+    write_csv(a.out, res["rows"])
     with open(jpath, "w") as f:
         json.dump(res, f, indent=1)
     if not a.no_plots:
-        plots(a.out, rows)
-    print(f"results in {a.out} ({time.time() - r.t0:.0f} s)")
+        plots(a.out, med)
+    print(f"results in {a.out} ({time.time() - r.t0:.0f} s); {a.runs} runs a point, medians")
+    rl = exp_stats.ratio_lines([m for m in med if m["scenario"] in exp_stats.RATIO_SCENARIOS])
+    if rl:
+        print("headline ratios, DFCP (ours) / TCP goodput (median, min–max):")
+        print("\n".join(rl))
+    if r.rows:
+        ld = [x["load1"] for x in r.rows if "load1" in x]
+        oc = [x["others_cpu"] for x in r.rows if "others_cpu" in x]
+        if ld:
+            print(f"load average {min(ld):.1f}–{max(ld):.1f}; other processes "
+                  f"{min(oc):.2f}–{max(oc):.2f} CPUs during a run (limit {a.max_load:g}); "
+                  f"busy runs: {nbusy(r.rows)} of {nbusy(r.rows, False)}; "
+                  f"{access_text(r.rows)}")
     bad = 0
     for n, ok, d in ck:
         print(f"  {'ok  ' if ok else 'FAIL'} {n}: {d}")

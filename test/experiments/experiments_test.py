@@ -14,8 +14,9 @@ expected shape does not hold (doc/results.md lists them):
             when network namespaces are not permitted)
 Links are scaled to 50 Mbit/s for DFCP and TCP alike (--scale 0.05 --tcp-scale 0.05,
 fixed: no ceiling measurement; the CI subset stays short and its bounds keep their
-margins when other jobs share the CPUs); a few seconds per point. The sweep's
-defaults (scale 1, TCP scale auto) are doc/results.md's.
+margins when other jobs share the CPUs); a few seconds per point, one run each (--quick;
+the sweep takes medians of 3). Every sender crosses its own access link, as in the sweep.
+The sweep's defaults (scale 1, TCP scale auto) are doc/results.md's.
 """
 import os
 import subprocess
