@@ -81,6 +81,7 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 	eng_dfcp_ep_conf(x, d->csum, d->rx_flags, f->xf->fc, &ec);
 	if (f->xf->fc->role == ENG_FLOW_RECEIVER && df->decode)
 		ec.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
+	ec.accept_conf.aead_ops = f->aead_ops;
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
 	ec.on_accept = eng_dfcp_flow_accept;
@@ -97,6 +98,7 @@ flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flo
 	eng_dfcp_conn_conf(x, d->csum, f->xf->fc, &f->cc);
 	if (df->encode)
 		f->cc.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
+	f->cc.aead_ops = f->aead_ops;
 	f->cc.source = flow_source;
 	f->cc.source_ctx = f;
 }
@@ -148,6 +150,9 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 				fc->name, df->T, flen, x->cap, pc->name);
 		return -EINVAL;
 	}
+	rc = eng_dfcp_cdev_ops(df->crypto, df->crypto_backend, &f->aead_ops);
+	if (rc < 0)
+		return rc;
 	f->ep = flow_ep_create(x, d, f);
 	xf->ep = eng_xport_ep_add(x, f->ep, fc->local_ip, fc->local_port);
 	if (f->ep == NULL || xf->ep == NULL) {

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The cryptodev AEAD of DFCP's DATA (kinds/dfcp/dfcp_cdev.c) against the
+ * library's OpenSSL EVP, the reference (RFC vectors: test dfcp-crypt):
+ * the same ciphertext and tag on the same inputs, bursts longer than the
+ * PMD burst and of two AAD lengths, opens of each other's output, every
+ * flipped byte class refused. EAL without hugepages; the PMDs made by the
+ * backend itself (rte_vdev_init). Skipped (77) where no PMD has CPU crypto.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cryptodev.h>
+#include <rte_eal.h>
+
+#include "kinds/dfcp/dfcp_task.h"
+#include "test_harness.h"
+
+#define NMSG	45	/* more than one PMD burst (32) */
+#define MAXLEN	9000
+
+struct msgs {
+	uint8_t nonce[NMSG][12], aad[NMSG][64], buf[NMSG][MAXLEN], tag[NMSG][16];
+	struct dfcp_aead_msg m[NMSG];
+	int st[NMSG];
+};
+
+static void
+msgs_fill(struct msgs *s, struct test_rng *r)
+{
+	static const uint32_t lens[] = { 1, 15, 16, 17, 64, 1024, 1408, 1500, 8192, MAXLEN };
+
+	for (int i = 0; i < NMSG; i++) {
+		for (int j = 0; j < 12; j++)
+			s->nonce[i][j] = (uint8_t)test_rng_next(r);
+		for (int j = 0; j < 64; j++)
+			s->aad[i][j] = (uint8_t)test_rng_next(r);
+		s->m[i].len = lens[test_rng_below(r, sizeof(lens) / sizeof(lens[0]))];
+		for (uint32_t j = 0; j < s->m[i].len; j++)
+			s->buf[i][j] = (uint8_t)test_rng_next(r);
+		/* two AAD lengths in runs: the session is remade for the second */
+		s->m[i].aad_len = i < 20 ? 40 : 28;
+		s->m[i].nonce = s->nonce[i];
+		s->m[i].aad = s->aad[i];
+		s->m[i].buf = s->buf[i];
+		s->m[i].tag = s->tag[i];
+	}
+}
+
+static void
+msgs_repoint(struct msgs *s)
+{
+	for (int i = 0; i < NMSG; i++) {
+		s->m[i].nonce = s->nonce[i];
+		s->m[i].aad = s->aad[i];
+		s->m[i].buf = s->buf[i];
+		s->m[i].tag = s->tag[i];
+	}
+}
+
+static void
+test_suite(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *ref,
+		struct msgs *got, struct msgs *plain)
+{
+	const struct dfcp_aead_ops *evp = &dfcp_aead_evp_ops;
+	uint32_t key_len = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
+	const char *name = dfcp_crypto_name(suite);
+	struct test_rng r;
+	uint8_t key[32];
+	void *es, *cs, *eo, *co;
+	int i, bad = 0;
+
+	test_rng_seed(&r, 0x5eed + suite);
+	for (i = 0; i < 32; i++)
+		key[i] = (uint8_t)test_rng_next(&r);
+	msgs_fill(plain, &r);
+	*ref = *plain;
+	*got = *plain;
+	msgs_repoint(ref);
+	msgs_repoint(got);
+	es = evp->create(NULL, suite, key, key_len, 1);
+	eo = evp->create(NULL, suite, key, key_len, 0);
+	cs = cd->create(cd->arg, suite, key, key_len, 1);
+	co = cd->create(cd->arg, suite, key, key_len, 0);
+	REQUIRE(es != NULL && eo != NULL && cs != NULL && co != NULL);
+	CHECK(cd->create(cd->arg, suite, key, 64, 1) == NULL);
+	evp->seal_burst(es, ref->m, NMSG, ref->st);
+	cd->seal_burst(cs, got->m, NMSG, got->st);
+	for (i = 0; i < NMSG; i++) {
+		CHECKF(ref->st[i] == 0 && got->st[i] == 0, "%s: %d sealed: %d %d", name, i,
+				ref->st[i], got->st[i]);
+		bad += memcmp(ref->buf[i], got->buf[i], got->m[i].len) != 0 ||
+			memcmp(ref->tag[i], got->tag[i], 16) != 0;
+		bad += memcmp(plain->buf[i], got->buf[i], got->m[i].len) == 0;
+	}
+	CHECKF(bad == 0, "%s: %d of %d sealed messages differ from OpenSSL's (or are plain)",
+			name, bad, NMSG);
+	/* each opens the other's output; a flipped byte anywhere is refused */
+	for (i = 0; i < NMSG; i++) {
+		struct dfcp_aead_msg *m = &got->m[i];
+		uint8_t *flip[] = { ref->nonce[i], ref->aad[i] + m->aad_len - 1,
+			ref->buf[i] + m->len / 2, ref->tag[i] + 15 };
+		uint8_t save[MAXLEN];
+
+		CHECKF(cd->open(co, &ref->m[i]) == 0 && evp->open(eo, m) == 0, "%s: %d opens",
+				name, i);
+		CHECKF(memcmp(ref->buf[i], plain->buf[i], m->len) == 0 &&
+				memcmp(got->buf[i], plain->buf[i], m->len) == 0,
+				"%s: %d opened to the plaintext", name, i);
+		/* sealed again with the reference, then one byte of a class flipped */
+		evp->seal_burst(es, &ref->m[i], 1, ref->st);
+		memcpy(save, ref->buf[i], m->len);
+		for (unsigned int f = 0; f < sizeof(flip) / sizeof(flip[0]); f++) {
+			memcpy(ref->buf[i], save, m->len);
+			*flip[f] ^= 0x20;
+			CHECKF(cd->open(co, &ref->m[i]) == -DFCP_E_AUTH, "%s: %d flip %u opened",
+					name, i, f);
+			*flip[f] ^= 0x20;
+		}
+		memcpy(ref->buf[i], save, m->len);
+		CHECKF(cd->open(co, &ref->m[i]) == 0, "%s: %d opens after the flips", name, i);
+	}
+	evp->destroy(es);
+	evp->destroy(eo);
+	cd->destroy(cs);
+	cd->destroy(co);
+}
+
+int
+main(void)
+{
+	char *argv[] = { "test-cdev", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
+		"-l", "0", "--log-level=*:warning", NULL };
+	struct msgs *a = calloc(3, sizeof(*a));
+	const struct dfcp_aead_ops *ops;
+	int ran = 0;
+
+	REQUIRE(a != NULL);
+	if (rte_eal_init(9, argv) < 0) {
+		printf("test-cdev: no EAL (skipped)\n");
+		return 77;
+	}
+	for (unsigned int s = DFCP_CRYPTO_AES128GCM; s < DFCP_CRYPTO_MAX; s++) {
+		CHECK(eng_dfcp_cdev_ops(s, ENG_CRYPTO_OPENSSL, &ops) == 0 && ops == NULL);
+		if (eng_dfcp_cdev_ops(s, ENG_CRYPTO_AUTO, &ops) < 0 || ops == NULL) {
+			printf("test-cdev: %s: no cryptodev with CPU crypto (not tested)\n",
+					dfcp_crypto_name(s));
+			CHECK(eng_dfcp_cdev_ops(s, ENG_CRYPTO_CDEV, &ops) < 0);
+			continue;
+		}
+		ran++;
+		test_suite(s, ops, &a[0], &a[1], &a[2]);
+	}
+	free(a);
+	for (uint8_t d = 0; d < rte_cryptodev_count(); d++)
+		rte_cryptodev_stop(d);
+	rte_eal_cleanup();
+	if (ran == 0)
+		return 77;
+	return test_report("cdev-aead");
+}
