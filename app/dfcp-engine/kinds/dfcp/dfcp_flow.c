@@ -137,6 +137,9 @@ flow_parse_integrity(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		rc = flow_parse_key(sec, f);
 	if (rc == 0)
 		rc = flow_parse_crypto(sec, f);
+	/* sealed: every symbol carries a 128-bit tag, the CRC is off unless asked for */
+	if (rc == 0 && f->crypto != DFCP_CRYPTO_OFF && eng_sec_get(sec, "block_crc") == NULL)
+		f->block_crc = 0;
 	return rc;
 }
 

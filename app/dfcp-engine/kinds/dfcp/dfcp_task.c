@@ -222,8 +222,9 @@ task_csum(struct eng_xtask *x, struct dfcp_task *d)
 static int
 dfcp_xsetup(struct eng_xtask *x)
 {
+	const struct eng_dfcp_conf *dc = x->t->conf;
 	struct dfcp_task *d = x->priv;
-	unsigned int i;
+	unsigned int i, sealed = 0;
 	int rc = task_csum(x, d);
 
 	if (rc == 0)
@@ -241,15 +242,18 @@ dfcp_xsetup(struct eng_xtask *x)
 			continue;
 		dfcp_ep_stats(d->flows[i].ep, &es);
 		d->mem.made_records += es.slab_bytes;
+		sealed += eng_dfcp_fc(x->flows[i].fc)->crypto != DFCP_CRYPTO_OFF;
 	}
 	if (d->mem.made_records != d->mem.plan.records)
 		ENG_LOG(WARNING, task, "task %s: connection records: %" PRIu64 " bytes made, %"
 				PRIu64 " planned", x->t->name, d->mem.made_records,
 				d->mem.plan.records);
-	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s", x->t->name, x->nb_flows,
+	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s%s", x->t->name, x->nb_flows,
 			x->rt->cfg->ports[x->t->ports[0].port_idx].name,
 			d->csum == DFCP_CSUM_OFFLOAD ? "offload" :
-			d->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software");
+			d->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software",
+			sealed && d->csum == DFCP_CSUM_FULL && dc->csum == ENG_CSUM_AUTO ?
+			" (udp-zero for its flows with crypto)" : "");
 	return 0;
 }
 
