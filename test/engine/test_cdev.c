@@ -62,6 +62,42 @@ msgs_repoint(struct msgs *s)
 	}
 }
 
+/* More contexts than the backend has sessions: the last ones seal through OpenSSL, alike. */
+static void
+test_many(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *s)
+{
+	enum { NCTX = 4200 };
+	uint32_t key_len = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
+	uint8_t key[32] = { 7 }, want[64 + 16], *b = s->buf[0];
+	void **c = calloc(NCTX, sizeof(*c));
+	int bad = 0, st;
+
+	REQUIRE(c != NULL);
+	s->m[0].len = 64;
+	s->m[0].aad_len = 40;
+	memset(b, 0x5a, 64);
+	dfcp_aead_evp_ops.seal_burst(dfcp_aead_evp_ops.create(NULL, suite, key, key_len, 1),
+			&s->m[0], 1, &st);
+	memcpy(want, b, 64);
+	memcpy(want + 64, s->tag[0], 16);
+	for (int i = 0; i < NCTX; i++) {
+		c[i] = cd->create(cd->arg, suite, key, key_len, 1);
+		if (c[i] == NULL) {
+			bad++;
+			continue;
+		}
+		memset(b, 0x5a, 64);
+		cd->seal_burst(c[i], &s->m[0], 1, &st);
+		bad += st != 0 || memcmp(b, want, 64) != 0 || memcmp(s->tag[0], want + 64, 16) != 0;
+	}
+	CHECKF(bad == 0, "%s: %d of %d contexts sealed otherwise", dfcp_crypto_name(suite), bad,
+			NCTX);
+	for (int i = 0; i < NCTX; i++)
+		if (c[i] != NULL)
+			cd->destroy(c[i]);
+	free(c);
+}
+
 static void
 test_suite(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *ref,
 		struct msgs *got, struct msgs *plain)
@@ -195,6 +231,7 @@ main(int argc, char **argv_in)
 			continue;
 		}
 		test_suite(s, ops, &a[0], &a[1], &a[2]);
+		test_many(s, ops, &a[0]);
 	}
 	free(a);
 	for (uint8_t d = 0; d < rte_cryptodev_count(); d++)

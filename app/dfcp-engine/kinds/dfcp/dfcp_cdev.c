@@ -45,6 +45,7 @@ static struct {
 
 struct cdev_ctx {
 	void *sess;
+	void *evp;		/* no session to be had (the pool empty): OpenSSL's context */
 	uint32_t aad_len;
 	uint8_t dev;
 	uint8_t suite;
@@ -155,6 +156,23 @@ cdev_create(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len,
 	return c;
 }
 
+/* The session for this AAD length, else (once, with a warning) OpenSSL's context. */
+static int
+cdev_ready(struct cdev_ctx *c, uint32_t aad_len)
+{
+	static int warned;
+
+	/* an empty pool: straight to OpenSSL (the PMD's failed get logs an error) */
+	if (c->evp != NULL || ((c->sess != NULL || rte_mempool_avail_count(cd.sess_mp) > 0) &&
+			cdev_sess(c, aad_len) == 0))
+		return 0;
+	c->evp = dfcp_aead_evp_ops.create(NULL, c->suite, c->key, c->key_len, c->enc);
+	if (c->evp != NULL && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ENG_LOG(WARNING, task, "dfcp: no cryptodev session left (%u made): a connection "
+				"seals with OpenSSL", CDEV_SESSIONS);
+	return c->evp != NULL ? 0 : -ENOMEM;
+}
+
 /* n <= CDEV_BURST messages of one AAD length through the PMD; st[i] 0 or -errno. */
 static void
 cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
@@ -168,9 +186,13 @@ cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
 	union rte_crypto_sym_ofs ofs = { .raw = 0 };
 	uint32_t i;
 
-	if (cdev_sess(c, m[0].aad_len) < 0) {
+	if (cdev_ready(c, m[0].aad_len) < 0) {
 		for (i = 0; i < n; i++)
 			st[i] = -ENOMEM;
+		return;
+	}
+	if (c->evp != NULL) {
+		dfcp_aead_evp_ops.seal_burst(c->evp, m, n, st);	/* seals or opens, as made */
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -219,8 +241,9 @@ cdev_destroy(void *ctx)
 
 	if (c->sess != NULL)
 		rte_cryptodev_sym_session_free(c->dev, c->sess);
-	memset(c->key, 0, sizeof(c->key));
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* the key erased before the free */
+	if (c->evp != NULL)
+		dfcp_aead_evp_ops.destroy(c->evp);
+	explicit_bzero(c->key, sizeof(c->key));
 	rte_free(c);
 }
 
