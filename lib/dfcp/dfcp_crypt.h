@@ -40,7 +40,7 @@ int dfcp_aead_open(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, 
 /* A DATA frame: hdr bytes of DFCP header, then T symbol bytes, then the tag. */
 int dfcp_data_seal(const struct dfcp_aead *a, uint8_t *frame, uint32_t hdr, uint32_t T,
 		uint32_t block, uint32_t esi);
-/* n frames at once (frame[i] as above); a frame the AEAD refuses: its type zeroed */
+/* n frames at once (frame[i] as above); one the AEAD refuses: its version byte zeroed */
 void dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t n,
 		uint32_t hdr, uint32_t T);
 /* The parsed DATA's symbol opened in place (its frame must be writable). */

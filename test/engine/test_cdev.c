@@ -69,15 +69,17 @@ test_many(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *s)
 	enum { NCTX = 4200 };
 	uint32_t key_len = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
 	uint8_t key[32] = { 7 }, want[64 + 16], *b = s->buf[0];
-	void **c = calloc(NCTX, sizeof(*c));
+	void **c = calloc(NCTX, sizeof(*c)), *ref;
 	int bad = 0, st;
 
 	REQUIRE(c != NULL);
 	s->m[0].len = 64;
 	s->m[0].aad_len = 40;
 	memset(b, 0x5a, 64);
-	dfcp_aead_evp_ops.seal_burst(dfcp_aead_evp_ops.create(NULL, suite, key, key_len, 1),
-			&s->m[0], 1, &st);
+	ref = dfcp_aead_evp_ops.create(NULL, suite, key, key_len, 1);
+	REQUIRE(ref != NULL);
+	dfcp_aead_evp_ops.seal_burst(ref, &s->m[0], 1, &st);
+	dfcp_aead_evp_ops.destroy(ref);
 	memcpy(want, b, 64);
 	memcpy(want + 64, s->tag[0], 16);
 	for (int i = 0; i < NCTX; i++) {

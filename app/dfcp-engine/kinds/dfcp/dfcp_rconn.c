@@ -63,10 +63,8 @@ static const char *
 closed_why(const struct eng_dfcp_flow_conf *df, enum dfcp_close_reason cr)
 {
 	static const char *const refused[DFCP_CRYPTO_MAX] = {
-		[DFCP_CRYPTO_AES128GCM] = "refused; crypto = aes-128-gcm: the peer must require "
-			"the same crypto",
-		[DFCP_CRYPTO_CHACHA20] = "refused; crypto = chacha20-poly1305: the peer must "
-			"require the same crypto",
+		[DFCP_CRYPTO_AES128GCM] = "refused: the peer lacks crypto = aes-128-gcm",
+		[DFCP_CRYPTO_CHACHA20] = "refused: the peer lacks crypto = chacha20-poly1305",
 	};
 
 	if (cr == DFCP_CR_REFUSED && df->crypto < DFCP_CRYPTO_MAX && refused[df->crypto] != NULL)
