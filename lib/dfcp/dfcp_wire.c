@@ -327,6 +327,7 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 	case DFCP_T_SYNACK: {
 		struct dfcp_params *p = &pkt->u.params;
 
+		memset(p, 0, sizeof(*p));	/* padding too: a parsed SYN is all defined */
 		p->block_size = net_rd32(d);
 		p->T = net_rd16(d + 4);
 		p->K = net_rd16(d + 6);
@@ -336,8 +337,6 @@ dfcp_parse(const void *frame, size_t len, unsigned int rx_flags,
 		p->max_window = net_rd32(d + 16);
 		p->max_K = net_rd16(d + 20);
 		p->max_T = net_rd16(d + 22);
-		p->suite = 0;
-		memset(p->kx_pub, 0, sizeof(p->kx_pub));
 		if (pkt->flags & DFCP_F_CRYPT) {
 			p->suite = d[DFCP_SYN_BODY];
 			memcpy(p->kx_pub, d + DFCP_SYN_BODY + 4, sizeof(p->kx_pub));
