@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_cryptodev.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -435,6 +436,9 @@ main(int argc, char **argv)
 	eng_console_close(&rt);
 	engine_teardown(&rt);
 	eng_config_free(&cfg);
+	/* crypto vdevs (dfcp_cdev.c) stopped: the EAL's cleanup closes them quietly */
+	for (uint8_t d = 0; d < rte_cryptodev_count(); d++)
+		rte_cryptodev_stop(d);
 	rte_eal_cleanup();
 	/* DPDK keeps both until the next run with this prefix, which may never come */
 	if (primary)

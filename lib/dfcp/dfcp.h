@@ -319,6 +319,30 @@ dfcp_data_tag_len(int auth, unsigned int crypto)
 	return crypto != DFCP_CRYPTO_OFF ? DFCP_AEAD_TAG_LEN : auth ? DFCP_TAG_LEN : 0;
 }
 
+/*
+ * A bulk AEAD for the DATA of encrypted connections (conf.aead_ops; NULL:
+ * the library's OpenSSL EVP, dfcp_aead_evp_ops). A message: a 12-byte
+ * nonce, aad_len bytes of associated data, len bytes sealed or opened in
+ * place, DFCP_AEAD_TAG_LEN bytes of tag.
+ */
+struct dfcp_aead_msg {
+	const uint8_t *nonce, *aad;
+	uint8_t *buf, *tag;
+	uint32_t aad_len, len;
+};
+struct dfcp_aead_ops {
+	/* one direction's context (enc 1: seal, 0: open), or NULL */
+	void *(*create)(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len,
+			int enc);
+	/* n messages sealed, st[i] 0 or -errno each */
+	void (*seal_burst)(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st);
+	/* 0, or -DFCP_E_AUTH when the tag is wrong */
+	int (*open)(void *ctx, const struct dfcp_aead_msg *m);
+	void (*destroy)(void *ctx);	/* and erases the key */
+	void *arg;
+};
+extern const struct dfcp_aead_ops dfcp_aead_evp_ops;
+
 /* Bytes of a DATA frame with symbol size T: the default layout, plus tag bytes. */
 static inline uint32_t
 dfcp_data_frame_len(uint32_t T, uint32_t tag_len)
@@ -418,6 +442,8 @@ struct dfcp_conn_conf {
 	 * is refused. Through a listener endpoint only (dfcp_ep_*).
 	 */
 	uint8_t crypto;
+	/* DATA's AEAD (a listener's: accept_conf's); NULL: OpenSSL EVP */
+	const struct dfcp_aead_ops *aead_ops;
 	/*
 	 * Shared, preallocated item pool (dfcp_pool_create) the connection
 	 * draws encoders (sender) from; NULL: a private pool that makes them on

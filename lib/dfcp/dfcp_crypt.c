@@ -167,31 +167,100 @@ dfcp_kx_derive(unsigned int suite, const uint8_t *psk, size_t psk_len,
 /* AEAD                                                                 */
 /* ------------------------------------------------------------------ */
 
+/* The built-in AEAD: an EVP context a direction, the key schedule made once. */
+static void *
+evp_create(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len, int enc)
+{
+	EVP_CIPHER_CTX *ctx;
+
+	(void)arg;
+	if (suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX || key_len != suites[suite].key_len)
+		return NULL;
+	ctx = EVP_CIPHER_CTX_new();
+	if (ctx == NULL)
+		return NULL;
+	if (EVP_CipherInit_ex(ctx, suites[suite].cipher(), NULL, NULL, NULL, enc) != 1 ||
+			EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, DFCP_AEAD_IV, NULL) != 1 ||
+			EVP_CipherInit_ex(ctx, NULL, NULL, key, NULL, enc) != 1) {
+		EVP_CIPHER_CTX_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+/* One message in place, the tag out (seal) or in (open). */
+static int
+evp_run(EVP_CIPHER_CTX *ctx, const struct dfcp_aead_msg *m)
+{
+	int enc = EVP_CIPHER_CTX_is_encrypting(ctx), outl, ok;
+
+	if (m->len > INT32_MAX || m->aad_len > INT32_MAX)
+		return -EINVAL;
+	ok = EVP_CipherInit_ex(ctx, NULL, NULL, NULL, m->nonce, enc) == 1 &&
+		(m->aad_len == 0 || EVP_CipherUpdate(ctx, NULL, &outl, m->aad, (int)m->aad_len) == 1) &&
+		EVP_CipherUpdate(ctx, m->buf, &outl, m->buf, (int)m->len) == 1;
+	if (ok && !enc)
+		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, DFCP_AEAD_TAG_LEN, m->tag) == 1;
+	ok = ok && EVP_CipherFinal_ex(ctx, m->buf + m->len, &outl) == 1;
+	if (ok && enc)
+		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, DFCP_AEAD_TAG_LEN, m->tag) == 1;
+	return ok ? 0 : -DFCP_E_AUTH;
+}
+
+static void
+evp_seal_burst(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st)
+{
+	for (uint32_t i = 0; i < n; i++)
+		st[i] = evp_run(ctx, &m[i]);
+}
+
+static int
+evp_open(void *ctx, const struct dfcp_aead_msg *m)
+{
+	return evp_run(ctx, m);
+}
+
+static void
+evp_destroy(void *ctx)
+{
+	EVP_CIPHER_CTX_free(ctx);
+}
+
+const struct dfcp_aead_ops dfcp_aead_evp_ops = {
+	.create = evp_create,
+	.seal_burst = evp_seal_burst,
+	.open = evp_open,
+	.destroy = evp_destroy,
+};
+
 int
-dfcp_aead_init(struct dfcp_aead *a, unsigned int suite, const uint8_t *key,
-		const uint8_t iv[DFCP_AEAD_IV], int enc)
+dfcp_aead_init_ops(struct dfcp_aead *a, const struct dfcp_aead_ops *ops, unsigned int suite,
+		const uint8_t *key, const uint8_t iv[DFCP_AEAD_IV], int enc)
 {
 	memset(a, 0, sizeof(*a));
 	if (suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX)
 		return -EINVAL;
-	a->ctx = EVP_CIPHER_CTX_new();
+	a->ops = ops != NULL ? ops : &dfcp_aead_evp_ops;
+	a->ctx = a->ops->create(a->ops->arg, suite, key, suites[suite].key_len, enc);
 	if (a->ctx == NULL)
 		return -ENOMEM;
 	a->enc = enc;
 	memcpy(a->iv, iv, DFCP_AEAD_IV);
-	if (EVP_CipherInit_ex(a->ctx, suites[suite].cipher(), NULL, NULL, NULL, enc) != 1 ||
-			EVP_CIPHER_CTX_ctrl(a->ctx, EVP_CTRL_AEAD_SET_IVLEN, DFCP_AEAD_IV, NULL) != 1 ||
-			EVP_CipherInit_ex(a->ctx, NULL, NULL, key, NULL, enc) != 1) {
-		dfcp_aead_fini(a);
-		return -EINVAL;
-	}
 	return 0;
+}
+
+int
+dfcp_aead_init(struct dfcp_aead *a, unsigned int suite, const uint8_t *key,
+		const uint8_t iv[DFCP_AEAD_IV], int enc)
+{
+	return dfcp_aead_init_ops(a, NULL, suite, key, iv, enc);
 }
 
 void
 dfcp_aead_fini(struct dfcp_aead *a)
 {
-	EVP_CIPHER_CTX_free(a->ctx);
+	if (a->ctx != NULL)
+		a->ops->destroy(a->ctx);
 	a->ctx = NULL;
 	OPENSSL_cleanse(a->iv, sizeof(a->iv));
 }
@@ -204,45 +273,33 @@ nonce_of(const struct dfcp_aead *a, uint64_t ctr, uint8_t n[DFCP_AEAD_IV])
 		n[4 + i] ^= (uint8_t)(ctr >> (56 - 8 * i));
 }
 
-/* One message: len bytes at buf in place, tag out (seal) or in (open). */
-static int
-aead_run(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, size_t aad_len, uint8_t *buf,
-		size_t len, uint8_t *tag)
-{
-	uint8_t n[DFCP_AEAD_IV];
-	int outl, ok;
-
-	if (a->ctx == NULL || len > INT32_MAX || aad_len > INT32_MAX)
-		return -EINVAL;
-	nonce_of(a, ctr, n);
-	ok = EVP_CipherInit_ex(a->ctx, NULL, NULL, NULL, n, a->enc) == 1 &&
-		(aad_len == 0 || EVP_CipherUpdate(a->ctx, NULL, &outl, aad, (int)aad_len) == 1) &&
-		EVP_CipherUpdate(a->ctx, buf, &outl, buf, (int)len) == 1;
-	if (ok && !a->enc)
-		ok = EVP_CIPHER_CTX_ctrl(a->ctx, EVP_CTRL_AEAD_SET_TAG, DFCP_AEAD_TAG_LEN, tag) == 1;
-	ok = ok && EVP_CipherFinal_ex(a->ctx, buf + len, &outl) == 1;
-	if (ok && a->enc)
-		ok = EVP_CIPHER_CTX_ctrl(a->ctx, EVP_CTRL_AEAD_GET_TAG, DFCP_AEAD_TAG_LEN, tag) == 1;
-	return ok ? 0 : -DFCP_E_AUTH;
-}
-
 int
 dfcp_aead_seal(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, size_t aad_len,
 		uint8_t *buf, size_t len, uint8_t *tag)
 {
-	return a->enc ? aead_run(a, ctr, aad, aad_len, buf, len, tag) : -EINVAL;
+	uint8_t n[DFCP_AEAD_IV];
+	struct dfcp_aead_msg m = { n, aad, buf, tag, (uint32_t)aad_len, (uint32_t)len };
+	int st;
+
+	if (!a->enc || a->ctx == NULL || len > INT32_MAX || aad_len > INT32_MAX)
+		return -EINVAL;
+	nonce_of(a, ctr, n);
+	a->ops->seal_burst(a->ctx, &m, 1, &st);
+	return st;
 }
 
 int
 dfcp_aead_open(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, size_t aad_len,
 		uint8_t *buf, size_t len, const uint8_t *tag)
 {
-	uint8_t t[DFCP_AEAD_TAG_LEN];
+	uint8_t n[DFCP_AEAD_IV], t[DFCP_AEAD_TAG_LEN];
+	struct dfcp_aead_msg m = { n, aad, buf, t, (uint32_t)aad_len, (uint32_t)len };
 
-	if (a->enc)
+	if (a->enc || a->ctx == NULL || len > INT32_MAX || aad_len > INT32_MAX)
 		return -EINVAL;
+	nonce_of(a, ctr, n);
 	memcpy(t, tag, sizeof(t));
-	return aead_run(a, ctr, aad, aad_len, buf, len, t);
+	return a->ops->open(a->ctx, &m) == 0 ? 0 : -DFCP_E_AUTH;
 }
 
 /* ------------------------------------------------------------------ */
@@ -281,6 +338,46 @@ dfcp_data_seal(const struct dfcp_aead *a, uint8_t *frame, uint32_t hdr, uint32_t
 	n = data_aad(aad, net_rd32(ip + 12), net_rd32(ip + 16), net_rd16(udp), net_rd16(udp + 2),
 			msg, hdr);
 	return dfcp_aead_seal(a, data_ctr(block, esi), aad, n, msg + hdr, T, msg + hdr + T);
+}
+
+#define SEAL_BURST 32
+
+void
+dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t n,
+		uint32_t hdr, uint32_t T)
+{
+	uint8_t aad[SEAL_BURST][12 + DFCP_DATA_OFF], nc[SEAL_BURST][DFCP_AEAD_IV];
+	struct dfcp_aead_msg m[SEAL_BURST];
+	int st[SEAL_BURST];
+
+	if (!a->enc || a->ctx == NULL || hdr > DFCP_DATA_OFF - DFCP_L2L4_LEN) {
+		for (uint32_t i = 0; i < n; i++)
+			frame[i][DFCP_L2L4_LEN] = 0;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i += SEAL_BURST) {
+		uint32_t b = n - i < SEAL_BURST ? n - i : SEAL_BURST;
+
+		for (uint32_t j = 0; j < b; j++) {
+			uint8_t *f = frame[i + j], *msg = f + DFCP_L2L4_LEN;
+			const uint8_t *ip = f + DFCP_ETH_LEN, *udp = ip + DFCP_IP_LEN;
+			const uint8_t *d = msg + DFCP_COMMON_LEN;
+
+			nonce_of(a, data_ctr(net_rd32(d), net_rd32(d + 4) & 0xffffff), nc[j]);
+			m[j].nonce = nc[j];
+			m[j].aad = aad[j];
+			m[j].aad_len = (uint32_t)data_aad(aad[j], net_rd32(ip + 12), net_rd32(ip + 16),
+					net_rd16(udp), net_rd16(udp + 2), msg, hdr);
+			m[j].buf = msg + hdr;
+			m[j].len = T;
+			m[j].tag = msg + hdr + T;
+		}
+		a->ops->seal_burst(a->ctx, m, b, st);
+		/* a frame the sealer refuses is sent unreadable: the peer counts it as lost */
+		for (uint32_t j = 0; j < b; j++)
+			if (st[j] != 0)
+				frame[i + j][DFCP_L2L4_LEN] = 0;
+	}
 }
 
 int

@@ -26,7 +26,9 @@ int dfcp_kx_derive(unsigned int suite, const uint8_t *psk, size_t psk_len,
 		const uint8_t rpub[DFCP_KX_KEY], uint32_t icid, uint32_t rcid,
 		struct dfcp_keyset *k);
 
-/* enc 1: seal, 0: open. 0 or -errno. */
+/* enc 1: seal, 0: open; ops NULL: dfcp_aead_evp_ops. 0 or -errno. */
+int dfcp_aead_init_ops(struct dfcp_aead *a, const struct dfcp_aead_ops *ops, unsigned int suite,
+		const uint8_t *key, const uint8_t iv[DFCP_AEAD_IV], int enc);
 int dfcp_aead_init(struct dfcp_aead *a, unsigned int suite, const uint8_t *key,
 		const uint8_t iv[DFCP_AEAD_IV], int enc);
 void dfcp_aead_fini(struct dfcp_aead *a);
@@ -38,6 +40,9 @@ int dfcp_aead_open(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, 
 /* A DATA frame: hdr bytes of DFCP header, then T symbol bytes, then the tag. */
 int dfcp_data_seal(const struct dfcp_aead *a, uint8_t *frame, uint32_t hdr, uint32_t T,
 		uint32_t block, uint32_t esi);
+/* n frames at once (frame[i] as above); one the AEAD refuses: its version byte zeroed */
+void dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t n,
+		uint32_t hdr, uint32_t T);
 /* The parsed DATA's symbol opened in place (its frame must be writable). */
 int dfcp_data_open(const struct dfcp_aead *a, const struct dfcp_pkt *pkt);
 

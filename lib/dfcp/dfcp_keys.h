@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-struct evp_cipher_ctx_st;
+struct dfcp_aead_ops;
 
 #define DFCP_KX_KEY	32	/* X25519 private and public key bytes */
 #define DFCP_AEAD_IV	12
@@ -26,7 +26,8 @@ struct dfcp_keyset {
 
 /* One direction's AEAD state: the key schedule made once, a nonce a message. */
 struct dfcp_aead {
-	struct evp_cipher_ctx_st *ctx;
+	const struct dfcp_aead_ops *ops;
+	void *ctx;		/* ops->create's */
 	uint8_t iv[DFCP_AEAD_IV];
 	int enc;
 };

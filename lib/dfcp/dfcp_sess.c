@@ -39,8 +39,10 @@ dfcp_sess_install(struct dfcp_conn *c, const struct dfcp_keyset *k, int initiato
 {
 	int tx = initiator ? 0 : 1, rx = 1 - tx;
 
-	if (dfcp_aead_init(&c->tx_aead, k->suite, k->dir[tx].key, k->dir[tx].iv, 1) < 0 ||
-			dfcp_aead_init(&c->rx_aead, k->suite, k->dir[rx].key, k->dir[rx].iv, 0) < 0) {
+	if (dfcp_aead_init_ops(&c->tx_aead, c->conf.aead_ops, k->suite, k->dir[tx].key,
+			k->dir[tx].iv, 1) < 0 ||
+			dfcp_aead_init_ops(&c->rx_aead, c->conf.aead_ops, k->suite, k->dir[rx].key,
+			k->dir[rx].iv, 0) < 0) {
 		dfcp_sess_free(c);
 		return -ENOMEM;
 	}
@@ -154,14 +156,14 @@ dfcp_sess_check(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 void
 dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *f = (uint8_t *)out[i] - hdr - DFCP_L2L4_LEN;
-		const uint8_t *d = f + DFCP_L2L4_LEN + DFCP_COMMON_LEN;
+	uint8_t *f[GEN_MAX];
 
-		/* a frame the sealer refuses is sent unreadable: the peer counts it as lost */
-		if (dfcp_data_seal(&c->tx_aead, f, hdr, c->p.T, net_rd32(d),
-				net_rd32(d + 4) & 0xffffff) < 0)
-			f[DFCP_L2L4_LEN] = 0;
+	for (uint32_t i = 0; i < n; i += GEN_MAX) {
+		uint32_t b = n - i < GEN_MAX ? n - i : GEN_MAX;
+
+		for (uint32_t j = 0; j < b; j++)
+			f[j] = (uint8_t *)out[i + j] - hdr - DFCP_L2L4_LEN;
+		dfcp_data_seal_burst(&c->tx_aead, f, b, hdr, c->p.T);
 	}
 }
 

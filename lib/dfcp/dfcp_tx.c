@@ -386,6 +386,9 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 
 	if (c->hold && !c->src_eof && c->conf.source != NULL)
 		return 0;
+	/* encrypted: the block number is half the nonce, never used twice under a key */
+	if (c->sess && c->snd_next == UINT32_MAX)
+		c->src_eof = 1;
 	if (c->src_eof || c->snd_next - c->snd_base >= c->W || c->conf.source == NULL) {
 		if (c->conf.source == NULL)
 			c->src_eof = 1;

@@ -25,6 +25,12 @@ Cases:
   tcp-syn-flood spoofed SYNs from a raw socket (net_tap, a namespace) at a kind = tcp
                 listener for 4 s while a Linux client connects and sends 4 MiB: it gets
                 in, the receiver flow is its, verified (issue #36)
+  crypto        crypto = aes-128-gcm on both ends (net_ring, one process): the transfer
+                completes verified; a capture of the sender's DATA holds none of the
+                source pattern's 8-byte words, which the same run with crypto = off
+                shows (so the check can fail); a receiver without crypto refuses the
+                sender (exit 5, the reason naming crypto); crypto without auth_key is a
+                config error naming auth_key
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -34,6 +40,7 @@ import functools
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -601,6 +608,113 @@ def case_tcp_syn_flood(engine, src, tmp):
         if ep is not None:
             enginetest.kill_engine(ep)
         enginetest.netns_del(ns)
+# the source pattern (lib/net net_pattern_fill_ref): the 8-byte word at stream offset 8 w
+M64 = (1 << 64) - 1
+GOLD = 0x9e3779b97f4a7c15
+
+
+def pattern_words(seed, nwords):
+    out = set()
+    s = (seed << 32) | seed
+    for w in range(nwords):
+        z = ((w >> 3) * GOLD + s) & M64
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+        z ^= z >> 31
+        out.add(z ^ (((w & 7) * GOLD) & M64))
+    return out
+
+
+def pcapng_udp_payloads(path, dport):
+    """UDP payloads to dport in a pcapng file (enhanced packet blocks, IPv4 over Ethernet)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    off, out = 0, []
+    while off + 12 <= len(data):
+        btype, blen = struct.unpack_from("<II", data, off)
+        if blen < 12 or off + blen > len(data):
+            break
+        if btype == 6:
+            caplen = struct.unpack_from("<I", data, off + 20)[0]
+            pkt = data[off + 28:off + 28 + caplen]
+            if len(pkt) > 42 and pkt[12:14] == b"\x08\x00" and pkt[23] == 17:
+                ihl = (pkt[14] & 15) * 4
+                if struct.unpack_from(">H", pkt, 14 + ihl + 2)[0] == dport:
+                    out.append(pkt[14 + ihl + 8:])
+        off += blen
+    return out
+
+
+def pattern_hits(payloads, words):
+    """8-byte words of the payloads (at every alignment) that are source pattern words."""
+    hits = 0
+    for p in payloads:
+        for k in range(8):
+            n = (len(p) - k) // 8
+            hits += sum(1 for (v,) in struct.iter_unpack("<Q", p[k:k + 8 * n]) if v in words)
+    return hits
+
+
+def case_crypto(engine, src, tmp):
+    key = os.path.join(tmp, "key")
+    with open(key, "wb") as f:
+        f.write(os.urandom(32))
+    words = pattern_words(7, (4 << 20) // 8)  # the first 4 MiB of seed 7's stream
+    hits = {}
+    for suite in ("aes-128-gcm", "off"):
+        keys = f"auth_key = {key}\ncrypto = {suite}"
+        pcap = os.path.join(tmp, f"{suite}.pcapng")
+        out = os.path.join(tmp, f"{suite}.json")
+        cap = (f"[capture c0]\nport = p0\ndirection = tx\nfile = {pcap}\nmatch = udp\n"
+               "max_packets = 1500")
+        cfg = ring_cfg(tmp, f"{suite}.ini", skeys=keys, rkeys=keys, rtask=cap)
+        p = run([engine, "--", "--config", cfg, "--summary-json", out])
+        expect_code(p, 0)
+        js = load(out)
+        s, r = flow(js, "s1"), flow(js, "r1")
+        if r["sink_bytes"] != 8 << 20 or r["bad_bytes"] or not s["completed"]:
+            fail(f"crypto = {suite}: the transfer did not complete verified")
+        data = pcapng_udp_payloads(pcap, 6001)
+        hits[suite] = pattern_hits(data, words)
+        print(f"crypto = {suite}: {len(data)} frames to the receiver captured, "
+              f"{hits[suite]} source-pattern words in them", flush=True)
+        if len(data) < 1000:
+            fail(f"crypto = {suite}: only {len(data)} frames captured")
+    if hits["off"] < 10000:
+        fail("without crypto the capture shows no plaintext: the check cannot fail")
+    if hits["aes-128-gcm"] != 0:
+        fail("plaintext pattern bytes on the wire with crypto = aes-128-gcm")
+    # the other suite, and the OpenSSL backend: verified too, the log naming the backend
+    for suite, backend in (("chacha20-poly1305", "auto"), ("aes-128-gcm", "openssl")):
+        keys = f"auth_key = {key}\ncrypto = {suite}\ncrypto_backend = {backend}"
+        out = os.path.join(tmp, f"{suite}-{backend}.json")
+        cfg = ring_cfg(tmp, f"{suite}-{backend}.ini", skeys=keys, rkeys=keys)
+        p = run([engine, "--", "--config", cfg, "--summary-json", out])
+        expect_code(p, 0)
+        r = flow(load(out), "r1")
+        if r["sink_bytes"] != 8 << 20 or r["bad_bytes"]:
+            fail(f"crypto = {suite}, crypto_backend = {backend}: not verified")
+        cdev = f"{suite} through cryptodev" in p.stdout + p.stderr
+        if cdev != (backend == "auto"):
+            print(f"note: crypto_backend = {backend}: cryptodev {'used' if cdev else 'not used'}")
+            if backend == "openssl":
+                fail("crypto_backend = openssl used cryptodev")
+    # a sender with crypto, a receiver without: refused (the SYN asks for another suite)
+    out = os.path.join(tmp, "refused.json")
+    cfg = ring_cfg(tmp, "refused.ini", duration="3s",
+                   skeys=f"auth_key = {key}\ncrypto = aes-128-gcm", rkeys=f"auth_key = {key}")
+    p = run([engine, "--", "--config", cfg, "--summary-json", out])
+    expect_code(p, FLOW_FAILED)
+    reason = failures(load(out)).get("s1", "")
+    print("s1:", reason)
+    if "crypto" not in reason:
+        fail("the refused sender's reason does not name crypto")
+    # crypto without auth_key: a config error naming the key, before EAL
+    p = run([engine, "--", "--config", ring_cfg(tmp, "nokey.ini", skeys="crypto = aes-128-gcm")],
+            timeout=30)
+    expect_code(p, 1)
+    if "[flow s1] crypto:" not in p.stderr or "auth_key" not in p.stderr or "EAL" in p.stderr:
+        fail("crypto without auth_key: no config error naming auth_key")
 
 
 CASES = {
@@ -613,6 +727,7 @@ CASES = {
     "bad-config": case_bad_config,
     "sink-full": case_sink_full,
     "tcp-syn-flood": case_tcp_syn_flood,
+    "crypto": case_crypto,
 }
 
 if __name__ == "__main__":

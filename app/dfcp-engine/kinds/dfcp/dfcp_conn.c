@@ -68,6 +68,20 @@ conn_common(const struct eng_dfcp_flow_conf *df, enum dfcp_csum csum, struct dfc
 	cc->crypto = df->crypto;
 }
 
+/*
+ * checksum = auto on a port without the offload is full, but not for a sealed
+ * flow: its every message carries a tag (the AEAD's or SipHash), UDP's adds nothing.
+ */
+static enum dfcp_csum
+flow_csum(const struct eng_xtask *x, const struct eng_dfcp_flow_conf *df, enum dfcp_csum csum)
+{
+	const struct eng_dfcp_conf *dc = x->t->conf;
+
+	if (df->crypto != DFCP_CRYPTO_OFF && dc->csum == ENG_CSUM_AUTO && csum == DFCP_CSUM_FULL)
+		return DFCP_CSUM_UDP_ZERO;
+	return csum;
+}
+
 int
 eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx_flags,
 		const struct eng_flow_conf *fc, struct dfcp_ep_conf *ec)
@@ -76,6 +90,7 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
 	int receiver = fc->role == ENG_FLOW_RECEIVER;
 
+	csum = flow_csum(x, df, csum);
 	dfcp_ep_conf_default(ec);
 	memcpy(ec->local.mac, x->mac.addr_bytes, 6);
 	ec->local.ip = fc->local_ip;
@@ -107,6 +122,7 @@ eng_dfcp_conn_conf(const struct eng_xtask *x, enum dfcp_csum csum, const struct 
 {
 	const struct eng_dfcp_flow_conf *df = eng_dfcp_fc(fc);
 
+	csum = flow_csum(x, df, csum);
 	dfcp_conn_conf_default(cc);
 	cc->remote.ip = fc->remote_ip;
 	cc->remote.port = fc->remote_port;

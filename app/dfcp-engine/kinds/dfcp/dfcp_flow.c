@@ -94,7 +94,10 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	return 0;
 }
 
-/* crypto = SUITE (the library's names); the key exchange is authenticated by auth_key. */
+/*
+ * crypto = SUITE (the library's names); the key exchange is authenticated
+ * by auth_key. crypto_backend = auto | cryptodev | openssl (dfcp_cdev.c).
+ */
 static int
 flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
@@ -110,7 +113,12 @@ flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		return eng_sec_error(sec, "crypto", "%s needs auth_key (the pre-shared key that "
 				"authenticates the key exchange)", names[v]);
 	f->crypto = (uint8_t)v;
-	return 0;
+	v = ENG_CRYPTO_AUTO;
+	for (int i = 0; i <= ENG_CRYPTO_OPENSSL; i++)
+		names[i] = eng_dfcp_backend_name(i);
+	rc = eng_sec_choice(sec, "crypto_backend", names, ENG_CRYPTO_OPENSSL + 1, &v, NULL, 0);
+	f->crypto_backend = (uint8_t)v;
+	return rc;
 }
 
 /* Integrity, authentication, encryption, dead peers, the peer's K. */
@@ -129,6 +137,9 @@ flow_parse_integrity(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		rc = flow_parse_key(sec, f);
 	if (rc == 0)
 		rc = flow_parse_crypto(sec, f);
+	/* sealed: every symbol carries a 128-bit tag, the CRC is off unless asked for */
+	if (rc == 0 && f->crypto != DFCP_CRYPTO_OFF && eng_sec_get(sec, "block_crc") == NULL)
+		f->block_crc = 0;
 	return rc;
 }
 

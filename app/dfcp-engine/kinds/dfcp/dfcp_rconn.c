@@ -94,6 +94,20 @@ eng_dfcp_flow_accept(void *ctx, struct dfcp_conn *c)
 	f->sink.next_off = 0;	/* no entry (cannot happen): the flow's own sink */
 }
 
+/* Why a connection that did not complete closed; a refusal of an encrypted one says so. */
+static const char *
+closed_why(const struct eng_dfcp_flow_conf *df, enum dfcp_close_reason cr)
+{
+	static const char *const refused[DFCP_CRYPTO_MAX] = {
+		[DFCP_CRYPTO_AES128GCM] = "refused: the peer lacks crypto = aes-128-gcm",
+		[DFCP_CRYPTO_CHACHA20] = "refused: the peer lacks crypto = chacha20-poly1305",
+	};
+
+	if (cr == DFCP_CR_REFUSED && df->crypto < DFCP_CRYPTO_MAX && refused[df->crypto] != NULL)
+		return refused[df->crypto];
+	return dfcp_close_reason_str(cr);
+}
+
 /* Connection c of flow xf has closed: its counters into the flow's. */
 void
 eng_dfcp_conn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_conn *c)
@@ -106,10 +120,10 @@ eng_dfcp_conn_closed(struct eng_xflow *xf, struct dfcp_flow *f, struct dfcp_conn
 	f->snap.close_reason = cs.close_reason;
 	f->completed |= cs.completed != 0;
 	if (!cs.completed && f->closed == NULL && cs.close_reason != DFCP_CR_DONE)
-		f->closed = dfcp_close_reason_str(cs.close_reason);
+		f->closed = closed_why(eng_dfcp_fc(fc), cs.close_reason);
 	if (cs.close_reason != DFCP_CR_DONE)
 		ENG_LOG(WARNING, task, "flow %s: connection closed: %s%s", fc->name,
-				dfcp_close_reason_str(cs.close_reason),
+				closed_why(eng_dfcp_fc(fc), cs.close_reason),
 				cs.completed ? " (after completing)" : "");
 	f->conns_closed++;
 }

@@ -84,6 +84,7 @@ flow_ep_create(const struct eng_xtask *x, const struct dfcp_task *d, struct dfcp
 	eng_dfcp_ep_conf(x, d->csum, d->rx_flags, f->xf->fc, &ec);
 	if (f->xf->fc->role == ENG_FLOW_RECEIVER && df->decode)
 		ec.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
+	ec.accept_conf.aead_ops = f->aead_ops;
 	ec.accept_conf.sink = flow_sink;
 	ec.accept_conf.sink_ctx = f;
 	ec.on_accept = eng_dfcp_flow_accept;
@@ -100,6 +101,7 @@ flow_sender_conf(struct eng_xtask *x, const struct dfcp_task *d, struct dfcp_flo
 	eng_dfcp_conn_conf(x, d->csum, f->xf->fc, &f->cc);
 	if (df->encode)
 		f->cc.pool = eng_dfcp_mem_pool(&d->mem, df->K, df->T);
+	f->cc.aead_ops = f->aead_ops;
 	f->cc.source = flow_source;
 	f->cc.source_ctx = f;
 }
@@ -151,6 +153,9 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 				fc->name, df->T, flen, x->cap, pc->name);
 		return -EINVAL;
 	}
+	rc = eng_dfcp_cdev_ops(df->crypto, df->crypto_backend, &f->aead_ops);
+	if (rc < 0)
+		return rc;
 	f->ep = flow_ep_create(x, d, f);
 	xf->ep = eng_xport_ep_add(x, f->ep, fc->local_ip, fc->local_port);
 	if (f->ep == NULL || xf->ep == NULL) {
@@ -220,8 +225,9 @@ task_csum(struct eng_xtask *x, struct dfcp_task *d)
 static int
 dfcp_xsetup(struct eng_xtask *x)
 {
+	const struct eng_dfcp_conf *dc = x->t->conf;
 	struct dfcp_task *d = x->priv;
-	unsigned int i;
+	unsigned int i, sealed = 0;
 	int rc = task_csum(x, d);
 
 	if (rc == 0)
@@ -239,15 +245,18 @@ dfcp_xsetup(struct eng_xtask *x)
 			continue;
 		dfcp_ep_stats(d->flows[i].ep, &es);
 		d->mem.made_records += es.slab_bytes;
+		sealed += eng_dfcp_fc(x->flows[i].fc)->crypto != DFCP_CRYPTO_OFF;
 	}
 	if (d->mem.made_records != d->mem.plan.records)
 		ENG_LOG(WARNING, task, "task %s: connection records: %" PRIu64 " bytes made, %"
 				PRIu64 " planned", x->t->name, d->mem.made_records,
 				d->mem.plan.records);
-	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s", x->t->name, x->nb_flows,
+	ENG_LOG(INFO, task, "task %s: %u flows on port %s, checksum %s%s", x->t->name, x->nb_flows,
 			x->rt->cfg->ports[x->t->ports[0].port_idx].name,
 			d->csum == DFCP_CSUM_OFFLOAD ? "offload" :
-			d->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software");
+			d->csum == DFCP_CSUM_UDP_ZERO ? "udp-zero" : "software",
+			sealed && d->csum == DFCP_CSUM_FULL && dc->csum == ENG_CSUM_AUTO ?
+			" (udp-zero for its flows with crypto)" : "");
 	return 0;
 }
 

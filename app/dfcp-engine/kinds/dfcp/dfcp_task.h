@@ -46,7 +46,17 @@ struct eng_dfcp_flow_conf {
 	uint8_t auth_key[32];		/* auth_key = FILE: both ends */
 	uint8_t auth_key_len;		/* 0: none, else 16 or 32 */
 	uint8_t crypto;			/* enum dfcp_crypto: both ends */
+	uint8_t crypto_backend;		/* enum eng_crypto_backend */
 };
+
+/* crypto_backend: where DATA is sealed and opened (dfcp_cdev.c). */
+enum eng_crypto_backend {
+	ENG_CRYPTO_AUTO = 0,	/* cryptodev's CPU crypto if there, else OpenSSL */
+	ENG_CRYPTO_CDEV,	/* cryptodev, or the flow fails to start */
+	ENG_CRYPTO_OPENSSL,	/* the library's OpenSSL EVP */
+};
+const char *eng_dfcp_backend_name(int backend);
+int eng_dfcp_cdev_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops);
 
 static inline const struct eng_dfcp_flow_conf *
 eng_dfcp_fc(const struct eng_flow_conf *f)
@@ -177,6 +187,7 @@ struct dfcp_flow {
 	struct dfcp_ep *ep;
 	struct dfcp_conn *conn;		/* the current connection */
 	struct dfcp_conn_conf cc;	/* sender: connect conf */
+	const struct dfcp_aead_ops *aead_ops;	/* crypto: DATA's AEAD (NULL: OpenSSL) */
 	struct net_src_pattern src;
 	struct net_sink_count sink;	/* receiver: the sums of its connections' sinks */
 	struct dfcp_rconn *rconn;	/* receiver: [nrconn], one per connection (max_conns) */

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The DATA AEAD of encrypted DFCP flows through DPDK cryptodev
+ * (crypto_backend; doc/config.md): the synchronous CPU-crypto API
+ * (rte_cryptodev_sym_cpu_crypto_process) of a software PMD made at set-up,
+ * crypto_aesni_gcm for AES-GCM and crypto_aesni_mb for ChaCha20-Poly1305
+ * (both crypto_ipsec_mb: VAES/AVX-512 where the CPU has them). A
+ * connection's direction gets a session of its own when its keys are
+ * installed (dfcp_aead_ops.create); the session is made with the AAD
+ * length of the first message (a DATA header's is fixed per connection).
+ * Without such a PMD, or with crypto_backend = openssl, the library's
+ * OpenSSL EVP does it (the same bytes: test cdev-aead).
+ */
+#include <errno.h>
+#include <string.h>
+
+#define ALLOW_EXPERIMENTAL_API /* CPU crypto and the session pool (DPDK 22.11) */
+#include <rte_bus_vdev.h>
+#include <rte_cryptodev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "core/log.h"
+#include "kinds/dfcp/dfcp_task.h"
+
+#define CDEV_SESSIONS	4096	/* two a connection */
+#define CDEV_BURST	32
+
+/* The PMD a suite goes to: its vdev name (a driver name and a number). */
+static const struct {
+	const char *vdev;
+	enum rte_crypto_aead_algorithm algo;
+} cdev_pmd[DFCP_CRYPTO_MAX] = {
+	[DFCP_CRYPTO_AES128GCM] = { "crypto_aesni_gcm0", RTE_CRYPTO_AEAD_AES_GCM },
+	[DFCP_CRYPTO_CHACHA20] = { "crypto_aesni_mb0", RTE_CRYPTO_AEAD_CHACHA20_POLY1305 },
+};
+
+static struct {
+	int tried[DFCP_CRYPTO_MAX];
+	int dev[DFCP_CRYPTO_MAX];	/* -1: none */
+	struct rte_mempool *sess_mp;
+	uint32_t sess_size;
+} cd;
+
+struct cdev_ctx {
+	void *sess;
+	void *evp;		/* no session to be had (the pool empty): OpenSSL's context */
+	uint32_t aad_len;
+	uint8_t dev;
+	uint8_t suite;
+	int enc;
+	uint32_t key_len;
+	uint8_t key[32];
+};
+
+/* The device a suite's sessions go to: made (or found) once; -errno if none. */
+static int
+cdev_dev(unsigned int suite, const char **why)
+{
+	struct rte_cryptodev_config conf = { .socket_id = (int)rte_socket_id(),
+		.nb_queue_pairs = 1 };
+	struct rte_cryptodev_qp_conf qp = { .nb_descriptors = 64 };
+	struct rte_cryptodev_sym_capability_idx cap = { .type = RTE_CRYPTO_SYM_XFORM_AEAD };
+	struct rte_cryptodev_info info;
+	const char *name = cdev_pmd[suite].vdev;
+	int id;
+
+	if (cd.tried[suite])
+		return cd.dev[suite] >= 0 ? cd.dev[suite] : -ENODEV;
+	cd.tried[suite] = 1;
+	cd.dev[suite] = -1;
+	id = rte_cryptodev_get_dev_id(name);
+	if (id < 0 && rte_vdev_init(name, NULL) == 0)
+		id = rte_cryptodev_get_dev_id(name);
+	if (id < 0) {
+		*why = "its PMD is not loaded (DPDK without crypto_ipsec_mb?)";
+		return -ENODEV;
+	}
+	rte_cryptodev_info_get((uint8_t)id, &info);
+	cap.algo.aead = cdev_pmd[suite].algo;
+	if (!(info.feature_flags & RTE_CRYPTODEV_FF_SYM_CPU_CRYPTO) ||
+			rte_cryptodev_sym_capability_get((uint8_t)id, &cap) == NULL) {
+		*why = "it has no CPU crypto for this suite";
+		return -ENOTSUP;
+	}
+	if (cd.sess_mp == NULL) {
+		/* one pool for both devices: elements the larger session's size */
+		cd.sess_size = 0;
+		for (unsigned int s = 1; s < DFCP_CRYPTO_MAX; s++) {
+			int d = rte_cryptodev_get_dev_id(cdev_pmd[s].vdev);
+			uint32_t z = d >= 0 ? rte_cryptodev_sym_get_private_session_size((uint8_t)d) : 0;
+
+			cd.sess_size = z > cd.sess_size ? z : cd.sess_size;
+		}
+		/* the other suite's PMD may come later: room for a larger session */
+		cd.sess_size = cd.sess_size < 2048 ? 2048 : cd.sess_size;
+		cd.sess_mp = rte_cryptodev_sym_session_pool_create("dfcp_cdev_sess", CDEV_SESSIONS,
+				cd.sess_size, 0, 0, conf.socket_id);
+	}
+	if (cd.sess_mp == NULL || rte_cryptodev_sym_get_private_session_size((uint8_t)id) >
+			cd.sess_size) {
+		*why = "no memory for its sessions";
+		return -ENOMEM;
+	}
+	qp.mp_session = cd.sess_mp;
+	if (rte_cryptodev_configure((uint8_t)id, &conf) < 0 ||
+			rte_cryptodev_queue_pair_setup((uint8_t)id, 0, &qp, conf.socket_id) < 0 ||
+			rte_cryptodev_start((uint8_t)id) < 0) {
+		*why = "it did not start";
+		return -EIO;
+	}
+	cd.dev[suite] = id;
+	return id;
+}
+
+/* The session for AAD of aad_len bytes: made on the first message. */
+static int
+cdev_sess(struct cdev_ctx *c, uint32_t aad_len)
+{
+	struct rte_crypto_sym_xform x = { .type = RTE_CRYPTO_SYM_XFORM_AEAD };
+
+	if (c->sess != NULL && c->aad_len == aad_len)
+		return 0;
+	if (c->sess != NULL)
+		rte_cryptodev_sym_session_free(c->dev, c->sess);
+	x.aead.op = c->enc ? RTE_CRYPTO_AEAD_OP_ENCRYPT : RTE_CRYPTO_AEAD_OP_DECRYPT;
+	x.aead.algo = cdev_pmd[c->suite].algo;
+	x.aead.key.data = c->key;
+	x.aead.key.length = (uint16_t)c->key_len;
+	x.aead.iv.offset = 0;	/* CPU crypto: the IV is the message's */
+	x.aead.iv.length = 12;
+	x.aead.digest_length = DFCP_AEAD_TAG_LEN;
+	x.aead.aad_length = (uint16_t)aad_len;
+	c->sess = rte_cryptodev_sym_session_create(c->dev, &x, cd.sess_mp);
+	c->aad_len = aad_len;
+	return c->sess != NULL ? 0 : -ENOMEM;
+}
+
+static void *
+cdev_create(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len, int enc)
+{
+	struct cdev_ctx *c;
+
+	(void)arg;
+	if (suite >= DFCP_CRYPTO_MAX || cd.dev[suite] < 0 || key_len > sizeof(c->key))
+		return NULL;
+	c = rte_zmalloc("dfcp_cdev", sizeof(*c), 0);
+	if (c == NULL)
+		return NULL;
+	c->dev = (uint8_t)cd.dev[suite];
+	c->suite = (uint8_t)suite;
+	c->enc = enc;
+	c->key_len = key_len;
+	memcpy(c->key, key, key_len);
+	return c;
+}
+
+/* The session for this AAD length, else (once, with a warning) OpenSSL's context. */
+static int
+cdev_ready(struct cdev_ctx *c, uint32_t aad_len)
+{
+	static int warned;
+
+	/* an empty pool: straight to OpenSSL (the PMD's failed get logs an error) */
+	if (c->evp != NULL || ((c->sess != NULL || rte_mempool_avail_count(cd.sess_mp) > 0) &&
+			cdev_sess(c, aad_len) == 0))
+		return 0;
+	c->evp = dfcp_aead_evp_ops.create(NULL, c->suite, c->key, c->key_len, c->enc);
+	if (c->evp != NULL && !__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+		ENG_LOG(WARNING, task, "dfcp: no cryptodev session left (%u made): a connection "
+				"seals with OpenSSL", CDEV_SESSIONS);
+	return c->evp != NULL ? 0 : -ENOMEM;
+}
+
+/* n <= CDEV_BURST messages of one AAD length through the PMD; st[i] 0 or -errno. */
+static void
+cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
+{
+	struct rte_crypto_vec v[CDEV_BURST];
+	struct rte_crypto_sgl sgl[CDEV_BURST];
+	struct rte_crypto_va_iova_ptr iv[CDEV_BURST], dg[CDEV_BURST], aad[CDEV_BURST];
+	int32_t s[CDEV_BURST];
+	struct rte_crypto_sym_vec vec = { .num = n, .src_sgl = sgl, .iv = iv, .digest = dg,
+		.aad = aad, .status = s };
+	union rte_crypto_sym_ofs ofs = { .raw = 0 };
+	uint32_t i;
+
+	if (cdev_ready(c, m[0].aad_len) < 0) {
+		for (i = 0; i < n; i++)
+			st[i] = -ENOMEM;
+		return;
+	}
+	if (c->evp != NULL) {
+		dfcp_aead_evp_ops.seal_burst(c->evp, m, n, st);	/* seals or opens, as made */
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		v[i] = (struct rte_crypto_vec){ .base = m[i].buf, .len = m[i].len,
+			.tot_len = m[i].len };
+		sgl[i] = (struct rte_crypto_sgl){ .vec = &v[i], .num = 1 };
+		iv[i].va = (void *)(uintptr_t)m[i].nonce;
+		dg[i].va = m[i].tag;
+		aad[i].va = (void *)(uintptr_t)m[i].aad;
+		s[i] = EIO;	/* the PMD writes each one's */
+	}
+	rte_cryptodev_sym_cpu_crypto_process(c->dev, c->sess, ofs, &vec);
+	for (i = 0; i < n; i++)
+		st[i] = s[i] == 0 ? 0 : s[i] == EBADMSG ? -DFCP_E_AUTH : -(int)s[i];
+}
+
+static void
+cdev_seal_burst(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st)
+{
+	uint32_t i = 0;
+
+	/* runs of one AAD length, at most a burst each */
+	while (i < n) {
+		uint32_t j = i + 1;
+
+		while (j < n && j - i < CDEV_BURST && m[j].aad_len == m[i].aad_len)
+			j++;
+		cdev_run(ctx, m + i, j - i, st + i);
+		i = j;
+	}
+}
+
+static int
+cdev_open(void *ctx, const struct dfcp_aead_msg *m)
+{
+	int st;
+
+	cdev_run(ctx, m, 1, &st);
+	return st == 0 ? 0 : -DFCP_E_AUTH;
+}
+
+static void
+cdev_destroy(void *ctx)
+{
+	struct cdev_ctx *c = ctx;
+
+	if (c->sess != NULL)
+		rte_cryptodev_sym_session_free(c->dev, c->sess);
+	if (c->evp != NULL)
+		dfcp_aead_evp_ops.destroy(c->evp);
+	explicit_bzero(c->key, sizeof(c->key));
+	rte_free(c);
+}
+
+static const struct dfcp_aead_ops cdev_ops = {
+	.create = cdev_create,
+	.seal_burst = cdev_seal_burst,
+	.open = cdev_open,
+	.destroy = cdev_destroy,
+};
+
+const char *
+eng_dfcp_backend_name(int backend)
+{
+	return backend == ENG_CRYPTO_CDEV ? "cryptodev" :
+		backend == ENG_CRYPTO_OPENSSL ? "openssl" : "auto";
+}
+
+/*
+ * The DATA AEAD of a flow with suite and backend (set-up, main lcore):
+ * cryptodev's when its device is there, else the library's OpenSSL EVP
+ * (*ops NULL; with backend = cryptodev an error). Said once a suite.
+ */
+int
+eng_dfcp_cdev_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops)
+{
+	static int said[DFCP_CRYPTO_MAX];
+	const char *why = "";
+	int first, dev;
+
+	*ops = NULL;
+	if (suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX || backend == ENG_CRYPTO_OPENSSL)
+		return 0;
+	first = !cd.tried[suite];
+	dev = cdev_dev(suite, &why);
+	if (dev >= 0) {
+		*ops = &cdev_ops;
+		if (!said[suite]++)
+			ENG_LOG(INFO, task, "dfcp: %s through cryptodev %s (CPU crypto)",
+					dfcp_crypto_name(suite), cdev_pmd[suite].vdev);
+		return 0;
+	}
+	if (backend == ENG_CRYPTO_CDEV) {
+		ENG_LOG(ERR, task, "dfcp: crypto_backend = cryptodev: %s for %s: %s",
+				cdev_pmd[suite].vdev, dfcp_crypto_name(suite), why);
+		return dev;
+	}
+	if (first)
+		ENG_LOG(WARNING, task, "dfcp: %s: cryptodev %s not available (%s): "
+				"OpenSSL EVP instead", dfcp_crypto_name(suite),
+				cdev_pmd[suite].vdev, why);
+	return 0;
+}
