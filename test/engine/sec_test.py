@@ -702,7 +702,8 @@ def case_crypto(engine, src, tmp):
     # a sender with crypto, a receiver without: refused (the SYN asks for another suite)
     out = os.path.join(tmp, "refused.json")
     cfg = ring_cfg(tmp, "refused.ini", duration="3s",
-                   skeys=f"auth_key = {key}\ncrypto = aes-128-gcm", rkeys=f"auth_key = {key}")
+                   skeys=f"auth_key = {key}\ncrypto = aes-128-gcm",
+                   rkeys=f"auth_key = {key}\ncrypto = off")
     p = run([engine, "--", "--config", cfg, "--summary-json", out])
     expect_code(p, FLOW_FAILED)
     reason = failures(load(out)).get("s1", "")
