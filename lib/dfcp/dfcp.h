@@ -453,6 +453,9 @@ struct dfcp_stats {
 	uint32_t close_reason;
 	uint64_t crc_failures;		/* receiver: decoded blocks whose CRC failed (re-requested) */
 	uint64_t rx_mem_bytes;		/* receiver: pool memory reserved for this connection */
+	/* the code's overhead (doc/protocol.md, "Capacity budget") */
+	uint64_t stale_syms;		/* receiver: symbols of blocks already decoded */
+	uint32_t efficiency_ppm;	/* sender: goodput / ((1 - loss) x symbol bytes sent) */
 };
 
 /*
