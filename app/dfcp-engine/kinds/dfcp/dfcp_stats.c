@@ -229,7 +229,11 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->loss = v->s.st.loss_ppm / 1e4;
 	if (fc->role == ENG_FLOW_SENDER && v->s.st.blocks_acked != 0)
 		v->syms_per_block = (double)v->s.st.tx_data_pkts / (double)v->s.st.blocks_acked;
-	v->efficiency = v->s.st.efficiency_ppm / 1e4;
+	/* over every connection of the flow (lib/dfcp gives each its own) */
+	if (fc->role == ENG_FLOW_SENDER && v->s.st.tx_data_pkts != 0 && v->loss < 100.0)
+		v->efficiency = 100.0 * (double)v->s.st.goodput_bytes /
+			((1.0 - v->loss / 100.0) * (double)v->s.st.tx_data_pkts *
+			((const struct eng_dfcp_flow_conf *)fc->pconf)->T);
 	return 0;
 }
 
