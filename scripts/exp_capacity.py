@@ -15,7 +15,7 @@ One line per point and protocol:
 GOODPUT and BOUND in Mbit/s; BOUND = (1 - p) x bw x payload / (frame + 24) with
 each protocol's own frame (DFCP: 1420 of 1498 bytes, XR and CRC; TCP: MSS 1448
 with timestamps of 1514); EFF = GOODPUT / BOUND. DFCP's window is --window-rtts
-(default 3) bandwidth-delay products of path_rtt = delay + 20 ms plus 64 blocks:
+(default 6) bandwidth-delay products of path_rtt = delay + 20 ms plus 64 blocks:
 under the capacity budget a lossy block takes a few rounds (doc/protocol.md).
 Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
 the line says the scale when it is below 1) and is skipped without namespaces.
@@ -102,7 +102,7 @@ def main():
     ap.add_argument("--delay", help="comma-separated one-way delay ms list")
     ap.add_argument("--no-tcp", action="store_true")
     ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
-    ap.add_argument("--window-rtts", type=float, default=3.0)
+    ap.add_argument("--window-rtts", type=float, default=6.0)
     ap.add_argument("--queue", type=int, default=None)
     ap.add_argument("--out", default="/tmp/bench-capacity")
     ap.add_argument("--engine", default=None)

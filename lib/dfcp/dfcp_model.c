@@ -127,25 +127,28 @@ dfcp_first_round_syms(const struct dfcp_conn *c)
 /*
  * The capacity budget (dfcp_budget.c) sizes rounds while the loss looks
  * independent (dispersion 1/2 or more: not a queue's overflow, whose
- * rounds the margin rule below fits), no rate cap holds the sender and the
- * window has room for a block's few rounds (under 3/4 of it in flight; a
- * fuller window gets the one-round rule, which frees blocks sooner).
+ * rounds the margin rule below fits) and no rate cap holds the sender.
  */
 int
 dfcp_budget_on(const struct dfcp_conn *c)
 {
 	return (c->p.flags & DFCP_F_XR) && c->p.redundancy == DFCP_REDUNDANCY_AUTO &&
-		c->lm.phi_q16 >= Q16 / 2 && c->cap_pps == 0 &&
-		(uint64_t)(c->snd_next - c->snd_base) * 4u < (uint64_t)c->W * 3u;
+		c->lm.phi_q16 >= Q16 / 2 && c->cap_pps == 0;
 }
 
+/*
+ * First rounds: the budget while the window has room for a block's few
+ * rounds (under 3/4 of it in flight); a fuller window gets the margin
+ * rule, one round for most blocks, which frees them sooner.
+ */
 uint32_t
 dfcp_first_syms_model(const struct dfcp_conn *c)
 {
-	if (dfcp_budget_on(c))
+	if (dfcp_budget_on(c) && (uint64_t)(c->snd_next - c->snd_base) * 4u <
+			(uint64_t)c->W * 3u)
 		return dfcp_budget_syms(c->p.K, dfcp_budget_loss_lo(&c->lm), SYM_CAP);
 	return dfcp_model_symbols(c->p.K, c->loss_q16, c->lm.bias_q16, c->lm.phi_q16,
-			Z_FIRST_Q16, SYM_CAP);
+			dfcp_budget_on(c) ? 0 : Z_FIRST_Q16, SYM_CAP);
 }
 
 /*
