@@ -6,7 +6,8 @@ scripts/experiments.py's single-pair set-up (configs/exp-single.ini: one
 against the bound (1 - p) x the payload rate of the link, medians of N runs.
 
   scripts/bench-capacity.sh [--quick] [--runs N] [--duration S] [--loss LIST]
-      [--delay LIST] [--no-tcp] [--tcp LIST] [--window-rtts F] [--out DIR]
+      [--delay LIST] [--no-tcp] [--tcp LIST] [--window-rtts F] [--block-size B]
+      [--rx-mem SIZE] [--out DIR]
 
 One line per point and protocol:
   capacity LOSS_PCT DELAY_MS GOODPUT BOUND EFF           (DFCP, ours)
@@ -54,6 +55,13 @@ class Capacity(ex.Runner):
         bdp = link * 1e6 / 8 * (delay + 20) / 1000 / ex.BLOCK_BYTES
         ini.set("flow f1", "window", int(math.ceil(self.a.window_rtts * bdp)) + 64)
         self.dfcp_receivers(ini, "dfcp-ours")
+        if self.a.block_size:
+            for fl in ("flow f1", "flow r1"):
+                ini.set(fl, "block_size", self.a.block_size)
+                ini.set(fl, "path_rate", ex.mbit(link))
+                ini.set(fl, "path_rtt", f"{int(delay + 20)}ms")
+        if self.a.rx_mem:
+            ini.set("task d1", "mem_budget", self.a.rx_mem)
         ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
         tag = f"cap-{plr}-{delay}-dfcp-{rep}"
         t_end = time.time() + LOCK_WAIT_S
@@ -103,6 +111,10 @@ def main():
     ap.add_argument("--no-tcp", action="store_true")
     ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
     ap.add_argument("--window-rtts", type=float, default=6.0)
+    ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
+    ap.add_argument("--rx-mem", default="640MiB",
+                    help="the receiver task's mem_budget (default 640MiB: a lossy block "
+                         "holds a decoder for its rounds)")
     ap.add_argument("--queue", type=int, default=None)
     ap.add_argument("--out", default="/tmp/bench-capacity")
     ap.add_argument("--engine", default=None)

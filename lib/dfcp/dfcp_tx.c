@@ -56,7 +56,7 @@ tmr_arm(struct dfcp_conn *c, struct tx_slot *s, uint64_t when)
 static void
 repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t need)
 {
-	uint32_t idx = (uint32_t)(s - c->tx), syms = dfcp_topup_syms(c, need);
+	uint32_t idx = (uint32_t)(s - c->tx), syms = dfcp_topup_syms(c, s, need);
 
 	if (syms == 0)
 		syms = 1;
@@ -304,7 +304,7 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 				c->st.early_shorts++;
 			else
 				repair_schedule(c, s, pkt->u.back.missing +
-						(dfcp_budget_on(c) ? 0 : TOPUP_MARGIN));
+						(dfcp_budget_slot(c, s) ? 0 : TOPUP_MARGIN));
 		}
 	}
 	dfcp_model_passed(c, pkt);
@@ -323,7 +323,7 @@ dfcp_sender_probe(struct dfcp_conn *c, struct tx_slot *s)
 {
 	uint32_t need = c->p.K / 8u + 1u;
 
-	if (dfcp_budget_on(c)) {
+	if (dfcp_budget_slot(c, s)) {
 		/* one symbol: its report says exactly what the block lacks */
 		need = 1;
 	} else if (c->p.flags & DFCP_F_XR) {
@@ -632,7 +632,7 @@ next_round(struct dfcp_conn *c, uint64_t now, int *first)
 			/* a top-up not started yet: sized from the estimate of now */
 			if (r->repair_left == r->rnd_len && r->next_esi == r->round_esi &&
 					(c->p.flags & DFCP_F_XR)) {
-				uint32_t n = dfcp_topup_syms(c, r->repair_need);
+				uint32_t n = dfcp_topup_syms(c, r, r->repair_need);
 
 				c->st.topup_syms += n;
 				c->st.topup_syms -= r->rnd_len;
