@@ -6,7 +6,7 @@ scripts/experiments.py's single-pair set-up (configs/exp-single.ini: one
 against the bound (1 - p) x the payload rate of the link, medians of N runs.
 
   scripts/bench-capacity.sh [--quick] [--runs N] [--duration S] [--loss LIST]
-      [--delay LIST] [--no-tcp] [--tcp LIST] [--window-rtts F] [--block-size B]
+      [--delay LIST] [--no-tcp] [--no-dfcp] [--tcp LIST] [--window-rtts F] [--block-size B]
       [--rx-mem SIZE] [--out DIR]
 
 One line per point and protocol:
@@ -109,6 +109,7 @@ def main():
     ap.add_argument("--loss", help="comma-separated loss %% list")
     ap.add_argument("--delay", help="comma-separated one-way delay ms list")
     ap.add_argument("--no-tcp", action="store_true")
+    ap.add_argument("--no-dfcp", action="store_true", help="kernel TCP only")
     ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
     ap.add_argument("--window-rtts", type=float, default=6.0)
     ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
@@ -149,7 +150,7 @@ def main():
             ccs = []
         for dl in delay:
             for p in loss:
-                for proto in ["dfcp"] + ccs:
+                for proto in ([] if a.no_dfcp else ["dfcp"]) + ccs:
                     vals, extra = [], []
                     for rep in range(runs):
                         r.cur_scale = 1.0 if proto == "dfcp" else r.tcp_scale
