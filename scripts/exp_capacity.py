@@ -37,7 +37,7 @@ FULL_DELAY = [0, 50, 100]
 QUICK_LOSS = [0, 1, 10, 30]
 QUICK_DELAY = [0, 50]
 TCP_PAYLOAD, TCP_FRAME = 1448, 1514
-LOCK_WAIT_S = 120
+LOCK_WAIT_S = 600
 
 
 def bound(bw_mbit, plr, payload, frame):

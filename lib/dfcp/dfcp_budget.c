@@ -181,9 +181,12 @@ isqrt64(uint64_t x)
 }
 
 /*
- * The loss estimate less one standard deviation of it: sqrt(p q / n) over
- * the n packets behind it (at most the estimate's memory). 0 before any
- * report.
+ * The loss level the table is read at: the estimate less one standard
+ * deviation of it, sqrt(p q / n) over the n packets behind it (at most the
+ * estimate's memory), 0 before any report. Bursty loss (first rounds'
+ * dispersion phi above 2: a queue overflowing while its lcore stalled)
+ * hits few rounds hard and leaves the rest whole, whose overshoot a
+ * binomial margin at the mean loss would be: the level is p / phi there.
  */
 uint32_t
 dfcp_budget_loss_lo(const struct loss_model *lm)
@@ -195,5 +198,8 @@ dfcp_budget_loss_lo(const struct loss_model *lm)
 	if (n > EST_MAX_PKTS)
 		n = EST_MAX_PKTS;
 	sd = isqrt64((p * (Q16 - p) << 16) / n) >> 8;	/* Q16 */
-	return p > sd ? (uint32_t)(p - sd) : 0;
+	p = p > sd ? p - sd : 0;
+	if (lm->phi_q16 > 2u * Q16)
+		p = p * Q16 / lm->phi_q16;
+	return (uint32_t)p;
 }
