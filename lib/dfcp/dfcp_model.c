@@ -159,8 +159,8 @@ dfcp_budget_slot(const struct dfcp_conn *c, const struct tx_slot *s)
 
 /*
  * First rounds: the budget while the window has room for a block's few
- * rounds (under half of it in flight); with more the margin rule, at z = 0
- * (N q = K: half the blocks in one round) up to 3/4 and z = 1 beyond: a
+ * rounds (under 5/8 of it in flight); with more the margin rule, at z = 0
+ * (N q = K: half the blocks in one round) up to 7/8 and z = 1 beyond: a
  * block that takes one round frees the window sooner.
  */
 uint32_t
@@ -176,10 +176,11 @@ dfcp_first_syms_model(const struct dfcp_conn *c)
 }
 
 /*
- * A top-up for a shortfall: missing + 1 arrivals (the one for a decode that
- * fails on exactly K symbols), half a spread of margin. Without loss
- * reports the model is the plain binomial at the estimate (phi 1, no bias)
- * and no margin: ceil(need / q).
+ * A top-up of slot s for need arrivals: the capacity budget (need is then
+ * the shortfall itself), else missing + 1 arrivals (the one for a decode
+ * that fails on exactly K symbols) with half a spread of margin. Without
+ * loss reports the model is the plain binomial at the estimate (phi 1, no
+ * bias) and no margin: ceil(need / q).
  */
 uint32_t
 dfcp_topup_syms(const struct dfcp_conn *c, const struct tx_slot *s, uint32_t need)
