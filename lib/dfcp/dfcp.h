@@ -515,6 +515,9 @@ struct dfcp_stats {
 	uint64_t hdr_switches;		/* receiver, no key: blocks restarted with the header most
 					 * of their packets carry (the first one was bad) */
 	uint64_t rx_mem_bytes;		/* receiver: pool memory reserved for this connection */
+	/* the code's overhead (doc/protocol.md, "Capacity budget") */
+	uint64_t stale_syms;		/* receiver: symbols of blocks already decoded */
+	uint32_t efficiency_ppm;	/* sender: goodput / ((1 - loss) x symbol bytes sent) */
 };
 
 /*

@@ -559,6 +559,8 @@ rx_closing(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 			dfcp_to_closed(c, DFCP_CR_DONE);
 			return 0;
 		}
+		if (t == DFCP_T_DATA && !c->sender)
+			c->st.stale_syms++;	/* every block was decoded */
 		if (t == DFCP_T_DATA || t == DFCP_T_BLOCK_ACK)
 			return -DFCP_E_STALE;
 		return -DFCP_E_STATE;

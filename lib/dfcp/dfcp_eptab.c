@@ -110,6 +110,7 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 			(conf->slab && (conf->limits.max_window == 0 ||
 			 conf->limits.max_window > DFCP_MAX_WINDOW)))
 		return NULL;
+	dfcp_budget_init();	/* the senders' round table, made here at set-up */
 	ep = calloc(1, sizeof(*ep));
 	if (ep == NULL)
 		return NULL;

@@ -419,9 +419,21 @@ uint32_t dfcp_model_symbols(uint32_t need, uint32_t loss_q16, int32_t bias_q16,
 		uint32_t phi_q16, uint32_t z_q16, uint32_t cap);
 /* Auto redundancy, first round: smallest N with mean - 1 sd of arrivals >= need at loss p. */
 uint32_t dfcp_auto_symbols(uint32_t need, uint32_t loss_q16, uint32_t cap);
+/*
+ * dfcp_budget.c: the capacity budget. init: the table (set-up, once per
+ * process); syms: symbols for need arrivals at loss loss_q16 (integer);
+ * loss_lo: the estimate less one standard deviation of it.
+ */
+void dfcp_budget_init(void);
+uint32_t dfcp_budget_syms(uint32_t need, uint32_t loss_q16, uint32_t cap);
+uint32_t dfcp_budget_loss_lo(const struct loss_model *lm);
+/* dfcp_model.c: the budget sizes this connection's rounds now */
+int dfcp_budget_on(const struct dfcp_conn *c);
+/* ... and the top-ups and probes of slot s (not a late block) */
+int dfcp_budget_slot(const struct dfcp_conn *c, const struct tx_slot *s);
 /* First round and top-up sizes from the connection's loss model. */
 uint32_t dfcp_first_syms_model(const struct dfcp_conn *c);
-uint32_t dfcp_topup_syms(const struct dfcp_conn *c, uint32_t need);
+uint32_t dfcp_topup_syms(const struct dfcp_conn *c, const struct tx_slot *s, uint32_t need);
 /*
  * Sender: the report of BLOCK-ACK pkt at now was made before round e could
  * have arrived whole; the latest round of slot s (NULL: gone from the ring).

@@ -317,6 +317,7 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 	int rc;
 
 	if ((int32_t)(b - c->rcv_cum) < 0) {
+		c->st.stale_syms++;
 		if (last)
 			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;
@@ -355,6 +356,7 @@ rx_block(struct dfcp_conn *c, const struct dfcp_pkt *pkt, int last, uint32_t esi
 		s->nsrc = 0;
 		s->in_dec = 0;
 	} else if (s->state == RX_DECODED) {
+		c->st.stale_syms++;
 		if (last)
 			dfcp_rx_queue_back(c, b, DFCP_BA_DECODED, 0, 0, 0);
 		return -DFCP_E_STALE;

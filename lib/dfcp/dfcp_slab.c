@@ -231,6 +231,7 @@ dfcp_sender_alloc(struct dfcp_conn *c)
 	/* rounds in flight: at most one per block, plus those being reported */
 	uint32_t W = c->W, R = dfcp_slab_rounds(W);
 
+	dfcp_budget_init();
 	c->alloc_W = W;
 	c->rnd_mask = R - 1;
 	c->lm.phi_q16 = 65536u;		/* independent loss until reports say otherwise */

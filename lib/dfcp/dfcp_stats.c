@@ -46,6 +46,15 @@ dfcp_conn_stats(const struct dfcp_conn *c, struct dfcp_stats *st)
 		st->window_used = c->snd_next - c->snd_base;
 		st->dispersion_pct = (uint32_t)(((uint64_t)c->lm.phi_q16 * 100u) >> 16);
 		st->rate_hint_pps = c->cap_pps;
+		/* what arrived of the symbols sent (1 - loss) that was the data */
+		if (st->tx_data_pkts != 0 && st->loss_ppm < 1000000u) {
+			unsigned __int128 den = (unsigned __int128)st->tx_data_pkts * c->p.T *
+				(1000000u - st->loss_ppm);
+			unsigned __int128 e = (unsigned __int128)st->goodput_bytes * 1000000u *
+				1000000u / den;
+
+			st->efficiency_ppm = e > UINT32_MAX ? UINT32_MAX : (uint32_t)e;
+		}
 	} else {
 		uint32_t used = 0;
 

@@ -56,7 +56,7 @@ tmr_arm(struct dfcp_conn *c, struct tx_slot *s, uint64_t when)
 static void
 repair_schedule(struct dfcp_conn *c, struct tx_slot *s, uint32_t need)
 {
-	uint32_t idx = (uint32_t)(s - c->tx), syms = dfcp_topup_syms(c, need);
+	uint32_t idx = (uint32_t)(s - c->tx), syms = dfcp_topup_syms(c, s, need);
 
 	if (syms == 0)
 		syms = 1;
@@ -309,7 +309,8 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 			if (e != NULL && dfcp_model_early(c, e, pkt, now))
 				c->st.early_shorts++;
 			else
-				repair_schedule(c, s, pkt->u.back.missing + TOPUP_MARGIN);
+				repair_schedule(c, s, pkt->u.back.missing +
+						(dfcp_budget_slot(c, s) ? 0 : TOPUP_MARGIN));
 		}
 	}
 	dfcp_model_passed(c, pkt);
@@ -320,14 +321,18 @@ dfcp_sender_block_ack(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
  * A block whose round ended unheard (its timer, or a report about a later
  * round): a probe top-up whose end brings a precise report. K/8 + 1
  * arrivals, or, with loss reports, what K lacks of the arrivals expected
- * from all sent so far (a round lost whole needs more than a lost report).
+ * from all sent so far (a round lost whole needs more than a lost report);
+ * under the capacity budget one arrival (a guess past it is overshoot).
  */
 void
 dfcp_sender_probe(struct dfcp_conn *c, struct tx_slot *s)
 {
 	uint32_t need = c->p.K / 8u + 1u;
 
-	if (c->p.flags & DFCP_F_XR) {
+	if (dfcp_budget_slot(c, s)) {
+		/* one symbol: its report says exactly what the block lacks */
+		need = 1;
+	} else if (c->p.flags & DFCP_F_XR) {
 		uint64_t exp = (uint64_t)s->sent * (65536u - c->loss_q16) >> 16;
 
 		if (exp + need < c->p.K)
@@ -637,7 +642,7 @@ next_round(struct dfcp_conn *c, uint64_t now, int *first)
 			/* a top-up not started yet: sized from the estimate of now */
 			if (r->repair_left == r->rnd_len && r->next_esi == r->round_esi &&
 					(c->p.flags & DFCP_F_XR)) {
-				uint32_t n = dfcp_topup_syms(c, r->repair_need);
+				uint32_t n = dfcp_topup_syms(c, r, r->repair_need);
 
 				c->st.topup_syms += n;
 				c->st.topup_syms -= r->rnd_len;

@@ -179,6 +179,8 @@ eng_dfcp_stats_add(struct dfcp_stats *a, const struct dfcp_stats *b)
 	a->stalls += b->stalls;
 	a->crc_failures += b->crc_failures;
 	a->hdr_switches += b->hdr_switches;
+	a->stale_syms += b->stale_syms;
+	a->efficiency_ppm = b->efficiency_ppm;
 	a->rx_mem_bytes = b->rx_mem_bytes;
 	a->dispersion_pct = b->dispersion_pct;
 	a->rate_hint_pps = b->rate_hint_pps;

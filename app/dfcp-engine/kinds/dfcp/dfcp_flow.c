@@ -19,6 +19,25 @@
 
 #include "kinds/dfcp/dfcp_task.h"
 
+/*
+ * block_size = auto: a sixteenth of the path's bandwidth-delay product
+ * (path_rate x path_rtt), in whole symbols, K from 64 KiB's (47 at T = 1420)
+ * up to ENG_DFCP_AUTO_K_MAX: the window then holds a few dozen blocks
+ * (doc/protocol.md, "Block size").
+ */
+uint32_t
+eng_dfcp_block_auto(uint64_t rate_bps, uint64_t rtt_ns, uint16_t T)
+{
+	uint64_t k = (uint64_t)((unsigned __int128)rate_bps * rtt_ns / 8u / 1000000000u / 16u / T);
+	uint64_t kmin = (65536u + T - 1u) / T;
+
+	if (k < kmin)
+		k = kmin;
+	if (k > ENG_DFCP_AUTO_K_MAX)
+		k = ENG_DFCP_AUTO_K_MAX;
+	return (uint32_t)(k * T);
+}
+
 static void
 dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 {
@@ -183,8 +202,12 @@ flow_parse_coding(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	uint64_t u = f->block_size;
 	int rc;
 
+	const char *bs = eng_sec_get(sec, "block_size");
+
 	rc = eng_sec_u16(sec, "symbol_size", DFCP_MIN_T, DFCP_MAX_T, &f->T);
-	if (rc == 0)
+	if (rc == 0 && bs != NULL && strcmp(bs, "auto") == 0)
+		u = eng_dfcp_block_auto(f->path_rate_bps, f->path_rtt_ns, f->T);
+	else if (rc == 0)
 		rc = eng_sec_size(sec, "block_size", 1, (uint64_t)DFCP_MAX_K * DFCP_MAX_T, &u);
 	if (rc < 0)
 		return rc;

@@ -30,6 +30,7 @@ struct flow_view {
 	int completed, done;
 	uint32_t weight;
 	double active_s, goodput_mbps, throughput_mbps, loss, established_s;
+	double syms_per_block, efficiency;	/* sender: the code's overhead */
 	double warmup_s, warm_goodput, warm_throughput;	/* after the warmup; -1: shorter */
 	uint64_t goodput_kbps, warm_bytes;
 	struct eng_flow_snap s;
@@ -108,6 +109,15 @@ static const struct eng_ctr flow_ctrs[] = {
 	{"topups", "", FT(topups), ENG_CT_U64, 0, 0, "fresh-repair rounds sent"},
 	{"topup_symbols", "", FT(topup_syms), ENG_CT_U64, 0, V_TJ, "fresh repair symbols in top-ups"},
 	{"timeouts", "", FT(timeouts), ENG_CT_U64, 0, V_TJ, "block timer expiries"},
+	{"symbols_per_block", "", FV(syms_per_block), ENG_CT_DBL, 2, ENG_V_DATA,
+		"sender: symbols sent per block acknowledged (K at best, K / (1 - loss) on a lossy "
+		"path)"},
+	{"efficiency_pct", "%", FV(efficiency), ENG_CT_DBL, 2, V_TJ,
+		"sender: goodput over (1 - loss_est) x the symbol bytes sent: the share of what "
+		"the lossy path delivered that was data (100: no symbol past the K-th a block "
+		"needed)"},
+	{"stale_symbols", "", FT(stale_syms), ENG_CT_U64, 0, ENG_V_DATA,
+		"receiver: symbols that arrived after their block had decoded (the code's waste)"},
 	{"short_reports", "", FT(short_reports), ENG_CT_U64, 0, ENG_V_JSON,
 		"BLOCK-ACK SHORT sent or received"},
 	{"crc_failures", "", FT(crc_failures), ENG_CT_U64, 0, ENG_V_JSON,
@@ -229,6 +239,13 @@ flow_view(const struct eng_runtime *rt, unsigned int i, struct flow_view *v)
 	v->warm_throughput = eng_warm_mbps(xf->warm_ns, &xf->snap.warm, 1, flow_bytes(fc, &v->s),
 			v->s.start_ns, v->s.last_ns);
 	v->loss = v->s.st.loss_ppm / 1e4;
+	if (fc->role == ENG_FLOW_SENDER && v->s.st.blocks_acked != 0)
+		v->syms_per_block = (double)v->s.st.tx_data_pkts / (double)v->s.st.blocks_acked;
+	/* over every connection of the flow (lib/dfcp gives each its own) */
+	if (fc->role == ENG_FLOW_SENDER && v->s.st.tx_data_pkts != 0 && v->loss < 100.0)
+		v->efficiency = 100.0 * (double)v->s.st.goodput_bytes /
+			((1.0 - v->loss / 100.0) * (double)v->s.st.tx_data_pkts *
+			((const struct eng_dfcp_flow_conf *)fc->pconf)->T);
 	return 0;
 }
 

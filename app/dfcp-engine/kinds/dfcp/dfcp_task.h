@@ -115,6 +115,9 @@ void eng_dfcp_windows(struct eng_config *cfg);
 /* window = auto of a flow with the whole path: path_rate x path_rtt in blocks
  * + 64 for queues, at most DFCP_MAX_WINDOW (dfcp_mem.c; the one formula). */
 uint32_t eng_dfcp_window_path(const struct eng_dfcp_flow_conf *df);
+/* block_size = auto: bytes per block for the path (dfcp_flow.c) */
+#define ENG_DFCP_AUTO_K_MAX	1024u
+uint32_t eng_dfcp_block_auto(uint64_t rate_bps, uint64_t rtt_ns, uint16_t T);
 /* The task's plan; a budget below its flows' minimum: err (file:line, the numbers). */
 int eng_dfcp_plan(const struct eng_config *cfg, const struct eng_task *tk,
 		struct eng_dfcp_plan *pl, char *err, size_t errlen);

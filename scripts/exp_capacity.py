@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""DFCP at the erasure channel's capacity (issue #35): one pair through
+scripts/experiments.py's single-pair set-up (configs/exp-single.ini: one
+1 Gbit/s link, plr and one-way delay on the data direction), the goodput
+against the bound (1 - p) x the payload rate of the link, medians of N runs.
+
+  scripts/bench-capacity.sh [--quick] [--runs N] [--duration S] [--loss LIST]
+      [--delay LIST] [--no-tcp] [--no-dfcp] [--tcp LIST] [--window-rtts F] [--block-size B]
+      [--rx-mem SIZE] [--out DIR]
+
+One line per point and protocol:
+  capacity LOSS_PCT DELAY_MS GOODPUT BOUND EFF           (DFCP, ours)
+  capacity-bbr LOSS_PCT DELAY_MS GOODPUT BOUND EFF       (kernel TCP, iperf3 -C bbr)
+  capacity-cubic ...
+GOODPUT and BOUND in Mbit/s; BOUND = (1 - p) x bw x payload / (frame + 24) with
+each protocol's own frame (DFCP: 1420 of 1498 bytes, XR and CRC; TCP: MSS 1448
+with timestamps of 1514); EFF = GOODPUT / BOUND. DFCP's window is --window-rtts
+(default 6) bandwidth-delay products of path_rtt = delay + 20 ms plus 64 blocks:
+under the capacity budget a lossy block takes a few rounds (doc/protocol.md).
+Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
+the line says the scale when it is below 1) and is skipped without namespaces.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import experiments as ex  # noqa: E402
+
+FULL_LOSS = [0, 0.1, 1, 5, 10, 20, 30]
+FULL_DELAY = [0, 50, 100]
+QUICK_LOSS = [0, 1, 10, 30]
+QUICK_DELAY = [0, 50]
+TCP_PAYLOAD, TCP_FRAME = 1448, 1514
+LOCK_WAIT_S = 600
+
+
+def lock_wait(fn, log_of):
+    """fn(), again while another engine busy-polls our CPU (exit 3), up to LOCK_WAIT_S."""
+    t_end = time.time() + LOCK_WAIT_S
+    while True:
+        try:
+            return fn()
+        except RuntimeError:
+            try:
+                log = open(log_of()).read()
+            except OSError:
+                log = ""
+            if "busy-polled by another" not in log or time.time() > t_end:
+                raise
+            time.sleep(5)
+
+
+def bound(bw_mbit, plr, payload, frame):
+    return (1 - plr / 100.0) * bw_mbit * payload / (frame + ex.L1_OVERHEAD)
+
+
+class Capacity(ex.Runner):
+    def dfcp_point(self, plr, delay, d, rep):
+        link = self.link(1000)
+        ini = ex.Ini(open(os.path.join(ex.SRC, "configs/exp-single.ini")).read())
+        ini.set("pipe link", "bw", ex.mbit(link))
+        ini.set("pipe link", "delay", f"{delay}ms")
+        ini.set("pipe link", "plr", f"{plr}%")
+        self.dfcp_flow(ini, "flow f1", "dfcp-ours", link, delay + 20, d)
+        bdp = link * 1e6 / 8 * (delay + 20) / 1000 / ex.BLOCK_BYTES
+        ini.set("flow f1", "window", int(math.ceil(self.a.window_rtts * bdp)) + 64)
+        self.dfcp_receivers(ini, "dfcp-ours")
+        if self.a.block_size:
+            for fl in ("flow f1", "flow r1"):
+                ini.set(fl, "block_size", self.a.block_size)
+                ini.set(fl, "path_rate", ex.mbit(link))
+                ini.set(fl, "path_rtt", f"{int(delay + 20)}ms")
+        if self.a.rx_mem:
+            ini.set("task d1", "mem_budget", self.a.rx_mem)
+        ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
+        tag = f"cap-{plr}-{delay}-dfcp-{rep}"
+        js = lock_wait(lambda: self.run_engine(tag, ini, d + 40),
+                       lambda: os.path.join(self.runs, tag + ".log"))
+        r = self.dfcp_rx(js, "r1")
+        f = self.flow(js, "f1") or {}
+        rx = self.flow(js, "r1") or {}
+        return r["goodput_mbps"], {"eff_pct": f.get("efficiency_pct"),
+                                   "syms_per_block": f.get("symbols_per_block"),
+                                   "topups": f.get("topups"),
+                                   "stale": rx.get("stale_symbols"),
+                                   "bad_bytes": rx.get("bad_bytes"),
+                                   "blocks": f.get("blocks_acked")}
+
+    def tcp_point(self, cc, plr, delay, d, rep):
+        link = self.link(1000)
+        ini = ex.Ini(open(os.path.join(ex.SRC, "configs/exp-single.ini")).read())
+        ini.set("pipe link", "bw", ex.mbit(link))
+        ini.set("pipe link", "delay", f"{delay}ms")
+        ini.set("pipe link", "plr", f"{plr}%")
+        self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
+        self.to_tcp(ini)
+        tag = f"cap-{plr}-{delay}-{cc}-{rep}"
+        _, good = lock_wait(lambda: self.run_tcp(tag, ini, [(cc, "10.0.0.1", "10.0.1.1", 5201)],
+                                                 d),
+                            lambda: os.path.join(self.runs, tag + ".log"))
+        return good[0], {}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__)
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer points (loss 0/1/10/30 %%, 0/50 ms), one run, 2 s")
+    ap.add_argument("--runs", type=int, default=None, help="runs per point (default 3)")
+    ap.add_argument("--duration", type=float, default=None, help="seconds per run (4)")
+    ap.add_argument("--loss", help="comma-separated loss %% list")
+    ap.add_argument("--delay", help="comma-separated one-way delay ms list")
+    ap.add_argument("--no-tcp", action="store_true")
+    ap.add_argument("--no-dfcp", action="store_true", help="kernel TCP only")
+    ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
+    ap.add_argument("--window-rtts", type=float, default=6.0)
+    ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
+    ap.add_argument("--rx-mem", default="640MiB",
+                    help="the receiver task's mem_budget (default 640MiB: a lossy block "
+                         "holds a decoder for its rounds)")
+    ap.add_argument("--queue", type=int, default=None)
+    ap.add_argument("--out", default="/tmp/bench-capacity")
+    ap.add_argument("--engine", default=None)
+    a = ap.parse_args()
+    runs = a.runs or (1 if a.quick else 3)
+    d = a.duration or (2 if a.quick else 4)
+    d = int(d) if float(d).is_integer() else d
+    loss = [float(x) for x in a.loss.split(",")] if a.loss else (
+        QUICK_LOSS if a.quick else FULL_LOSS)
+    delay = [int(x) for x in a.delay.split(",")] if a.delay else (
+        QUICK_DELAY if a.quick else FULL_DELAY)
+    loss = [int(x) if float(x).is_integer() else x for x in loss]
+    if a.engine is None:
+        a.engine = os.path.join(ex.SRC, "build", "app/dfcp-engine/dfcp-engine")
+    if not os.access(a.engine, os.X_OK):
+        print("no engine binary: build first (make build)")
+        return 2
+    os.makedirs(a.out, exist_ok=True)
+    a.scale, a.tcp_scale, a.duration, a.tcp_duration = 1.0, "auto", d, int(math.ceil(d))
+    r = Capacity(a)
+    ccs = [] if a.no_tcp else [c for c in a.tcp.split(",") if c]
+    rows = []
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
+          f"{os.getloadavg()[0]:.2f}, {runs} run(s) of {d} s per point", flush=True)
+    try:
+        if ccs and r.need_net():
+            plan = [("loss", 0, cc, True) for cc in ccs]
+            lock_wait(lambda: r.pick_tcp_scale(plan),
+                      lambda: os.path.join(r.runs, "ceiling-0.log"))
+            if r.tcp_scale is None:
+                ccs = []
+        elif ccs:
+            ccs = []
+        for dl in delay:
+            for p in loss:
+                for proto in ([] if a.no_dfcp else ["dfcp"]) + ccs:
+                    vals, extra = [], []
+                    for rep in range(runs):
+                        r.cur_scale = 1.0 if proto == "dfcp" else r.tcp_scale
+                        try:
+                            if proto == "dfcp":
+                                g, x = r.dfcp_point(p, dl, d, rep)
+                            else:
+                                g, x = r.tcp_point(proto, p, dl, d, rep)
+                        except RuntimeError as e:
+                            print(f"# {proto} {p} % {dl} ms: {e}", flush=True)
+                            continue
+                        vals.append(g)
+                        extra.append(x)
+                    if not vals:
+                        continue
+                    link = 1000 * r.cur_scale
+                    b = (bound(link, p, ex.DFCP_T, ex.DFCP_T + 78) if proto == "dfcp"
+                         else bound(link, p, TCP_PAYLOAD, TCP_FRAME))
+                    g = statistics.median(vals)
+                    name = "capacity" if proto == "dfcp" else f"capacity-{proto}"
+                    sc = "" if r.cur_scale == 1.0 else f"  # scale {r.cur_scale}"
+                    print(f"{name} {p} {dl} {g:.1f} {b:.1f} {g / b:.3f}{sc}", flush=True)
+                    rows.append({"proto": proto, "loss_pct": p, "delay_ms": dl, "goodput": g,
+                                 "bound": b, "eff": g / b, "runs": vals, "detail": extra,
+                                 "scale": r.cur_scale, "load": os.getloadavg()[0]})
+    finally:
+        r.cleanup()
+        with open(os.path.join(a.out, "capacity.json"), "w") as f:
+            json.dump({"rows": rows, "command": " ".join(sys.argv)}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
