@@ -185,6 +185,21 @@ snd_copy(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
 		memcpy(dst + first, c->sndbuf, len - first);
 }
 
+/* A data segment of len bytes left at now: the next one's departure at the
+ * module's pacing rate (payload bytes, as BBR measures delivery). As
+ * Linux's earliest departure time, lateness of the caller is credited up
+ * to half a slot. */
+static void
+pace_sent(struct tcp_conn *c, uint64_t now, uint32_t len)
+{
+	uint64_t dt = (uint64_t)len * 1000000000ull / c->cc.pacing_Bps;
+
+	if (now < c->pace_next)
+		c->pace_next += dt;
+	else
+		c->pace_next = now + dt - tcp_min64(now - c->pace_next, dt / 2);
+}
+
 /* Emit one segment [seq, seq+len) (+FIN). */
 static int
 emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
@@ -228,8 +243,10 @@ emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
 		c->rtt_seq = seq;
 		c->rtt_ts = now;
 	}
-	if (c->rack_on && len)
+	if ((c->rack_on || c->rate_on) && len)
 		tcp_rack_sent(&c->rk, seq, len, now);
+	if (c->cc.pacing_Bps && len)
+		pace_sent(c, now, len);
 	if (TCP_SEQ_GT(end, c->snd_max))
 		c->snd_max = end;
 	if (c->rto_at == 0)
@@ -315,12 +332,13 @@ tcp_tlp_arm(struct tcp_conn *c, uint64_t now)
 	c->rk.tlp_at = now + pto;
 }
 
-/* RACK's send test: PRR in recovery, else pipe + len <= cwnd (the SACKed
- * and lost data out of the pipe, as Linux's packets_in_flight). */
+/* RACK's send test: PRR in recovery (unless the module owns cwnd), else
+ * pipe + len <= cwnd (the SACKed and lost data out of the pipe, as Linux's
+ * packets_in_flight). */
 static int
 rack_may_send(const struct tcp_conn *c, uint32_t len)
 {
-	if (c->in_rec)
+	if (c->in_rec && c->ops->cong_control == NULL)
 		return c->prr_sndcnt >= (int64_t)len;
 	return tcp_rack_pipe(&c->rk) + len <= c->cc.cwnd;
 }
@@ -463,6 +481,8 @@ tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t 
 
 	if (!tcp_can_send_data(c))
 		return 0;
+	if (c->cc.pacing_Bps && now < c->pace_next)
+		return 0;	/* paced: not yet */
 	if (c->rack_on)
 		return next_data_rack(c, now, buf, cap, flen);
 	if (c->rtx_pending) {
@@ -541,6 +561,22 @@ tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t 
 	return 1;
 }
 
+/* Rate sampling: nothing (less than a segment) left to send, cwnd not
+ * full and no loss waiting for its retransmission: the sender is
+ * app-limited (Linux's tcp_rate_check_app_limited). */
+static void
+rate_check_app_limited(struct tcp_conn *c)
+{
+	uint32_t dend = c->fin_queued ? c->fin_seq : c->snd_una + c->snd_buffered;
+	uint32_t pipe = tcp_rack_pipe(&c->rk);
+
+	if (TCP_SEQ_LT(c->snd_nxt, dend) && dend - c->snd_nxt >= c->smss)
+		return;
+	if (pipe >= c->cc.cwnd || c->rk.lost_b > c->rk.rtx_b)
+		return;
+	tcp_rate_app_limited(&c->rk.rate, pipe);
+}
+
 unsigned int
 tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 		uint16_t *lens, size_t cap, unsigned int n)
@@ -612,5 +648,7 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 		}
 		break;
 	}
+	if (c->rate_on && c->sndbuf != NULL && tcp_can_send_data(c))
+		rate_check_app_limited(c);
 	return k;
 }
