@@ -72,7 +72,7 @@ KVO_POINTS = [("loss", 1), ("loss", 5), ("delay", 10), ("delay", 50)]
 # most, and one module at 50 ms delay; loss 1 % and delay 10 ms, where every run of both
 # modules gave x1.00-1.03 (doc/results-tcp.md, "Kernel vs ours"), run in the full
 # scenario only: 18 runs instead of 28 (make test's time)
-KVO_CI = {("loss", 1): (), ("delay", 10): (), ("delay", 50): ("reno",)}
+KVO_CI = {("loss", 1): ("bbr",), ("delay", 10): ("bbr",), ("delay", 50): ("reno", "bbr")}
 # kernel vs ours: runs per point. At 5 % loss the kernel's goodput is bimodal between
 # identical runs (reno 14-33, cubic 14-21 Mbit/s here: at a sub-millisecond RTT its window
 # of 2-5 segments depends on the host's scheduling latency, which drifts between ~0.5 and
@@ -437,7 +437,8 @@ class Seeds:
         a = self.a
         d = int(a.duration or (4 if a.quick else KVO_DURATION))
         pts = [("delay", 10)] if a.quick else KVO_POINTS
-        ccs = [c for c in ("reno", "cubic") if c in self.kcc]
+        ccs = [c for c in ("reno", "cubic", "bbr") if c in self.kcc and
+               (not a.cc or c in a.cc.split(","))]
         if a.quick:
             ccs = ccs[:1]
         link = self.r.link(1000)
@@ -789,7 +790,7 @@ def plots(out, rows):
         pts = sorted({r["x"] for r in kv})
         xt = ", ".join(f"{ex.q(p)} {i}" for i, p in enumerate(pts))
         sets = []
-        for cc in ("reno", "cubic"):
+        for cc in ("reno", "cubic", "bbr"):
             sets.append((f"ours {cc}", [(pts.index(r["x"]), r["goodput_mbps"]) for r in kv
                                         if r["variant"] == cc]))
             sets.append((f"kernel {cc}", [(pts.index(r["x"]), r["kernel_mbps"]) for r in kv
@@ -900,6 +901,9 @@ def main():
     ap.add_argument("--full", action="store_true", help="seed 001 delay and rate sweeps too")
     ap.add_argument("--ci", action="store_true",
                     help="kernel-vs-ours: both modules at 5 %% loss, reno at 50 ms, nothing else (KVO_CI)")
+    ap.add_argument("--cc", default=None,
+                    help="kernel-vs-ours: these modules only (comma-separated; default "
+                         "reno, cubic, bbr)")
     ap.add_argument("--duration", type=float, default=None,
                     help="seconds per run (seed durations: 10 for 003, 40 for its two-flow "
                          "runs, 300 for 001, 100 for its fairness runs)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Reproduce the DFCP thesis experiments (seed 000 §2) with the engine's emulated
-links, kernel TCP CUBIC and Reno through the very same links (issue #6).
+links, kernel TCP CUBIC, Reno and BBR through the very same links (issue #6).
 
   scripts/experiments.py [--scenario NAME[,NAME]|all] [--duration S] [--tcp-duration S]
       [--points LIST] [--variants LIST] [--scale F] [--tcp-scale auto|F] [--queue N]
@@ -22,8 +22,8 @@ scenario; delays are not):
 Variants per point: dfcp-thesis (window 100 blocks scaled with the link rate so it
 covers the same share of the bandwidth-delay product, redundancy 49, encode and
 decode off), dfcp-ours (coding on, redundancy auto, window auto sized to the path),
-cubic, reno (Debian's iperf3 in two network namespaces, the engine's router between
-them on net_af_packet veths).
+cubic, reno, bbr (Debian's iperf3 -C in two network namespaces, the engine's router
+between them on net_af_packet veths).
 
 Scales (scripts/exp_scale.py): --scale (default 1, the thesis's rates) for the DFCP
 variants; --tcp-scale auto (default) first measures the kernel path's ceiling
@@ -87,7 +87,8 @@ QUICK_POINTS = {
 }
 SCENARIOS = list(FULL_POINTS)
 DFCP_VARIANTS = ["dfcp-thesis", "dfcp-ours"]
-TCP_VARIANTS = ["cubic", "reno"]
+TCP_VARIANTS = ["cubic", "reno", "bbr"]
+LOSS_BASED = ["cubic", "reno"]  # expected far below DFCP at >= 10 % loss (BBR is not)
 VARIANTS = {
     "loss": DFCP_VARIANTS + TCP_VARIANTS,
     "delay": DFCP_VARIANTS + TCP_VARIANTS,
@@ -991,7 +992,7 @@ def checks(rows):
             continue
         out.append((f"loss {r['x']}%: DFCP ours >= {need:.1f} Mbit/s", r["goodput_mbps"] >= need,
                     f"{r['goodput_mbps']:.1f} Mbit/s"))
-    for cc in TCP_VARIANTS:
+    for cc in LOSS_BASED:
         for r in get(rows, "loss", cc):
             if r["x"] >= 10:
                 ours = get(rows, "loss", "dfcp-ours", x=r["x"])

@@ -28,8 +28,12 @@
  *   delivered); on leaving recovery or an RTO's loss state cwnd returns to
  *   at least its value before.
  *
- * Not modelled: Linux's long-term (policer) bandwidth, the ACK-aggregation
- * cwnd allowance and the restart from idle. The connection paces data at
+ * - ACK aggregation (Linux >= 4.20): cwnd also covers the most data an ACK
+ *   burst delivered beyond what BtlBw explains (max over 5-10 rounds, at
+ *   most 100 ms of BtlBw), once BtlBw is found.
+ *
+ * Not modelled: Linux's long-term (policer) bandwidth and the restart from
+ * idle. The connection paces data at
  * cc->pacing_Bps (tcp_output.c) and hands every ACK's rate sample to
  * cong_control. Integer only.
  */
@@ -51,6 +55,9 @@
 #define BBR_MARGIN_PCT		1	/* pacing below the estimate */
 #define BBR_MIN_TSO_BPS		1200000ull	/* quanta of 2 segments from here */
 #define BBR_GSO_MAX		65536u
+#define BBR_AGG_WIN_RTTS	5	/* ACK aggregation: max over 5-10 rounds */
+#define BBR_AGG_MAX_NS		100000000ull	/* its cwnd at most 100 ms of BtlBw */
+#define BBR_AGG_RESET_SEGS	20	/* 2^20 segments in an epoch: it restarts */
 
 static const uint32_t bbr_cycle_gain[BBR_CYCLE_LEN] = {
 	BBR_UNIT * 5 / 4, BBR_UNIT * 3 / 4,
@@ -70,6 +77,10 @@ struct bbr {
 	uint64_t full_bw;
 	uint64_t probe_rtts;
 	uint64_t rng;
+	/* ACK aggregation: bytes delivered beyond BtlBw since the epoch began */
+	uint64_t agg_epoch, agg_acked;
+	uint32_t extra_acked[2];
+	uint8_t agg_idx, agg_rounds;
 	uint32_t prior_cwnd;
 	uint32_t pacing_gain, cwnd_gain;
 	uint8_t mode, cycle_idx, full_bw_cnt, full_bw_reached;
@@ -114,9 +125,10 @@ quantum_segs(const struct tcp_cc *cc)
 	return (uint32_t)tcp_max64(tcp_min64(segs, 127), min);
 }
 
-/* gain x BDP plus the quanta, bytes */
+/* gain x BDP plus extra (bytes) plus the quanta, bytes */
 static uint32_t
-inflight(const struct tcp_cc *cc, const struct bbr *b, uint64_t bw, uint32_t gain)
+inflight(const struct tcp_cc *cc, const struct bbr *b, uint64_t bw, uint32_t gain,
+		uint32_t extra)
 {
 	uint64_t segs;
 
@@ -127,6 +139,7 @@ inflight(const struct tcp_cc *cc, const struct bbr *b, uint64_t bw, uint32_t gai
 
 		segs = (bdp * gain / BBR_UNIT + cc->mss - 1) / cc->mss;
 	}
+	segs += (extra + cc->mss - 1) / cc->mss;
 	segs += 3 * quantum_segs(cc);
 	segs = (segs + 1) & ~1ull;
 	if (b->mode == TCP_BBR_PROBE_BW && b->cycle_idx == 0)
@@ -178,7 +191,7 @@ bbr_init(struct tcp_cc *cc, uint64_t now)
 {
 	struct bbr *b = bbr_of(cc);
 
-	*b = (struct bbr){ .min_rtt_ns = UINT64_MAX, .min_rtt_stamp = now,
+	*b = (struct bbr){ .min_rtt_ns = UINT64_MAX, .min_rtt_stamp = now, .agg_epoch = now,
 		.mode = TCP_BBR_STARTUP, .pacing_gain = BBR_HIGH_GAIN,
 		.cwnd_gain = BBR_HIGH_GAIN, .rng = now * 2654435761u | 1 };
 	b->prior_cwnd = cc->cwnd;
@@ -209,6 +222,45 @@ update_bw(struct bbr *b, const struct tcp_rate_sample *rs)
 	}
 }
 
+/* Linux's bbr_update_ack_aggregation: the most data an ACK burst delivered
+ * beyond what BtlBw explains since the epoch began (ACK aggregation by
+ * delayed ACKs, receivers or the host's scheduling), kept over 5-10 rounds. */
+static void
+update_ack_aggregation(const struct tcp_cc *cc, struct bbr *b,
+		const struct tcp_rate_sample *rs, uint64_t now)
+{
+	uint64_t expected, extra;
+
+	if (rs->acked_sacked == 0 || rs->interval_ns == 0)
+		return;
+	if (b->round_start && ++b->agg_rounds >= BBR_AGG_WIN_RTTS) {
+		b->agg_rounds = 0;
+		b->agg_idx ^= 1;
+		b->extra_acked[b->agg_idx] = 0;
+	}
+	expected = max_bw(b) * (now - b->agg_epoch) / 1000000000ull;
+	if (b->agg_acked <= expected || b->agg_acked + rs->acked_sacked >=
+			(uint64_t)cc->mss << BBR_AGG_RESET_SEGS) {
+		b->agg_acked = 0;
+		b->agg_epoch = now;
+		expected = 0;
+	}
+	b->agg_acked += rs->acked_sacked;
+	extra = tcp_min64(b->agg_acked - expected, cc->cwnd);
+	if (extra > b->extra_acked[b->agg_idx])
+		b->extra_acked[b->agg_idx] = (uint32_t)extra;
+}
+
+/* the cwnd allowance for it, once BtlBw is found */
+static uint32_t
+ack_aggregation_cwnd(const struct bbr *b)
+{
+	if (!b->full_bw_reached)
+		return 0;
+	return (uint32_t)tcp_min64(tcp_max32(b->extra_acked[0], b->extra_acked[1]),
+			max_bw(b) * BBR_AGG_MAX_NS / 1000000000ull);
+}
+
 static void
 update_cycle_phase(const struct tcp_cc *cc, struct bbr *b,
 		const struct tcp_rate_sample *rs, uint64_t now)
@@ -221,8 +273,8 @@ update_cycle_phase(const struct tcp_cc *cc, struct bbr *b,
 	full = now - b->cycle_stamp > b->min_rtt_ns;
 	if (gain == BBR_UNIT ? full :
 			gain > BBR_UNIT ? full && (rs->losses || rs->prior_in_flight >=
-				inflight(cc, b, max_bw(b), gain)) :
-			full || rs->prior_in_flight <= inflight(cc, b, max_bw(b), BBR_UNIT))
+				inflight(cc, b, max_bw(b), gain, 0)) :
+			full || rs->prior_in_flight <= inflight(cc, b, max_bw(b), BBR_UNIT, 0))
 		advance_cycle(b, now);
 }
 
@@ -248,10 +300,10 @@ check_drain(struct tcp_cc *cc, struct bbr *b, const struct tcp_rate_sample *rs,
 {
 	if (b->mode == TCP_BBR_STARTUP && b->full_bw_reached) {
 		b->mode = TCP_BBR_DRAIN;
-		cc->ssthresh = inflight(cc, b, max_bw(b), BBR_UNIT);
+		cc->ssthresh = inflight(cc, b, max_bw(b), BBR_UNIT, 0);
 	}
 	if (b->mode == TCP_BBR_DRAIN &&
-			rs->in_flight <= inflight(cc, b, max_bw(b), BBR_UNIT))
+			rs->in_flight <= inflight(cc, b, max_bw(b), BBR_UNIT, 0))
 		enter_probe_bw(b, now);
 }
 
@@ -344,7 +396,7 @@ set_cwnd(struct tcp_cc *cc, struct bbr *b, const struct tcp_rate_sample *rs, uin
 	uint32_t cwnd = cc->cwnd, acked = rs->acked_sacked, target;
 
 	if (acked != 0 && !recover_or_restore(cc, b, rs, &cwnd)) {
-		target = inflight(cc, b, bw, b->cwnd_gain);
+		target = inflight(cc, b, bw, b->cwnd_gain, ack_aggregation_cwnd(b));
 		if (b->full_bw_reached)
 			cwnd = tcp_min32(cwnd + acked, target);
 		else if (cwnd < target || rs->delivered_total < BBR_INIT_CWND_SEGS * cc->mss)
@@ -364,6 +416,7 @@ bbr_cong_control(struct tcp_cc *cc, const struct tcp_cc_ack *a,
 	uint64_t bw, rate;
 
 	update_bw(b, rs);
+	update_ack_aggregation(cc, b, rs, a->now);
 	update_cycle_phase(cc, b, rs, a->now);
 	check_full_bw(b, rs);
 	check_drain(cc, b, rs, a->now);

@@ -11,6 +11,8 @@
 #include "tcp.h"
 #include "tcp_priv.h"
 
+#define PACE_QUANTUM_MAX	65536ull	/* bytes a late sender may catch up */
+
 /* ------------------------------------------------------------------ */
 /* Frame output                                                         */
 /* ------------------------------------------------------------------ */
@@ -186,18 +188,20 @@ snd_copy(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
 }
 
 /* A data segment of len bytes left at now: the next one's departure at the
- * module's pacing rate (payload bytes, as BBR measures delivery). As
- * Linux's earliest departure time, lateness of the caller is credited up
- * to half a slot. */
+ * module's pacing rate (payload bytes, as BBR measures delivery). A caller
+ * late for a departure may catch up by one send quantum, sent back to back:
+ * ~1 ms at the rate, at least 2 segments, at most 64 KB (Linux sends such a
+ * quantum as one TSO burst per departure). */
 static void
 pace_sent(struct tcp_conn *c, uint64_t now, uint32_t len)
 {
-	uint64_t dt = (uint64_t)len * 1000000000ull / c->cc.pacing_Bps;
+	uint64_t rate = c->cc.pacing_Bps;
+	uint64_t q = tcp_min64(tcp_max64(rate >> 10, 2ull * c->smss), PACE_QUANTUM_MAX);
+	uint64_t q_ns = tcp_max64(q * 1000000000ull / rate, c->srtt / 2);
 
-	if (now < c->pace_next)
-		c->pace_next += dt;
-	else
-		c->pace_next = now + dt - tcp_min64(now - c->pace_next, dt / 2);
+	if (c->pace_next + q_ns < now)
+		c->pace_next = now - q_ns;
+	c->pace_next += (uint64_t)len * 1000000000ull / rate;
 }
 
 /* Emit one segment [seq, seq+len) (+FIN). */
