@@ -189,15 +189,16 @@ snd_copy(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
 
 /* A data segment of len bytes left at now: the next one's departure at the
  * module's pacing rate (payload bytes, as BBR measures delivery). A caller
- * late for a departure may catch up by one send quantum, sent back to back:
- * ~1 ms at the rate, at least 2 segments, at most 64 KB (Linux sends such a
- * quantum as one TSO burst per departure). */
+ * late for departures may send what it missed back to back, up to a send
+ * quantum (~1 ms at the rate, at least 2 segments, at most 64 KB: what
+ * Linux sends as one TSO burst) or a cwnd if that is more: a busy-polling
+ * lcore the host deschedules for milliseconds keeps the rate. */
 static void
 pace_sent(struct tcp_conn *c, uint64_t now, uint32_t len)
 {
 	uint64_t rate = c->cc.pacing_Bps;
 	uint64_t q = tcp_min64(tcp_max64(rate >> 10, 2ull * c->smss), PACE_QUANTUM_MAX);
-	uint64_t q_ns = tcp_max64(q * 1000000000ull / rate, c->srtt / 2);
+	uint64_t q_ns = tcp_max64(q, c->cc.cwnd) * 1000000000ull / rate;
 
 	if (c->pace_next + q_ns < now)
 		c->pace_next = now - q_ns;
