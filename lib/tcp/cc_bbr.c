@@ -5,8 +5,9 @@
  * the path, not a reaction to loss:
  *
  * - BtlBw: the maximum delivery rate (the connection's rate samples,
- *   tcp_rate.c) over the last 10 round trips; app-limited samples only
- *   when they raise it. A round trip ends when a segment sent after the
+ *   tcp_rate.c) over the last 10 round trips (Kathleen Nichols' windowed
+ *   max filter: kept while no sample comes); app-limited samples only when
+ *   they raise it. A round trip ends when a segment sent after the
  *   previous round's end is delivered.
  * - RTprop: the minimum RTT over 10 s.
  * - Pacing rate = pacing_gain x BtlBw (less a 1 % margin); cwnd =
@@ -67,8 +68,13 @@ static const uint32_t bbr_cycle_gain[BBR_CYCLE_LEN] = {
 /* the connection's loss state, as Linux's ca_state order */
 enum { BBR_CA_OPEN = 0, BBR_CA_RECOVERY, BBR_CA_LOSS };
 
+/* a windowed max filter sample: round, bytes/s */
+struct bbr_mm {
+	uint64_t t, v;
+};
+
 struct bbr {
-	uint64_t bw[BBR_BW_RTTS];	/* per-round maxima, bytes/s */
+	struct bbr_mm bw[3];		/* BtlBw: best, 2nd, 3rd best in the window */
 	uint64_t rounds;
 	uint64_t next_rtt_delivered;	/* the round ends past this */
 	uint64_t min_rtt_ns, min_rtt_stamp;
@@ -100,11 +106,42 @@ bbr_of(struct tcp_cc *cc)
 static uint64_t
 max_bw(const struct bbr *b)
 {
-	uint64_t m = 0;
+	return b->bw[0].v;
+}
 
-	for (unsigned int i = 0; i < BBR_BW_RTTS; i++)
-		m = tcp_max64(m, b->bw[i]);
-	return m;
+/* Kathleen Nichols' windowed max filter (Linux's win_minmax.c): the best,
+ * second and third best samples of the window, each newer than the one
+ * before; a sample older than the window is replaced by the next. Without
+ * new samples the estimate stays. */
+static void
+bw_filter(struct bbr_mm *s, uint64_t win, uint64_t t, uint64_t v)
+{
+	struct bbr_mm val = { t, v };
+	uint64_t dt;
+
+	if (v >= s[0].v || t - s[2].t > win) {
+		s[0] = s[1] = s[2] = val;
+		return;
+	}
+	if (v >= s[1].v)
+		s[2] = s[1] = val;
+	else if (v >= s[2].v)
+		s[2] = val;
+	dt = t - s[0].t;
+	if (dt > win) {
+		s[0] = s[1];
+		s[1] = s[2];
+		s[2] = val;
+		if (t - s[0].t > win) {
+			s[0] = s[1];
+			s[1] = s[2];
+			s[2] = val;
+		}
+	} else if (s[1].t == s[0].t && dt > win / 4) {
+		s[2] = s[1] = val;
+	} else if (s[2].t == s[1].t && dt > win / 2) {
+		s[2] = val;
+	}
 }
 
 /* bytes/s at gain, less the margin */
@@ -210,16 +247,12 @@ update_bw(struct bbr *b, const struct tcp_rate_sample *rs)
 	if (rs->prior_delivered >= b->next_rtt_delivered) {
 		b->next_rtt_delivered = rs->delivered_total;
 		b->rounds++;
-		b->bw[b->rounds % BBR_BW_RTTS] = 0;
 		b->round_start = 1;
 		b->conservation = 0;
 	}
 	bw = rs->delivered * 1000000000ull / rs->interval_ns;
-	if (!rs->is_app_limited || bw >= max_bw(b)) {
-		uint64_t *slot = &b->bw[b->rounds % BBR_BW_RTTS];
-
-		*slot = tcp_max64(*slot, bw);
-	}
+	if (!rs->is_app_limited || bw >= max_bw(b))
+		bw_filter(b->bw, BBR_BW_RTTS, b->rounds, bw);
 }
 
 /* Linux's bbr_update_ack_aggregation: the most data an ACK burst delivered

@@ -192,7 +192,8 @@ snd_copy(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
  * late for departures may send what it missed back to back, up to a send
  * quantum (~1 ms at the rate, at least 2 segments, at most 64 KB: what
  * Linux sends as one TSO burst) or a cwnd if that is more: a busy-polling
- * lcore the host deschedules for milliseconds keeps the rate. */
+ * lcore the host deschedules for milliseconds keeps the rate. Time when
+ * cwnd or the application held the sender earns nothing (tx_burst). */
 static void
 pace_sent(struct tcp_conn *c, uint64_t now, uint32_t len)
 {
@@ -655,5 +656,7 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 	}
 	if (c->rate_on && c->sndbuf != NULL && tcp_can_send_data(c))
 		rate_check_app_limited(c);
+	if (k < n && c->cc.pacing_Bps && c->pace_next < now)
+		c->pace_next = now;	/* not held by pacing: no credit to catch up */
 	return k;
 }
