@@ -33,8 +33,6 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 	c->ever_rec = 1;
 	c->st.fast_retrans++;
 	c->cc.ca_acc = 0;
-	if (c->ops->cong_control != NULL)
-		prior_cwnd = c->cc.cwnd;	/* the module keeps cwnd */
 	switch (c->rec_mode) {
 	case TCP_REC_NONE:
 		/* Tahoe: retransmit and slow start from one segment */
@@ -62,7 +60,7 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 		break;
 	}
 	if (c->ops->cong_control != NULL)
-		c->cc.cwnd = prior_cwnd;
+		c->cc.cwnd = prior_cwnd;	/* the module keeps cwnd */
 	c->cc.in_recovery = c->in_rec;
 	if (c->rec_mode != TCP_REC_NONE && c->ops->enter_recovery != NULL)
 		c->ops->enter_recovery(&c->cc, now);
