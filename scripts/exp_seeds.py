@@ -82,6 +82,9 @@ KVO_CI = {("loss", 1): ("bbr",), ("delay", 10): ("bbr",), ("delay", 50): ("reno"
 # of 5 for CUBIC, whose ratio spread widest (x0.84-1.27 over single runs; a CI run of
 # 2026-12-02 failed at x1.26 on a kernel median of 14.01 from 18.74 / 13.67 / 14.01)
 KVO_RUNS = {("loss", 5): 3, ("loss", 5, "cubic"): 5}
+# --ci: BBR's figure at 5 % is not bimodal (kernel 33.6-45.3, ours 37.0-41.5 Mbit/s over 9
+# runs each, 2026-12-06): one run each keeps the suite's time (doc/tcp.md, "bbr")
+KVO_CI_RUNS = {("loss", 5, "bbr"): 1}
 KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
 KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
@@ -465,6 +468,8 @@ class Seeds:
                 ini.add("task rx", {"kind": "tcp", "port": "sinks", "flows": "rx"})
                 ini.set("lcore 1", "tasks", "tx, r0, rx")
                 nrun = KVO_RUNS.get((scen, x, cc), KVO_RUNS.get((scen, x), 1))
+                if a.ci:
+                    nrun = KVO_CI_RUNS.get((scen, x, cc), nrun)
                 oruns, snd = [], None
                 for i in range(nrun):
                     tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
