@@ -179,7 +179,11 @@ struct tcp_cc {
 	uint32_t cwnd_cap;		/* 0: none (seed-002 policy sets it) */
 	uint32_t ca_acc;		/* bytes acked toward the next CA step */
 	uint8_t in_recovery;
+	uint8_t in_loss;		/* after an RTO, until its window is acked */
 	uint64_t rtt_min_ns, srtt_ns;
+	uint64_t pacing_Bps;		/* set by a module that paces (0: unpaced) */
+	uint8_t app_limited;		/* set by a module: samples of the data in
+					 * flight now are app-limited */
 	uint64_t priv[96];		/* module state */
 };
 
@@ -196,6 +200,24 @@ struct tcp_cc_ack {
 	uint8_t has_tsval;		/* tsval valid (TS option with an echo) */
 	uint32_t tsval;			/* peer's TSval (TCPW-C: data arrival) */
 	uint8_t dup;			/* counted as a duplicate ACK */
+};
+
+/*
+ * Delivery-rate sample of one ACK (draft-cheng-iccrg-delivery-rate-estimation,
+ * Linux's tcp_rate.c), from per-segment send state; byte counts.
+ * interval_ns 0: no valid sample (delivered and the rate are not to be used).
+ */
+struct tcp_rate_sample {
+	uint64_t delivered_total;	/* bytes delivered since the start */
+	uint64_t prior_delivered;	/* delivered_total when the sampled segment left */
+	uint64_t delivered;		/* bytes delivered over interval_ns */
+	uint64_t interval_ns;		/* max(send interval, ACK interval) */
+	uint64_t rtt_ns;		/* of the newest delivered original, 0: none */
+	uint32_t acked_sacked;		/* bytes newly delivered by this ACK */
+	uint32_t losses;		/* bytes newly marked lost by this ACK */
+	uint32_t prior_in_flight;	/* pipe before the ACK */
+	uint32_t in_flight;		/* pipe after it */
+	uint8_t is_app_limited;		/* the sampled segment left app-limited */
 };
 
 struct tcp_cc_ops {
@@ -221,12 +243,18 @@ struct tcp_cc_ops {
 	void (*on_timeout)(struct tcp_cc *cc, uint64_t now);
 	/* bandwidth estimate in bit/s for stats, 0 = none; optional */
 	uint64_t (*bw_bps)(const struct tcp_cc *cc);
+	/* every ACK, after loss detection, with its delivery-rate sample
+	 * (Linux's cong_control); optional. A module that sets it owns cwnd:
+	 * the connection calls no cong_avoid, runs no PRR and leaves cwnd as
+	 * it is on entering and leaving recovery (an RTO still sets 1 MSS) */
+	void (*cong_control)(struct tcp_cc *cc, const struct tcp_cc_ack *a,
+			const struct tcp_rate_sample *rs);
 };
 
 #define TCP_CC_F_PAIR_ACKS	0x1	/* wants the peer to send ACK pairs (TCPW-C) */
 
 /* The module table: tahoe, reno, newreno, sack, vegas, bic, cubic,
- * westwood, tcpw-c. NULL if unknown. */
+ * westwood, tcpw-c, bbr. NULL if unknown. */
 const struct tcp_cc_ops *tcp_cc_find(const char *name);
 /* i-th module or NULL past the end. */
 const struct tcp_cc_ops *tcp_cc_get(unsigned int i);
@@ -258,6 +286,21 @@ void tcp_cubic_info(const struct tcp_cc *cc, struct tcp_cubic_info *ci);
 void tcp_tcpwc_add_pair(struct tcp_cc *cc, uint64_t dispersion_ns,
 		uint64_t delay_sum_ns, uint32_t len);
 uint32_t tcp_tcpwc_pairs(const struct tcp_cc *cc);
+/* BBR's state machine and model. */
+enum tcp_bbr_mode {
+	TCP_BBR_STARTUP = 0, TCP_BBR_DRAIN, TCP_BBR_PROBE_BW, TCP_BBR_PROBE_RTT,
+};
+struct tcp_bbr_info {
+	enum tcp_bbr_mode mode;
+	uint64_t bw_Bps;		/* BtlBw: windowed max delivery rate */
+	uint64_t min_rtt_ns;		/* RTprop: windowed min RTT */
+	uint32_t pacing_gain, cwnd_gain;	/* in 1/256 */
+	uint32_t cycle_idx;		/* PROBE_BW phase 0..7 */
+	uint64_t rounds;		/* round trips counted */
+	uint8_t full_bw_reached;
+	uint64_t probe_rtts;		/* PROBE_RTT entries */
+};
+void tcp_bbr_info(const struct tcp_cc *cc, struct tcp_bbr_info *bi);
 
 /* ------------------------------------------------------------------ */
 /* Connections                                                          */
@@ -384,7 +427,8 @@ struct tcp_stats {
 	uint32_t snd_wnd, rcv_wnd;
 	uint64_t srtt_ns, rttvar_ns, rto_ns;
 	uint64_t rtt_min_ns, rtt_avg_ns, rtt_samples;
-	uint64_t bw_est_bps;			/* Westwood / TCPW-C estimate */
+	uint64_t bw_est_bps;			/* Westwood / TCPW-C / BBR estimate */
+	uint64_t pacing_bps;			/* the module's pacing rate (0: none) */
 	uint64_t start_ns, established_ns, done_ns;
 	uint64_t drops[TCP_E_MAX];
 };

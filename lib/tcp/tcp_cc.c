@@ -19,6 +19,7 @@ static const struct tcp_cc_ops *const cc_table[] = {
 	&tcp_cc_cubic,
 	&tcp_cc_westwood,
 	&tcp_cc_tcpwc,
+	&tcp_cc_bbr,
 };
 
 const struct tcp_cc_ops *

@@ -100,8 +100,10 @@ conn_alloc(const struct tcp_conf *conf, uint64_t now)
 	c->ooo_cap = tcp_max32(OOO_MIN, tcp_min32(c->rcvbuf_size / OOO_PER_BYTES, OOO_MAX));
 	c->ooo = calloc(c->ooo_cap, sizeof(*c->ooo));
 	/* RACK's segment records: one per 256 bytes of send buffer (a smaller
-	 * segment size limits the flight to that many segments) */
-	if (conf->source != NULL && conf->rack != 0 && conf->sack &&
+	 * segment size limits the flight to that many segments); a module
+	 * taking rate samples (cong_control) needs them in any case */
+	if (conf->source != NULL && ((conf->rack != 0 && conf->sack) ||
+			ops->cong_control != NULL) &&
 			tcp_rack_init(&c->rk, c->sndbuf_size / 256) < 0) {
 		free(c->rcvbuf);
 		c->rcvbuf = NULL;
@@ -173,7 +175,9 @@ negotiate(struct tcp_conn *c, const struct tcp_seg *s)
 	if (c->conf.rack > 0 && c->conf.recovery < 0 && c->sack_ok &&
 			(c->rec_mode == TCP_REC_RENO || c->rec_mode == TCP_REC_NEWRENO))
 		c->rec_mode = TCP_REC_SACK;
-	c->rack_on = c->rk.seg != NULL && c->sack_ok && c->rec_mode == TCP_REC_SACK;
+	c->rack_on = c->rk.seg != NULL && c->conf.rack != 0 && c->sack_ok &&
+		c->rec_mode == TCP_REC_SACK;
+	c->rate_on = c->rk.seg != NULL && c->ops->cong_control != NULL;
 	c->lt_on = c->conf.limited_transmit < 0 ? c->rack_on : c->conf.limited_transmit > 0;
 	/* auto: when our cc asks, or when the peer's SYN does (a TCPW-C
 	 * sender marks its SYN with TCP_RSV_PAIR: without pairs from this
@@ -305,6 +309,7 @@ tcp_cc_sync(struct tcp_conn *c, uint32_t flight)
 	c->cc.srtt_ns = c->srtt;
 	c->cc.rtt_min_ns = c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns;
 	c->cc.in_recovery = c->in_rec;
+	c->cc.in_loss = !c->in_rec && c->ever_rec && TCP_SEQ_LT(c->snd_una, c->recover);
 }
 
 int
@@ -635,6 +640,7 @@ tcp_conn_stats(const struct tcp_conn *c, struct tcp_stats *st)
 		st->rtt_min_ns = 0;
 	st->rtt_avg_ns = c->st.rtt_samples ? c->rtt_sum / c->st.rtt_samples : 0;
 	st->bw_est_bps = c->ops->bw_bps != NULL ? c->ops->bw_bps(&c->cc) : 0;
+	st->pacing_bps = c->cc.pacing_Bps * 8;
 	st->rack = c->rack_on;
 	st->rack_marked = c->rk.marked;
 	st->dsack_rx = c->st.dsack_rx;

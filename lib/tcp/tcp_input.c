@@ -113,6 +113,8 @@ ack_sack(struct tcp_conn *c, const struct tcp_seg *s, struct tcp_sack_blk *dsack
 	if (c->rack_on)
 		return tcp_rack_update(&c->rk, s->ack, blk, n, now,
 				c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns);
+	if (c->rate_on)	/* the records for the rate samples only */
+		tcp_rack_update(&c->rk, s->ack, NULL, 0, now, 0);
 	for (uint32_t i = 0; i < n; i++)
 		sacked += tcp_sb_add(c, blk[i].start, blk[i].end);
 	return sacked;
@@ -154,8 +156,9 @@ ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint32_t lost, uint64_t n
 			tcp_exit_recovery(c, now);
 		} else {
 			/* partial ACK */
-			if (c->rec_mode == TCP_REC_NEWRENO) {
+			if (c->rec_mode == TCP_REC_NEWRENO)
 				c->rtx_pending = 1;
+			if (c->rec_mode == TCP_REC_NEWRENO && c->ops->cong_control == NULL) {
 				c->cc.cwnd = c->cc.cwnd > a->acked ? c->cc.cwnd - a->acked : 0;
 				if (a->acked >= c->smss)
 					c->cc.cwnd += c->smss;
@@ -169,7 +172,8 @@ ack_new_data(struct tcp_conn *c, struct tcp_cc_ack *a, uint32_t lost, uint64_t n
 		}
 	} else {
 		c->dupacks = 0;
-		c->ops->cong_avoid(&c->cc, a);
+		if (c->ops->cong_control == NULL)
+			c->ops->cong_avoid(&c->cc, a);
 		tcp_apply_cap(c);
 		tcp_trace(c, now, TCP_TR_ACK);
 	}
@@ -199,7 +203,8 @@ ack_dup(struct tcp_conn *c, uint32_t sacked, uint64_t now)
 	c->st.dupacks_rx++;
 	if (c->in_rec) {
 		if (c->rec_mode == TCP_REC_RENO || c->rec_mode == TCP_REC_NEWRENO) {
-			c->cc.cwnd += c->smss;	/* inflation */
+			if (c->ops->cong_control == NULL)
+				c->cc.cwnd += c->smss;	/* inflation */
 			tcp_trace(c, now, TCP_TR_DUPACK);
 		} else {
 			tcp_prr_update(c, sacked, 0);
@@ -218,6 +223,35 @@ ack_dup(struct tcp_conn *c, uint32_t sacked, uint64_t now)
 	}
 }
 
+/* Bytes in the network: RACK's pipe where the records are kept. */
+static uint32_t
+conn_pipe(const struct tcp_conn *c)
+{
+	return c->rack_on || c->rate_on ? tcp_rack_pipe(&c->rk) : c->snd_max - c->snd_una;
+}
+
+/* A module owning cwnd (cong_control): the ACK's delivery-rate sample. */
+static void
+ack_cong_control(struct tcp_conn *c, const struct tcp_cc_ack *a, uint32_t prior_pipe,
+		uint32_t lost, uint64_t now)
+{
+	struct tcp_rate_sample rs;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.prior_in_flight = prior_pipe;
+	rs.losses = lost;
+	if (c->rate_on)
+		tcp_rate_gen(&c->rk.rate, now,
+				c->st.rtt_min_ns == UINT64_MAX ? 0 : c->st.rtt_min_ns, &rs);
+	rs.in_flight = conn_pipe(c);
+	tcp_cc_sync(c, rs.in_flight);
+	c->ops->cong_control(&c->cc, a, &rs);
+	if (c->cc.app_limited && c->rate_on)
+		tcp_rate_app_limited(&c->rk.rate, rs.in_flight);
+	c->cc.app_limited = 0;
+	tcp_apply_cap(c);
+}
+
 /* ACK processing for synchronized states. Returns 0, or -TCP_E_* when
  * the segment must be dropped. */
 int
@@ -227,11 +261,12 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	int pair = (s->rsv & TCP_RSV_PAIR) == TCP_RSV_PAIR;
 	uint32_t old_wnd = c->snd_wnd;
 	int r = ack_acceptable(c, s->ack, now);
-	uint32_t lost = 0;
+	uint32_t lost = 0, prior_pipe;
 	struct tcp_sack_blk dsack;
 
 	if (r <= 0)
 		return r;
+	prior_pipe = conn_pipe(c);
 	ack_window(c, s);
 	memset(&a, 0, sizeof(a));
 	a.now = now;
@@ -264,6 +299,8 @@ tcp_process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 		tcp_undo_ack(c, s, a.acked, &dsack, now);
 		tcp_rack_recover(c, now, a.sacked);
 	}
+	if (c->ops->cong_control != NULL)
+		ack_cong_control(c, &a, prior_pipe, lost, now);
 	return 0;
 }
 

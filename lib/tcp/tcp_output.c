@@ -11,6 +11,8 @@
 #include "tcp.h"
 #include "tcp_priv.h"
 
+#define PACE_QUANTUM_MAX	65536ull	/* bytes a late sender may catch up */
+
 /* ------------------------------------------------------------------ */
 /* Frame output                                                         */
 /* ------------------------------------------------------------------ */
@@ -185,6 +187,25 @@ snd_copy(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
 		memcpy(dst + first, c->sndbuf, len - first);
 }
 
+/* A data segment of len bytes left at now: the next one's departure at the
+ * module's pacing rate (payload bytes, as BBR measures delivery). A caller
+ * late for departures may send what it missed back to back, up to a send
+ * quantum (~1 ms at the rate, at least 2 segments, at most 64 KB: what
+ * Linux sends as one TSO burst) or a cwnd if that is more: a busy-polling
+ * lcore the host deschedules for milliseconds keeps the rate. Time when
+ * cwnd or the application held the sender earns nothing (tx_burst). */
+static void
+pace_sent(struct tcp_conn *c, uint64_t now, uint32_t len)
+{
+	uint64_t rate = c->cc.pacing_Bps;
+	uint64_t q = tcp_min64(tcp_max64(rate >> 10, 2ull * c->smss), PACE_QUANTUM_MAX);
+	uint64_t q_ns = tcp_max64(q, c->cc.cwnd) * 1000000000ull / rate;
+
+	if (c->pace_next + q_ns < now)
+		c->pace_next = now - q_ns;
+	c->pace_next += (uint64_t)len * 1000000000ull / rate;
+}
+
 /* Emit one segment [seq, seq+len) (+FIN). */
 static int
 emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
@@ -228,8 +249,10 @@ emit_data(struct tcp_conn *c, uint64_t now, uint32_t seq, uint32_t len, int fin,
 		c->rtt_seq = seq;
 		c->rtt_ts = now;
 	}
-	if (c->rack_on && len)
+	if ((c->rack_on || c->rate_on) && len)
 		tcp_rack_sent(&c->rk, seq, len, now);
+	if (c->cc.pacing_Bps && len)
+		pace_sent(c, now, len);
 	if (TCP_SEQ_GT(end, c->snd_max))
 		c->snd_max = end;
 	if (c->rto_at == 0)
@@ -315,12 +338,13 @@ tcp_tlp_arm(struct tcp_conn *c, uint64_t now)
 	c->rk.tlp_at = now + pto;
 }
 
-/* RACK's send test: PRR in recovery, else pipe + len <= cwnd (the SACKed
- * and lost data out of the pipe, as Linux's packets_in_flight). */
+/* RACK's send test: PRR in recovery (unless the module owns cwnd), else
+ * pipe + len <= cwnd (the SACKed and lost data out of the pipe, as Linux's
+ * packets_in_flight). */
 static int
 rack_may_send(const struct tcp_conn *c, uint32_t len)
 {
-	if (c->in_rec)
+	if (c->in_rec && c->ops->cong_control == NULL)
 		return c->prr_sndcnt >= (int64_t)len;
 	return tcp_rack_pipe(&c->rk) + len <= c->cc.cwnd;
 }
@@ -463,6 +487,8 @@ tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t 
 
 	if (!tcp_can_send_data(c))
 		return 0;
+	if (c->cc.pacing_Bps && now < c->pace_next)
+		return 0;	/* paced: not yet */
 	if (c->rack_on)
 		return next_data_rack(c, now, buf, cap, flen);
 	if (c->rtx_pending) {
@@ -541,6 +567,22 @@ tcp_next_data(struct tcp_conn *c, uint64_t now, void *buf, size_t cap, uint16_t 
 	return 1;
 }
 
+/* Rate sampling: nothing (less than a segment) left to send, cwnd not
+ * full and no loss waiting for its retransmission: the sender is
+ * app-limited (Linux's tcp_rate_check_app_limited). */
+static void
+rate_check_app_limited(struct tcp_conn *c)
+{
+	uint32_t dend = c->fin_queued ? c->fin_seq : c->snd_una + c->snd_buffered;
+	uint32_t pipe = tcp_rack_pipe(&c->rk);
+
+	if (TCP_SEQ_LT(c->snd_nxt, dend) && dend - c->snd_nxt >= c->smss)
+		return;
+	if (pipe >= c->cc.cwnd || c->rk.lost_b > c->rk.rtx_b)
+		return;
+	tcp_rate_app_limited(&c->rk.rate, pipe);
+}
+
 unsigned int
 tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 		uint16_t *lens, size_t cap, unsigned int n)
@@ -612,5 +654,9 @@ tcp_conn_tx_burst(struct tcp_conn *c, uint64_t now, void *const *bufs,
 		}
 		break;
 	}
+	if (c->rate_on && c->sndbuf != NULL && tcp_can_send_data(c))
+		rate_check_app_limited(c);
+	if (k < n && c->cc.pacing_Bps && c->pace_next < now)
+		c->pace_next = now;	/* not held by pacing: no credit to catch up */
 	return k;
 }

@@ -111,11 +111,32 @@ int tcp_cookie_check(const struct net_sipkey *k, const struct tcp_seg *ack, uint
 #define TCP_RS_RETRANS	0x04	/* a retransmission is in flight */
 #define TCP_RS_EVER_RTX	0x08	/* retransmitted at least once */
 
+#define TCP_RS_APPLTD	0x10	/* sent while the sender was app-limited */
+
 struct tcp_rseg {
 	uint32_t seq;
 	uint16_t len;
 	uint8_t fl;		/* TCP_RS_* */
 	uint64_t ts;		/* latest transmission (ns) */
+	/* delivery-rate state at that transmission (tcp_rate.c) */
+	uint64_t r_delivered;	/* bytes delivered then */
+	uint64_t r_delivered_ts;	/* time of the latest delivery then */
+	uint64_t r_first_ts;	/* send time of the segment that sample began with */
+};
+
+/* Delivery-rate sampling (tcp_rate.c): the connection's counters and the
+ * sample of the ACK being processed. */
+struct tcp_rate {
+	uint64_t delivered;	/* bytes delivered (cumulatively or SACKed) */
+	uint64_t delivered_ts;	/* time of the latest delivery */
+	uint64_t first_ts;	/* send time of the newest delivered segment */
+	uint64_t app_limited;	/* delivered + pipe when it went app-limited, 0: not */
+	/* this ACK */
+	uint32_t newly;		/* bytes delivered */
+	uint8_t have, appl, rtx;
+	uint64_t pick_ts;	/* send time of the newest delivered segment */
+	uint32_t pick_end;
+	uint64_t prior_delivered, prior_ts, first_ts_pick;
 };
 
 struct tcp_rack {
@@ -138,6 +159,7 @@ struct tcp_rack {
 	uint32_t tlp_high;	/* snd_max after the probe */
 	uint8_t tlp_out, tlp_rtx, tlp_pending;
 	uint64_t marked;	/* segments marked lost by RACK */
+	struct tcp_rate rate;
 };
 
 int tcp_rack_init(struct tcp_rack *r, uint32_t cap);
@@ -168,6 +190,16 @@ int tcp_rack_next_lost(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 int tcp_rack_last(const struct tcp_rack *r, uint32_t *seq, uint32_t *len);
 /* probe timeout: 2 SRTT + 2 ms, + 200 ms with one segment out; 0: no SRTT */
 uint64_t tcp_rack_pto(uint64_t srtt, uint32_t flight, uint32_t smss);
+
+/* tcp_rate.c: delivery-rate sampling on RACK's records */
+void tcp_rate_sent(struct tcp_rate *r, struct tcp_rseg *g, uint32_t out_b, uint64_t now);
+void tcp_rate_delivered(struct tcp_rate *r, struct tcp_rseg *g, uint32_t len);
+/* after the ACK's records were updated: the sample (rs zeroed by the caller
+ * but for prior_in_flight) */
+void tcp_rate_gen(struct tcp_rate *r, uint64_t now, uint64_t min_rtt,
+		struct tcp_rate_sample *rs);
+/* nothing more to send though cwnd allows: later samples are app-limited */
+void tcp_rate_app_limited(struct tcp_rate *r, uint32_t pipe);
 
 /* The connection (tcp_conn.c, tcp_input.c, tcp_output.c, tcp_timer.c). */
 #define SB_MAX		32	/* sender scoreboard blocks (classic SACK recovery) */
@@ -220,6 +252,10 @@ struct tcp_conn {
 	/* RFC 8985 RACK-TLP (tcp_rack.c), RFC 3042 limited transmit */
 	struct tcp_rack rk;
 	uint8_t rack_on, lt_on;
+	/* pacing at the module's cc.pacing_Bps: the next data segment's
+	 * earliest departure (ns) */
+	uint64_t pace_next;
+	uint8_t rate_on;	/* delivery-rate samples for the module */
 	/* RTT and timer */
 	uint64_t srtt, rttvar, rto;
 	/* Linux's estimator (with RACK): 4 mdev, its maximum this window, RTTVAR */
@@ -326,6 +362,7 @@ extern const struct tcp_cc_ops tcp_cc_bic;
 extern const struct tcp_cc_ops tcp_cc_cubic;
 extern const struct tcp_cc_ops tcp_cc_westwood;
 extern const struct tcp_cc_ops tcp_cc_tcpwc;
+extern const struct tcp_cc_ops tcp_cc_bbr;
 
 /* Westwood+ estimator, shared by westwood and tcpw-c. */
 struct tcp_ww_est {

@@ -137,6 +137,7 @@ tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now)
 		g->len = (uint16_t)len;
 		g->fl = 0;
 		g->ts = now;
+		tcp_rate_sent(&r->rate, g, r->out_b, now);
 		r->out_b += len;
 		r->end = end;
 		return;
@@ -153,6 +154,7 @@ tcp_rack_sent(struct tcp_rack *r, uint32_t seq, uint32_t len, uint64_t now)
 			r->rtx_b += g->len;
 		g->fl |= TCP_RS_RETRANS | TCP_RS_EVER_RTX;
 		g->ts = now;
+		tcp_rate_sent(&r->rate, g, r->out_b, now);
 	}
 }
 
@@ -197,8 +199,9 @@ sack_block(struct tcp_rack *r, uint32_t s, uint32_t e, uint64_t now, uint64_t mi
 		if (TCP_SEQ_LT(g->seq, s) || TCP_SEQ_GT(rend(g), e) || (g->fl & TCP_RS_SACKED))
 			continue;
 		delivered(r, g, now, min_rtt);
+		tcp_rate_delivered(&r->rate, g, g->len);
 		uncount(r, g, g->len);
-		g->fl = (uint8_t)((g->fl & TCP_RS_EVER_RTX) | TCP_RS_SACKED);
+		g->fl = (uint8_t)((g->fl & (TCP_RS_EVER_RTX | TCP_RS_APPLTD)) | TCP_RS_SACKED);
 		r->out_b += g->len;
 		r->sacked_b += g->len;
 		newly += g->len;
@@ -212,13 +215,17 @@ tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 {
 	uint32_t newly = 0;
 
+	r->rate.newly = 0;
+	r->rate.have = 0;
 	/* cumulatively acknowledged records leave the ring */
 	while (r->n) {
 		struct tcp_rseg *g = rec(r, 0);
 
 		if (TCP_SEQ_LEQ(rend(g), una)) {
-			if (!(g->fl & TCP_RS_SACKED))
+			if (!(g->fl & TCP_RS_SACKED)) {
 				delivered(r, g, now, min_rtt);
+				tcp_rate_delivered(&r->rate, g, g->len);
+			}
 			uncount(r, g, g->len);
 			r->head = (r->head + 1) & (r->cap - 1);
 			r->n--;
@@ -226,6 +233,8 @@ tcp_rack_update(struct tcp_rack *r, uint32_t una, const struct tcp_sack_blk *sb,
 		}
 		if (TCP_SEQ_LT(g->seq, una)) {
 			/* partially acknowledged: keep the rest */
+			if (!(g->fl & TCP_RS_SACKED))
+				tcp_rate_delivered(&r->rate, g, una - g->seq);
 			uncount(r, g, una - g->seq);
 			g->len = (uint16_t)(rend(g) - una);
 			g->seq = una;

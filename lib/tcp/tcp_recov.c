@@ -59,6 +59,8 @@ tcp_enter_recovery(struct tcp_conn *c, uint64_t now)
 		c->recover_fs = c->rack_on ? prior_cwnd : flight ? flight : 1;
 		break;
 	}
+	if (c->ops->cong_control != NULL)
+		c->cc.cwnd = prior_cwnd;	/* the module keeps cwnd */
 	c->cc.in_recovery = c->in_rec;
 	if (c->rec_mode != TCP_REC_NONE && c->ops->enter_recovery != NULL)
 		c->ops->enter_recovery(&c->cc, now);
@@ -73,7 +75,8 @@ tcp_exit_recovery(struct tcp_conn *c, uint64_t now)
 		tcp_rack_recovered(&c->rk);
 	c->in_rec = 0;
 	c->dupacks = 0;
-	c->cc.cwnd = c->cc.ssthresh;
+	if (c->ops->cong_control == NULL)
+		c->cc.cwnd = c->cc.ssthresh;
 	c->cc.in_recovery = 0;
 	c->cc.ca_acc = 0;
 	if (c->ops->exit_recovery != NULL)

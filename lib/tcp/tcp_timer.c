@@ -250,6 +250,10 @@ tcp_conn_next_deadline(const struct tcp_conn *c, uint64_t now)
 			return now;	/* the source may have more */
 		if (tcp_next_data(m, now, NULL, 0, NULL))
 			return now;
+		/* paced: the next departure, if something is to go then */
+		if (c->cc.pacing_Bps && now < c->pace_next && c->pace_next < d &&
+				tcp_next_data(m, c->pace_next, NULL, 0, NULL))
+			d = c->pace_next;
 	}
 	return d;
 }

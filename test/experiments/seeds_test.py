@@ -13,10 +13,11 @@ a defining shape does not hold (doc/results-tcp.md lists them):
            coordinated cap, aggregate >= 70 % of the bottleneck without it, and the
            coordinated cap (held once engaged) gives Jain >= no-cap Jain - 0.02
   kvo      suite kvo: scripts/exp_seeds.py --scenario kernel-vs-ours --check --ci: loss
-           5 % (Reno and CUBIC, medians of 3 runs each side) and delay 50 ms (Reno), 6 s
-           runs: our goodput within +-20 % of the kernel's through the same router and
-           link (77 = skipped without root, network namespaces or iperf3); without --ci
-           both modules at every point (loss 1 %, 5 %, delay 10, 50 ms)
+           5 % (Reno and CUBIC medians of 3 / 5 runs each side, BBR one), delay 50 ms (Reno,
+           BBR), BBR also at loss 1 % and delay 10 ms, 6 s runs: our goodput within
+           +-20 % of the kernel's through the same router and link (77 = skipped without
+           root, network namespaces or iperf3); without --ci every module at every point
+           (loss 1 %, 5 %, delay 10, 50 ms)
 """
 import os
 import shutil

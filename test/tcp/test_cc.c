@@ -70,7 +70,7 @@ static void
 test_table(void)
 {
 	static const char *const names[] = { "tahoe", "reno", "newreno", "sack",
-		"vegas", "bic", "cubic", "westwood", "tcpw-c" };
+		"vegas", "bic", "cubic", "westwood", "tcpw-c", "bbr" };
 	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
