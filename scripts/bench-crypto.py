@@ -24,7 +24,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = {
     "off": "",
-    "auth": "auth_key = {key}\n",
+    "auth": "auth_key = {key}\ncrypto = off\n",
     "gcm": "auth_key = {key}\ncrypto = aes-128-gcm\n",
     "chacha": "auth_key = {key}\ncrypto = chacha20-poly1305\n",
     "gcm-ossl": "auth_key = {key}\ncrypto = aes-128-gcm\ncrypto_backend = openssl\n",

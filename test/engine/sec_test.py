@@ -7,9 +7,10 @@ Cases:
                 freezes mid-transfer (SIGSTOP: a peer that stops answering; killed
                 after the sender ended): the sender closes with PEER_TIMEOUT within its
                 peer_timeout and the engine exits 5 (a flow failed), naming the flow
-  auth          auth_key on both ends (net_ring, one process): the transfer completes
-                verified, every DATA frame carries the tag; a receiver with another key
-                drops the SYNs (counted as "auth") and the sender fails (exit 5)
+  auth          auth_key and crypto = off on both ends (net_ring, one process): the transfer
+                completes verified, every DATA frame carries the SipHash tag; a receiver
+                with another key (and the default crypto) drops the SYNs (counted as
+                "auth") and the sender fails (exit 5)
   verify-fail   a verifying sink with another seed: exit 5, "verify failed" in the summary
   arp           a sender whose next hop never answers ARP gives up after [port] arp_tries (4)
                 (exit 5, the reason in the JSON); with root, a sender on a bridge whose
@@ -191,7 +192,9 @@ def case_auth(engine, src, tmp):
         f.write(os.urandom(32))
     other = write(os.path.join(tmp, "other.hex"), os.urandom(16).hex() + "\n")
     out = os.path.join(tmp, "a.json")
-    cfg = ring_cfg(tmp, "auth.ini", skeys=f"auth_key = {key}", rkeys=f"auth_key = {key}")
+    # crypto = off: the SipHash tags (with a key and no crypto line the flows seal: sec-crypto)
+    tags = f"auth_key = {key}\ncrypto = off"
+    cfg = ring_cfg(tmp, "auth.ini", skeys=tags, rkeys=tags)
     p = run([engine, "--", "--config", cfg, "--summary-json", out])
     expect_code(p, 0)
     js = load(out)
