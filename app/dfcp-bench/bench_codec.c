@@ -20,11 +20,8 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__has_include)
-#if __has_include(<lcrq.h>)
-#define HAVE_LCRQ 1
+#ifdef HAVE_LCRQ		/* set by meson when liblcrq is found */
 #include <lcrq.h>
-#endif
 #endif
 
 #include "rq.h"
