@@ -75,7 +75,7 @@ def main():
                "--points", a.points, "--duration", str(a.duration), "--tcp-duration",
                str(a.duration), "--scale", a.scale, "--tcp-scale", a.tcp_scale, "--out", out,
                "--engine", eng] + (["--queue", str(a.queue)] if a.queue else []) + \
-            (["--no-plots"] if a.quick else [])
+            (["--no-plots", "--runs", "1"] if a.quick else [])
         recipe.show(cmd)
         p = subprocess.run(cmd, timeout=3600)
         if p.returncode != 0:
