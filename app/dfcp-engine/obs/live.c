@@ -36,6 +36,7 @@
 struct live_row {
 	unsigned int idx;
 	int valid;
+	int ts_written;			/* --timeseries has a row of it */
 	double goodput, thr;		/* Mbit/s in the period */
 	struct eng_flow_view v;
 };
@@ -315,18 +316,20 @@ ts_stream_rows(struct eng_runtime *rt, uint64_t now)
 				r[i]->v.rx ? "receiver" : "sender");
 }
 
+/* Every valid flow's row, or (unseen_only) those of flows without a row yet. */
 static void
-ts_rows(struct eng_runtime *rt, uint64_t now)
+ts_rows(struct eng_runtime *rt, uint64_t now, int unseen_only)
 {
 	const struct eng_config *cfg = rt->cfg;
 	double t = (double)(now - rt->start_tsc) / (double)rt->clock.hz;
 	unsigned int i;
 
 	for (i = 0; i < rt->live->n; i++) {
-		const struct live_row *r = &rt->live->rows[i];
+		struct live_row *r = &rt->live->rows[i];
 
-		if (!r->valid)
+		if (!r->valid || (unseen_only && r->ts_written))
 			continue;
+		r->ts_written = 1;
 		char red[16] = "";
 
 		if (r->v.has_redundancy)
@@ -335,7 +338,8 @@ ts_rows(struct eng_runtime *rt, uint64_t now)
 				r->goodput, r->thr, r->v.window, red, r->v.loss_ppm / 1e6,
 				cfg->flows[i].role == ENG_FLOW_SENDER ? "sender" : "receiver");
 	}
-	ts_stream_rows(rt, now);
+	if (!unseen_only)
+		ts_stream_rows(rt, now);
 	fflush(rt->live->ts_file);
 	rt->live->ts_last_tsc = now;
 }
@@ -353,7 +357,7 @@ eng_live_period(struct eng_runtime *rt, int print)
 			streams_print(rt);
 		}
 		if (rt->live->ts_file != NULL)
-			ts_rows(rt, now);
+			ts_rows(rt, now, 0);
 	}
 	eng_intervals_period(rt, now); /* --intervals-json (intervals.c): the same period */
 }
@@ -389,14 +393,19 @@ eng_timeseries_close(struct eng_runtime *rt)
 	int ts = rt->live != NULL && rt->live->ts_file != NULL;
 	uint64_t last;
 
-	/* the last, partial period (at least 1 ms long): its rows, its intervals record */
+	/* the last, partial period (at least 1 ms long): its rows, its intervals record;
+	 * shorter, the rows of flows that never had one (a flow that started and ended
+	 * after the last periodic rows, whose snapshots predate it) */
 	last = rt->live != NULL && rt->live->ts_last_tsc ? rt->live->ts_last_tsc : rt->start_tsc;
 	if ((ts || rt->intervals != NULL) && end > last + rt->clock.hz / 1000 &&
 			(eng_streams_period(rt, end) == 0 || rt->cfg->nb_flows != 0) &&
 			live_alloc(rt) == 0) {
 		live_compute(rt, end);
 		if (ts)
-			ts_rows(rt, end);
+			ts_rows(rt, end, 0);
+	} else if (ts && rt->cfg->nb_flows != 0 && live_alloc(rt) == 0) {
+		live_compute(rt, end > last ? end : last + 1);
+		ts_rows(rt, end > last ? end : last, 1);
 	}
 	eng_intervals_close(rt);
 	if (!ts)
