@@ -15,13 +15,20 @@ One line per point and protocol:
   capacity-cubic ...
 GOODPUT and BOUND in Mbit/s; BOUND = (1 - p) x bw x payload / (frame + 24) with
 each protocol's own frame (DFCP: 1420 of 1498 bytes, XR and CRC; TCP: MSS 1448
-with timestamps of 1514); EFF = GOODPUT / BOUND. DFCP's window is --window-rtts
-(default 6) bandwidth-delay products of path_rtt = delay + 20 ms plus 64 blocks:
-under the capacity budget a lossy block takes a few rounds (doc/protocol.md).
+with timestamps of 1514); EFF = GOODPUT / BOUND. GOODPUT is the steady state:
+the receiver's goodput from WARM = max(1 s, 20 one-way delays) after its first
+data to the sender's end (DFCP: the engine's --timeseries at 250 ms; TCP:
+iperf3's receiver intervals), leaving out the start (handshake, the first
+window, BBR's startup) and DFCP's last blocks' extra rounds, which a long
+transfer amortizes; the same line ends with the whole run's goodput and EFF
+(`whole G E`), and the sender's own efficiency_pct (`code`). DFCP's window is the engine's auto
+(4 bandwidth-delay products of path_rtt = delay + 20 ms, plus 64 blocks: under the
+capacity budget a lossy block takes a few rounds, doc/protocol.md), or --window-rtts.
 Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
 the line says the scale when it is below 1) and is skipped without namespaces.
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -38,6 +45,36 @@ QUICK_LOSS = [0, 1, 10, 30]
 QUICK_DELAY = [0, 50]
 TCP_PAYLOAD, TCP_FRAME = 1448, 1514
 LOCK_WAIT_S = 600
+TS_PERIOD_S = 0.25
+
+
+def warm_s(delay):
+    return max(1.0, 20 * delay / 1000.0)
+
+
+def dfcp_steady(ts_path, flow, delay, d):
+    """The mean of flow's time-series goodput over (first data + warm, first + d]."""
+    rows = []
+    with open(ts_path) as f:
+        for rec in csv.DictReader(f):
+            if rec.get("flow") == flow:
+                rows.append((float(rec["time_s"]), float(rec["goodput_mbps"])))
+    t0 = next((t - TS_PERIOD_S for t, g in rows if g > 0), None)
+    if t0 is None:
+        return None
+    sel = [g for t, g in rows if t0 + warm_s(delay) < t <= t0 + d]
+    return statistics.mean(sel) if sel else None
+
+
+def tcp_steady(j, delay):
+    """The mean of iperf3's receiver intervals from warm on (None without them)."""
+    try:
+        iv = j["server_output_json"]["intervals"]
+    except (KeyError, TypeError):
+        return None
+    sel = [x["sum"]["bits_per_second"] / 1e6 for x in iv
+           if x["sum"]["start"] >= warm_s(delay) - 1e-6 and x["sum"]["seconds"] > 0.5]
+    return statistics.mean(sel) if sel else None
 
 
 def lock_wait(fn, log_of):
@@ -68,8 +105,9 @@ class Capacity(ex.Runner):
         ini.set("pipe link", "delay", f"{delay}ms")
         ini.set("pipe link", "plr", f"{plr}%")
         self.dfcp_flow(ini, "flow f1", "dfcp-ours", link, delay + 20, d)
-        bdp = link * 1e6 / 8 * (delay + 20) / 1000 / ex.BLOCK_BYTES
-        ini.set("flow f1", "window", int(math.ceil(self.a.window_rtts * bdp)) + 64)
+        if self.a.window_rtts:
+            bdp = link * 1e6 / 8 * (delay + 20) / 1000 / ex.BLOCK_BYTES
+            ini.set("flow f1", "window", int(math.ceil(self.a.window_rtts * bdp)) + 64)
         self.dfcp_receivers(ini, "dfcp-ours")
         if self.a.block_size:
             for fl in ("flow f1", "flow r1"):
@@ -79,13 +117,16 @@ class Capacity(ex.Runner):
         if self.a.rx_mem:
             ini.set("task d1", "mem_budget", self.a.rx_mem)
         ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
+        ini.set("engine", "stats_period", f"{int(TS_PERIOD_S * 1000)}ms")
         tag = f"cap-{plr}-{delay}-dfcp-{rep}"
-        js = lock_wait(lambda: self.run_engine(tag, ini, d + 40),
+        ts = os.path.join(self.runs, tag + ".csv")
+        js = lock_wait(lambda: self.run_engine(tag, ini, d + 40, ("--timeseries", ts)),
                        lambda: os.path.join(self.runs, tag + ".log"))
         r = self.dfcp_rx(js, "r1")
         f = self.flow(js, "f1") or {}
         rx = self.flow(js, "r1") or {}
-        return r["goodput_mbps"], {"eff_pct": f.get("efficiency_pct"),
+        return r["goodput_mbps"], {"steady": dfcp_steady(ts, "r1", delay, d),
+                                   "eff_pct": f.get("efficiency_pct"),
                                    "syms_per_block": f.get("symbols_per_block"),
                                    "topups": f.get("topups"),
                                    "stale": rx.get("stale_symbols"),
@@ -104,7 +145,7 @@ class Capacity(ex.Runner):
         _, good = lock_wait(lambda: self.run_tcp(tag, ini, [(cc, "10.0.0.1", "10.0.1.1", 5201)],
                                                  d),
                             lambda: os.path.join(self.runs, tag + ".log"))
-        return good[0], {}
+        return good[0], {"steady": tcp_steady(self.tcp_json.get(0), delay)}
 
 
 def main():
@@ -114,13 +155,15 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="fewer points (loss 0/1/10/30 %%, 0/50 ms), one run, 2 s")
     ap.add_argument("--runs", type=int, default=None, help="runs per point (default 3)")
-    ap.add_argument("--duration", type=float, default=None, help="seconds per run (4)")
+    ap.add_argument("--duration", type=float, default=None, help="seconds per run (6)")
     ap.add_argument("--loss", help="comma-separated loss %% list")
     ap.add_argument("--delay", help="comma-separated one-way delay ms list")
     ap.add_argument("--no-tcp", action="store_true")
     ap.add_argument("--no-dfcp", action="store_true", help="kernel TCP only")
     ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
-    ap.add_argument("--window-rtts", type=float, default=6.0)
+    ap.add_argument("--window-rtts", type=float, default=0,
+                    help="the sender's window in bandwidth-delay products of path_rtt "
+                         "(+ 64 blocks); default 0: window = auto (4 of them)")
     ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
     ap.add_argument("--rx-mem", default="640MiB",
                     help="the receiver task's mem_budget (default 640MiB: a lossy block "
@@ -130,7 +173,7 @@ def main():
     ap.add_argument("--engine", default=None)
     a = ap.parse_args()
     runs = a.runs or (1 if a.quick else 3)
-    d = a.duration or (2 if a.quick else 4)
+    d = a.duration or (2 if a.quick else 6)
     d = int(d) if float(d).is_integer() else d
     loss = [float(x) for x in a.loss.split(",")] if a.loss else (
         QUICK_LOSS if a.quick else FULL_LOSS)
@@ -179,13 +222,20 @@ def main():
                     link = 1000 * r.cur_scale
                     b = (bound(link, p, ex.DFCP_T, ex.DFCP_T + 78) if proto == "dfcp"
                          else bound(link, p, TCP_PAYLOAD, TCP_FRAME))
-                    g = statistics.median(vals)
+                    whole = statistics.median(vals)
+                    st = [x["steady"] for x in extra if x.get("steady") is not None]
+                    g = statistics.median(st) if st else whole
                     name = "capacity" if proto == "dfcp" else f"capacity-{proto}"
                     sc = "" if r.cur_scale == 1.0 else f"  # scale {r.cur_scale}"
-                    print(f"{name} {p} {dl} {g:.1f} {b:.1f} {g / b:.3f}{sc}", flush=True)
+                    spread = f" [{min(st) / b:.3f}-{max(st) / b:.3f}]" if len(st) > 1 else ""
+                    code = [x["eff_pct"] for x in extra if x.get("eff_pct") is not None]
+                    code = f" code {statistics.median(code):.2f}%" if code else ""
+                    print(f"{name} {p} {dl} {g:.1f} {b:.1f} {g / b:.3f}{spread}  whole "
+                          f"{whole:.1f} {whole / b:.3f}{code}{sc}", flush=True)
                     rows.append({"proto": proto, "loss_pct": p, "delay_ms": dl, "goodput": g,
-                                 "bound": b, "eff": g / b, "runs": vals, "detail": extra,
-                                 "scale": r.cur_scale, "load": os.getloadavg()[0]})
+                                 "bound": b, "eff": g / b, "whole": whole, "runs": vals,
+                                 "steady": st, "detail": extra, "scale": r.cur_scale,
+                                 "load": os.getloadavg()[0]})
     finally:
         r.cleanup()
         with open(os.path.join(a.out, "capacity.json"), "w") as f:

@@ -16,16 +16,21 @@ Scenarios (configs/exp-*.ini are the templates; every link rate is multiplied
 by --scale for the DFCP variants, by --tcp-scale for kernel TCP and the mixed
 scenario; delays are not):
   loss        one pair, 1 Gbit/s, 0 ms, plr 0/0.1/1/5/10/50 % (one-way, data direction)
-  delay       one pair, 1 Gbit/s, no loss, one-way delay 0/5/10/50/100 ms
+  delay       one pair, 1 Gbit/s, no loss, one-way delay 0/5/10/50/100/150/200 ms
   dumbbell    two pairs, one 1 Gbit/s WF2Q+ 50/50 bottleneck, flow 1 10 ms,
               flow 2 0..100 ms
   fifo        the dumbbell with a shared FIFO instead of WF2Q+
   parking1    parking lot case 1: link 1 1 Gbit/s 10 ms, link 2 500 Mbit/s 0..100 ms
   parking2    parking lot case 2: link 1 1 Gbit/s 50 ms, link 2 1 Gbit/s 0..100 ms
-  mixed       DFCP (ours) and one kernel TCP flow on one bottleneck, WF2Q+ and FIFO
+  mixed       DFCP (ours) and one kernel CUBIC (or, -bbr variants, BBR) flow on one
+              bottleneck, WF2Q+ and FIFO
   ratios      the loss scenario at 1 and 10 % x one-way delay 0/50/100 ms (--delay-ms):
               the DFCP authors' headline ratios DFCP / Reno, CUBIC, BBR
-Variants per point: dfcp-thesis (window 100 blocks scaled with the link rate so it
+  burst       one pair, 1 Gbit/s, Gilbert-Elliott loss (mean 1/5 %, bursts of 4 packets)
+              at 0 and 50 ms one-way (--delay-ms)
+  short       one pair, 1 Gbit/s, 1 % loss, 50 ms one-way: the completion time of a
+              1/10/100 MiB transfer, DFCP (ours), BBR and CUBIC (none past 30 s)
+Variants per point (parking lot 1 adds dfcp-hint: ours with rate_hint): dfcp-thesis (window 100 blocks scaled with the link rate so it
 covers the same share of the bandwidth-delay product, redundancy 49, encode and
 decode off), dfcp-ours (coding on, redundancy auto, window auto sized to the path),
 the kernel TCPs of TCP_CC (cubic, reno, bbr: Debian's iperf3 -C in two network
@@ -83,6 +88,7 @@ import time
 
 import exp_scale
 import exp_stats
+import exp_vsbbr
 
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -96,13 +102,15 @@ BLOCK_BYTES = DFCP_K * DFCP_T
 
 FULL_POINTS = {
     "loss": [0, 0.1, 1, 5, 10, 50],
-    "delay": [0, 5, 10, 50, 100],
+    "delay": [0, 5, 10, 50, 100, 150, 200],
     "dumbbell": [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
     "fifo": [0, 20, 50, 100],
     "parking1": [0, 20, 50, 100],
     "parking2": [0, 20, 50, 100],
     "mixed": [10, 50, 100],
     "ratios": [1, 10],
+    "burst": [1, 5],
+    "short": [1, 10, 100],
 }
 QUICK_POINTS = {
     "loss": [10, 50],
@@ -113,9 +121,14 @@ QUICK_POINTS = {
     "parking2": [],
     "mixed": [50],
     "ratios": [],
+    "burst": [],
+    "short": [],
 }
 SCENARIOS = list(FULL_POINTS)
 DFCP_VARIANTS = ["dfcp-thesis", "dfcp-ours"]
+# parking lot 1 also runs ours with rate_hint (its dead packets with and without)
+DFCP_HINT = "dfcp-hint"
+DFCP_ALL = DFCP_VARIANTS + [DFCP_HINT]
 # kernel TCP variants: name -> iperf3 -C (the kernel's congestion-control module)
 TCP_CC = {
     "cubic": "cubic",
@@ -123,6 +136,8 @@ TCP_CC = {
     "bbr": "bbr",
 }
 TCP_VARIANTS = list(TCP_CC)
+# the hosts' net.ipv4.tcp_rmem / tcp_wmem maximum (bytes)
+TCP_BUF = 64 << 20
 # the ratios scenario: loss points x these one-way delays (--delay-ms)
 RATIO_DELAYS = [0, 50, 100]
 VARIANTS = {
@@ -130,16 +145,19 @@ VARIANTS = {
     "delay": DFCP_VARIANTS + TCP_VARIANTS,
     "dumbbell": DFCP_VARIANTS + TCP_VARIANTS,
     "fifo": ["dfcp-ours"] + TCP_VARIANTS,
-    "parking1": DFCP_VARIANTS + TCP_VARIANTS,
+    "parking1": DFCP_ALL + TCP_VARIANTS,
     "parking2": DFCP_VARIANTS + TCP_VARIANTS,
-    "mixed": ["wf2q+", "fifo"],
+    "mixed": ["wf2q+", "fifo", "wf2q+-bbr", "fifo-bbr"],
     "ratios": ["dfcp-ours"] + TCP_VARIANTS,
+    "burst": ["dfcp-ours"] + TCP_VARIANTS,
+    "short": ["dfcp-ours", "bbr", "cubic"],
 }
 QUICK_VARIANTS = {
     "loss": ["dfcp-ours", "cubic"],
     "delay": ["dfcp-ours"],
     "dumbbell": ["dfcp-ours", "cubic"],
     "parking1": ["dfcp-ours"],
+    "mixed": ["wf2q+", "fifo"],
 }
 XLABEL = {
     "loss": "packet loss rate (%)",
@@ -150,6 +168,8 @@ XLABEL = {
     "parking2": "link 2 delay (ms)",
     "mixed": "one-way delay of both flows (ms)",
     "ratios": "packet loss rate (%)",
+    "burst": "mean packet loss rate (%), bursts of 4",
+    "short": "transfer (MiB)",
 }
 
 
@@ -391,6 +411,13 @@ class NetEnv:
             self.log("note: no ethtool, veth offloads left on (TCP segments may be merged)")
         # kernel sides: no ARP/ICMP noise from the router namespace
         sh(f"ip netns exec {r} sysctl -qw net.ipv4.conf.all.arp_ignore=8", check=False)
+        # the hosts' TCP buffers: Linux's defaults (tcp_wmem max 4 MiB) hold ~3 MB in
+        # flight, 240 Mbit/s at 100 ms, whatever the congestion control; TCP_BUF covers
+        # 1 Gbit/s x 200 ms twice (BBR keeps 2 BDP in flight)
+        for ns in (c, s):
+            for key in ("tcp_rmem", "tcp_wmem"):
+                sh(f"ip netns exec {ns} sysctl -qw net.ipv4.{key}='4096 131072 {TCP_BUF}'",
+                   check=False)
         # the hosts' receive work off the router's CPU (lcore 1): a frame the engine
         # sends is otherwise received by the host's stack inside the engine's sendto()
         # (doc/performance.md, "Kernel path")
@@ -425,7 +452,14 @@ class NetEnv:
 
 # ------------------------------------------------------------------ runner
 
-class Runner:
+class Runner(exp_vsbbr.Scenarios):
+    # what exp_vsbbr's scenario methods use of this module
+    Ini = Ini
+    SRC = SRC
+    DFCP_VARIANTS = DFCP_ALL
+    TCP_CC = TCP_CC
+    mbit = staticmethod(mbit)
+
     def __init__(self, args):
         self.a = args
         self.engine = args.engine
@@ -450,6 +484,8 @@ class Runner:
         # the access links (add_access); off for callers that do not ask (exp_seeds.py)
         self.access_queue = getattr(args, "access_queue", 0)
         self.logf = open(os.path.join(self.out, "experiments.log"), "a")
+        self.tcp_secs = {}  # run_tcp: each client's seconds (iperf3's sum_received)
+        self.tcp_json = {}  # run_tcp: each client's iperf3 -J output (None if unreadable)
 
     def log(self, msg):
         self.logf.write(msg + "\n")
@@ -561,6 +597,8 @@ class Runner:
             ini.set(name, "encode", "on")
             ini.set(name, "path_rate", mbit(rate_mbit))
             ini.set(name, "path_rtt", f"{int(rtt_ms)}ms")
+            if variant == DFCP_HINT:
+                ini.set(name, "rate_hint", "on")
 
     def dfcp_receivers(self, ini, variant):
         for name in ini.names("flow "):
@@ -578,7 +616,8 @@ class Runner:
                 ini.set(name, "queue", n)
 
     # --- one engine run (DFCP, ring ports)
-    def run_engine(self, tag, ini, timeout):
+    def run_engine(self, tag, ini, timeout, extra=()):
+        """One engine run of ini; extra: more engine options. Its summary JSON."""
         self.apply_queue(ini)
         cfg = os.path.join(self.runs, tag + ".ini")
         js = os.path.join(self.runs, tag + ".json")
@@ -588,8 +627,8 @@ class Runner:
         if os.path.exists(js):
             os.unlink(js)
         with open(logp, "w") as lf:
-            p = self.popen([self.engine, "--", "--config", cfg, "--summary-json", js],
-                           stdout=lf, stderr=subprocess.STDOUT)
+            p = self.popen([self.engine, "--", "--config", cfg, "--summary-json", js,
+                            *extra], stdout=lf, stderr=subprocess.STDOUT)
             try:
                 rc = p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -625,8 +664,10 @@ class Runner:
             ini.set("lcore 1", "tasks", "r0")
         ini.set("engine", "duration", "0")
 
-    def run_tcp(self, tag, ini, clients, duration, wait_dfcp=False):
-        """clients: [(cc, src_ip, dst_ip, port)]. Returns (summary, {i: goodput})."""
+    def run_tcp(self, tag, ini, clients, duration, wait_dfcp=False, nbytes=None):
+        """clients: [(cc, src_ip, dst_ip, port)]. Returns (summary, {i: goodput}); each
+        client's seconds in self.tcp_secs. nbytes: each sends that many bytes (iperf3
+        -n), given up after duration seconds."""
         self.apply_queue(ini)
         cfg = os.path.join(self.runs, tag + ".ini")
         js = os.path.join(self.runs, tag + ".json")
@@ -657,38 +698,58 @@ class Runner:
             self.procs.remove(eng)
             raise RuntimeError(f"engine for {tag} did not start, see {logp}")
         servers, cls = [], []
+        short = [sys.executable, os.path.join(SRC, "scripts", "exp_vsbbr.py")]
         for i, (cc, src, dst, port) in enumerate(clients):
-            servers.append(self.popen(["ip", "netns", "exec", net.s, "iperf3", "-s", "-1",
-                                       "-B", dst, "-p", str(port)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            # nbytes: a sink that times the transfer to its last byte (iperf3 -n
+            # stops when the sender has written, not when the receiver has read)
+            cmd = (short + ["sink", dst, str(port), str(nbytes)] if nbytes else
+                   ["iperf3", "-s", "-1", "-B", dst, "-p", str(port)])
+            servers.append(self.popen(["ip", "netns", "exec", net.s] + cmd,
+                                      stdout=subprocess.PIPE if nbytes else subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, text=True))
         time.sleep(0.3)
         for i, (cc, src, dst, port) in enumerate(clients):
-            cls.append(self.popen(["ip", "netns", "exec", net.c, "iperf3", "-c", dst,
-                                   "-B", src, "-p", str(port), "-t", str(duration),
-                                   "-C", cc, "-J", "--connect-timeout", "3000"],
+            cmd = (short + ["send", src, dst, str(port), str(nbytes), cc] if nbytes else
+                   ["iperf3", "-c", dst, "-B", src, "-p", str(port), "-t", str(duration),
+                    "-C", cc, "-J", "--get-server-output", "--connect-timeout", "3000"])
+            cls.append(self.popen(["ip", "netns", "exec", net.c] + cmd,
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True))
-        good = {}
+        good, self.tcp_secs, self.tcp_json = {}, {}, {}
         for i, c in enumerate(cls):
             try:
-                out, _ = c.communicate(timeout=duration + 30)
+                out, _ = c.communicate(timeout=duration + (0 if nbytes else 30))
             except subprocess.TimeoutExpired:
                 c.kill()
                 out, _ = c.communicate()
             self.procs.remove(c)
-            lf.write(f"--- iperf3 client {i}\n{out[-3000:]}\n")
+            lf.write(f"--- {'sender' if nbytes else 'iperf3 client'} {i}\n{out[-3000:]}\n")
+            self.tcp_json[i] = None
+            good[i] = 0.0
+            if nbytes:
+                continue
             try:
                 j = json.loads(out)
+                self.tcp_json[i] = j
                 good[i] = j["end"]["sum_received"]["bits_per_second"] / 1e6
             except (ValueError, KeyError, TypeError):
-                good[i] = 0.0
-        for s in servers:
+                pass
+        for i, s in enumerate(servers):
             try:
-                s.wait(timeout=5)
+                out, _ = s.communicate(timeout=5 + (duration if nbytes else 0))
             except subprocess.TimeoutExpired:
                 s.kill()
-                s.wait()
+                out, _ = s.communicate()
             self.procs.remove(s)
+            if nbytes:
+                lf.write(f"--- sink {i}\n{out}\n")
+                try:
+                    j = json.loads(out.strip().splitlines()[-1])
+                    if j["bytes"] >= nbytes:  # else it did not finish: no time
+                        self.tcp_secs[i] = j["seconds"]
+                        good[i] = j["bytes"] * 8 / j["seconds"] / 1e6
+                except (ValueError, KeyError, IndexError, ZeroDivisionError):
+                    pass
         if wait_dfcp:
             # the DFCP sender stops after its duration; give it time to finish
             time.sleep(2.0)
@@ -769,7 +830,7 @@ class Runner:
         base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, plr_pct=plr,
                     delay_ms=delay)
         self.add_access(ini, ["10.0.0.1"])
-        if variant in DFCP_VARIANTS:
+        if variant in DFCP_ALL:
             self.dfcp_flow(ini, "flow f1", variant, link, delay + 20, d)
             self.dfcp_receivers(ini, variant)
             ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
@@ -809,7 +870,7 @@ class Runner:
                     delay2_ms=x, sched="fifo" if fifo else "wf2q+")
         res = []
         self.add_access(ini, ["10.0.0.1", "10.0.0.2"])
-        if variant in DFCP_VARIANTS:
+        if variant in DFCP_ALL:
             self.dfcp_flow(ini, "flow f1", variant, link, 10 + 40, d)
             self.dfcp_flow(ini, "flow f2", variant, link, x + 40, d)
             self.dfcp_receivers(ini, variant)
@@ -856,7 +917,7 @@ class Runner:
                  ("short2", "rshort2", "10.0.0.3", "10.0.1.3")]
         res = []
         self.add_access(ini, [n[2] for n in names])
-        if variant in DFCP_VARIANTS:
+        if variant in DFCP_ALL:
             for fl, _, _, _ in names:
                 self.dfcp_flow(ini, f"flow {fl}", variant, access, rtts[fl] + 40, d)
             self.dfcp_receivers(ini, variant)
@@ -889,8 +950,9 @@ class Runner:
                 r["link2_long_drop_pkts"] = q2["dropped_packets"]
 
     def mixed(self, scen, x, variant, d):
-        """DFCP (ours) as flow 2 and kernel CUBIC as flow 1 on one bottleneck, both at
-        x ms one-way; variant = the bottleneck scheduler."""
+        """DFCP (ours) as flow 2 and one kernel TCP flow (CUBIC, or BBR for the -bbr
+        variants) as flow 1 on one bottleneck, both at x ms one-way; variant = the
+        bottleneck scheduler."""
         if not self.need_net():
             return
         link = self.link(1000)
@@ -898,7 +960,9 @@ class Runner:
         ini.set("pipe bottleneck", "bw", mbit(link))
         ini.set("pipe delay1", "delay", f"{x}ms")
         ini.set("pipe delay2", "delay", f"{x}ms")
-        if variant == "fifo":
+        sched, _, cc = variant.partition("-")
+        cc = cc or "cubic"
+        if sched == "fifo":
             ini.drop("queue q1")
             ini.drop("queue q2")
             ini.set("pipe bottleneck", "sched", "fifo")
@@ -918,10 +982,10 @@ class Runner:
         self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
         self.to_tcp(ini, keep_dfcp=True)
         tag = self.tag(f"{scen}-{x}-{variant}")
-        js, good = self.run_tcp(tag, ini, [("cubic", "10.0.0.1", "10.0.1.1", 5201)], d,
+        js, good = self.run_tcp(tag, ini, [(TCP_CC[cc], "10.0.0.1", "10.0.1.1", 5201)], d,
                                 wait_dfcp=True)
-        base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, sched=variant)
-        r1 = self.row(**base, flow="cubic", goodput_mbps=good[0])
+        base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, sched=sched)
+        r1 = self.row(**base, flow=cc, goodput_mbps=good[0])
         r2 = self.row(**base, flow="dfcp-ours", **self.dfcp_rx(js, "r2"), **self.dfcp_tx(js, "f2"))
         j = jain([r1["goodput_mbps"], r2["goodput_mbps"]])
         r1["jain"] = r2["jain"] = j
@@ -941,13 +1005,14 @@ class Runner:
             if a.variants:
                 vs = [v for v in vs if v in a.variants.split(",")]
             delays = [None]
-            if s in ("loss", "ratios"):
+            if s in ("loss", "ratios", "burst"):
                 delays = (a.delay_ms if getattr(a, "delay_ms", None) is not None
-                          else RATIO_DELAYS if s == "ratios" else [0])
+                          else RATIO_DELAYS if s == "ratios"
+                          else exp_vsbbr.BURST_DELAYS if s == "burst" else [0])
             for delay in delays:
                 for x in pts:
                     for v in vs:
-                        tcp = v not in DFCP_VARIANTS or s == "mixed"
+                        tcp = v not in DFCP_ALL or s == "mixed"
                         if tcp and a.no_tcp:
                             continue
                         if not tcp and a.only_tcp:
@@ -958,7 +1023,9 @@ class Runner:
     def est(self, item):
         s, x, v, tcp, delay = item
         d = self.a.tcp_duration if tcp else self.a.duration
-        ms = delay if delay is not None else x
+        ms = delay if delay is not None else x if s != "short" else exp_vsbbr.SHORT_DELAY
+        if s == "short" and tcp:
+            d = x / 10  # a guess: loss-based TCP at 1 % and 50 ms carries ~100 Mbit/s
         return (d + (3.0 if tcp else 2.0) + ms / 1000 * 3) * self.nruns
 
     def pick_tcp_scale(self, plan):
@@ -1017,7 +1084,8 @@ class Runner:
         s, x, v, tcp, delay = item
         fn = {"loss": self.single, "delay": self.single, "dumbbell": self.dumbbell,
               "fifo": self.dumbbell, "parking1": self.parking, "parking2": self.parking,
-              "mixed": self.mixed, "ratios": self.single}
+              "mixed": self.mixed, "ratios": self.single, "burst": self.burst,
+              "short": self.short}
         at = f"x={x}" + (f" {delay}ms" if delay else "")
         wait = getattr(self.a, "wait_quiet", 0)
         max_load = getattr(self.a, "max_load", None)
@@ -1062,7 +1130,7 @@ COLS = ["scenario", "x", "variant", "flow", "run", "scale", "queue", "access_mbp
         "redundancy", "window", "loss_ppm", "topups", "timeouts", "tx_mbps", "active_s",
         "done", "dead_mbps", "dead_frac_link1", "link1_long_out_pkts", "link2_long_drop_pkts",
         "lost_packets", "dropped_packets", "in_packets", "queue_drop_pct", "pace_pct",
-        "pace_max_lag_ms"]
+        "pace_max_lag_ms", "ge_burst", "bytes", "completion_s"]
 
 
 def write_csv(out, rows):
@@ -1238,7 +1306,7 @@ def parking_panels(rows, s, pdir):
                 blocks.append("\n".join(f"{x} {y}" for x, y in pts))
                 plotcmds.append(f"'-' using 1:2 with linespoints lw 2 pt 7 lc rgb '{col}' "
                                 f"title {q(fl)}")
-        for fl, col in PARKING_FLOWS if v in DFCP_VARIANTS else ():
+        for fl, col in PARKING_FLOWS if v in DFCP_ALL else ():
             pts = series(rows, s, "dfcp-ours", fl, "share_mbps")
             if pts:
                 blocks.append("\n".join(f"{x} {y}" for x, y in pts))
@@ -1257,8 +1325,8 @@ def plots(out, rows):
     os.makedirs(pdir, exist_ok=True)
 
     def lines(sets, title, ylabel, xlabel, name, logx=False, extra=""):
-        scens = {"loss": ["loss"], "delay": ["delay"], "jain": ["dumbbell", "fifo"]}.get(
-            name.replace("-goodput", ""), [name.replace("-goodput", "")])
+        base = re.sub(r"-(goodput|dead|bbr|\d+ms)$", "", name)
+        scens = {"jain": ["dumbbell", "fifo"]}.get(base, [base])
         note = ("(links " + exp_scale.scales_of([r for r in rows if r["scenario"] in scens])
                 + "; 1 Gbit/s x scale)")
         blocks, plotcmds = [], []
@@ -1308,13 +1376,29 @@ def plots(out, rows):
     # 5. parking lot per-flow goodput: one panel per variant, one colour per flow
     for s in ("parking1", "parking2"):
         parking_panels(rows, s, pdir)
-    # 6. mixed
-    sets = []
-    for v in ("wf2q+", "fifo"):
-        for fl in ("cubic", "dfcp-ours"):
-            sets.append((f"{fl} ({v.upper()})", series(rows, "mixed", v, fl)))
-    lines(sets, "DFCP vs CUBIC on one bottleneck (both flows at the same delay)",
-          "goodput (Mbit/s)", XLABEL["mixed"], "mixed")
+    # 6. mixed: DFCP beside CUBIC, beside BBR
+    for cc, vs in (("cubic", ("wf2q+", "fifo")), ("bbr", ("wf2q+-bbr", "fifo-bbr"))):
+        sets = []
+        for v in vs:
+            for fl in (cc, "dfcp-ours"):
+                sets.append((f"{fl} ({v.split('-')[0].upper()})", series(rows, "mixed", v, fl)))
+        lines(sets, f"DFCP vs {cc.upper() if cc == 'bbr' else 'CUBIC'} on one bottleneck "
+              "(both flows at the same delay)", "goodput (Mbit/s)", XLABEL["mixed"],
+              "mixed" if cc == "cubic" else "mixed-bbr")
+    # 7. dead packets of parking lot 1: what link 1 carried for link 2 to drop
+    lines([(v, series(rows, "parking1", v, "long", "dead_mbps")) for v in VARIANTS["parking1"]],
+          "Parking lot 1: the long flow's dead packets (crossed link 1, dropped at link 2)",
+          "dead packets on link 1 (Mbit/s, L1)", XLABEL["parking1"], "parking1-dead")
+    # 8. Gilbert-Elliott bursts, 9. short transfers
+    for dl in sorted({r.get("delay_ms") or 0 for r in rows if r["scenario"] == "burst"}):
+        sel = [r for r in rows if (r.get("delay_ms") or 0) == dl]
+        lines([(v, series(sel, "burst", v)) for v in VARIANTS["burst"]],
+              f"Goodput vs Gilbert-Elliott loss (bursts of {exp_vsbbr.GE_BURST}), {dl} ms one-way",
+              "goodput (Mbit/s)", XLABEL["burst"], f"burst-{dl}ms")
+    lines([(v, series(rows, "short", v, key="completion_s")) for v in VARIANTS["short"]],
+          f"Completion time of a transfer ({exp_vsbbr.SHORT_PLR} % loss, "
+          f"{exp_vsbbr.SHORT_DELAY} ms one-way)", "completion time (s)", XLABEL["short"],
+          "short", logx=True, extra="set logscale y")
 
 
 def nbusy(rows, only_busy=True):
@@ -1418,6 +1502,14 @@ def tables(out):
         pivot(s, VARIANTS[s], ["long"], key="dead_frac_link1", nd=3)
     print("### mixed: goodput (Mbit/s)\n")
     pivot("mixed", ["wf2q+", "fifo"], ["cubic", "dfcp-ours"])
+    pivot("mixed", ["wf2q+-bbr", "fifo-bbr"], ["bbr", "dfcp-ours"])
+    for delay in sorted({r.get("delay_ms") or 0 for r in rows if r["scenario"] == "burst"}):
+        print(f"### burst: goodput (Mbit/s), Gilbert-Elliott, {delay} ms one-way\n")
+        pivot("burst", VARIANTS["burst"], delay=delay)
+    print(f"### short: completion time (s), {exp_vsbbr.SHORT_PLR} % loss, "
+          f"{exp_vsbbr.SHORT_DELAY} ms one-way (– : not done in {exp_vsbbr.SHORT_LIMIT_S} s)\n")
+    pivot("short", VARIANTS["short"], key="completion_s", nd=2)
+    pivot("short", VARIANTS["short"])
     print("### checks\n")
     for c in res["checks"]:
         print(f"- {'ok' if c['ok'] else '**FAIL**'} {c['name']}: {c['detail']}")
@@ -1470,6 +1562,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the plan and exit")
     ap.add_argument("--tables", action="store_true",
                     help="print markdown tables of OUT/results.json and exit")
+    ap.add_argument("--plots", action="store_true",
+                    help="draw OUT/plots/ from OUT/results.json and exit")
     a = ap.parse_args()
     if a.duration is None:
         a.duration = 4
@@ -1481,6 +1575,10 @@ def main():
     a.tcp_duration = int(math.ceil(a.tcp_duration))
     if a.tables:
         tables(a.out)
+        return 0
+    if a.plots:
+        with open(os.path.join(a.out, "results.json")) as f:
+            plots(a.out, exp_stats.median_rows(json.load(f)["rows"]))
         return 0
     if a.engine is None:
         for cand in ("build", "build-exp"):

@@ -180,6 +180,13 @@ struct dfcp_params {
 	uint8_t kx_pub[32];
 };
 
+/* dfcp_pkt.opened: a DATA's symbol not opened yet, opened in place, refused */
+#define DFCP_OPEN_NOT		0
+#define DFCP_OPEN_OK		1
+#define DFCP_OPEN_REFUSED	2
+/* conf.rx_defer: DATA frames an endpoint holds for one burst open */
+#define DFCP_EP_DEFER		32
+
 /* Parsed view of a DFCP packet (pointers into the frame). */
 struct dfcp_pkt {
 	/* L2-L4 */
@@ -197,7 +204,7 @@ struct dfcp_pkt {
 	uint32_t msg_len;
 	uint64_t tag;
 	const uint8_t *atag;	/* DATA with DFCP_F_CRYPT: its AEAD tag */
-	uint8_t opened;		/* that DATA's symbol is opened already (0 from dfcp_parse) */
+	uint8_t opened;		/* DFCP_OPEN_*: not yet (dfcp_parse), opened, refused */
 	/* per type */
 	union {
 		struct dfcp_params params;	/* SYN, SYNACK */
@@ -301,47 +308,7 @@ int dfcp_auth_check(const struct dfcp_auth *a, const struct dfcp_pkt *pkt);
 int dfcp_build_auth(void *frame, size_t cap, const struct dfcp_addr *src,
 		const struct dfcp_addr *dst, const struct dfcp_pkt *pkt,
 		enum dfcp_csum csum, const struct dfcp_auth *auth);
-/* Encryption suites (conf.crypto; names: dfcp_crypto_name). */
-enum dfcp_crypto {
-	DFCP_CRYPTO_OFF = 0,
-	DFCP_CRYPTO_AES128GCM,
-	DFCP_CRYPTO_CHACHA20,
-	DFCP_CRYPTO_MAX
-};
-const char *dfcp_crypto_name(unsigned int suite);
-/* The suite named, or -EINVAL. */
-int dfcp_crypto_parse(const char *name);
-
-/* Tag bytes ending a DATA frame: with encryption the AEAD's, else a key's. */
-static inline uint32_t
-dfcp_data_tag_len(int auth, unsigned int crypto)
-{
-	return crypto != DFCP_CRYPTO_OFF ? DFCP_AEAD_TAG_LEN : auth ? DFCP_TAG_LEN : 0;
-}
-
-/*
- * A bulk AEAD for the DATA of encrypted connections (conf.aead_ops; NULL:
- * the library's OpenSSL EVP, dfcp_aead_evp_ops). A message: a 12-byte
- * nonce, aad_len bytes of associated data, len bytes sealed or opened in
- * place, DFCP_AEAD_TAG_LEN bytes of tag.
- */
-struct dfcp_aead_msg {
-	const uint8_t *nonce, *aad;
-	uint8_t *buf, *tag;
-	uint32_t aad_len, len;
-};
-struct dfcp_aead_ops {
-	/* one direction's context (enc 1: seal, 0: open), or NULL */
-	void *(*create)(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len,
-			int enc);
-	/* n messages sealed, st[i] 0 or -errno each */
-	void (*seal_burst)(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st);
-	/* 0, or -DFCP_E_AUTH when the tag is wrong */
-	int (*open)(void *ctx, const struct dfcp_aead_msg *m);
-	void (*destroy)(void *ctx);	/* and erases the key */
-	void *arg;
-};
-extern const struct dfcp_aead_ops dfcp_aead_evp_ops;
+#include "dfcp_aead.h"	/* the suites and the bulk AEAD of DATA */
 
 /* Bytes of a DATA frame with symbol size T: the default layout, plus tag bytes. */
 static inline uint32_t
@@ -642,6 +609,15 @@ struct dfcp_ep_conf {
 	uint8_t auth_key_len;
 	/* Encryption a SYN must offer (enum dfcp_crypto; needs auth_key): else refused. */
 	uint8_t crypto;
+	/*
+	 * rx_defer (with crypto): the DATA of established connections is held
+	 * (up to DFCP_EP_DEFER frames) and opened in bursts, one AEAD call for
+	 * many, by dfcp_ep_rx_flush(), which the caller makes after each burst of
+	 * dfcp_ep_rx() calls, while the frames are still its (valid, writable).
+	 * The endpoint flushes by itself before any other frame it handles (the
+	 * order of frames is kept) and when the queue is full.
+	 */
+	int rx_defer;
 };
 void dfcp_ep_conf_default(struct dfcp_ep_conf *c);
 
@@ -658,6 +634,8 @@ struct dfcp_ep_stats {
 	uint64_t slab_bytes;		/* conf.slab: the records made at create */
 	uint64_t slab_free;		/* records free now */
 	uint64_t slab_refused;		/* connections refused: no record left */
+	uint64_t rx_held;		/* conf.rx_defer: sealed DATA held for a burst open */
+	uint64_t rx_held_bursts;	/* ... and the AEAD bursts that opened them */
 	uint64_t drops[DFCP_E_MAX];
 };
 
@@ -675,6 +653,11 @@ struct dfcp_conn *dfcp_ep_connect(struct dfcp_ep *ep,
 		const struct dfcp_conn_conf *conf, uint64_t now);
 /* Feed one received frame (DFCP or ARP). 0 or -DFCP_E_* (dropped, counted). */
 int dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now);
+/* conf.rx_defer: the held DATA opened and handled; returns how many were
+ * refused (dropped and counted as dfcp_ep_rx does, stale symbols aside). */
+unsigned int dfcp_ep_rx_flush(struct dfcp_ep *ep, uint64_t now);
+/* Frames held for dfcp_ep_rx_flush (0 without conf.rx_defer). */
+unsigned int dfcp_ep_rx_held(const struct dfcp_ep *ep);
 /* Pull frames from the endpoint (RSTs, ARP replies) and its connections. */
 unsigned int dfcp_ep_tx_burst(struct dfcp_ep *ep, uint64_t now,
 		void *const *bufs, uint16_t *lens, size_t cap, unsigned int n);

@@ -380,20 +380,64 @@ dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t 
 	}
 }
 
+/* A DATA's associated data, nonce and message for open; 0, or -1 when it cannot be one. */
+static int
+open_msg(const struct dfcp_aead *a, const struct dfcp_pkt *pkt, uint8_t *aad, uint8_t *nonce,
+		struct dfcp_aead_msg *m)
+{
+	uint32_t hdr;
+
+	if (pkt->type != DFCP_T_DATA || !(pkt->flags & DFCP_F_CRYPT) || pkt->atag == NULL)
+		return -1;
+	hdr = (uint32_t)(pkt->u.data.sym - pkt->msg);
+	if (hdr > DFCP_DATA_OFF - DFCP_L2L4_LEN || pkt->u.data.sym_len > INT32_MAX)
+		return -1;
+	nonce_of(a, data_ctr(pkt->u.data.block, pkt->u.data.esi), nonce);
+	m->nonce = nonce;
+	m->aad = aad;
+	m->aad_len = (uint32_t)data_aad(aad, pkt->src_ip, pkt->dst_ip, pkt->src_port,
+			pkt->dst_port, pkt->msg, hdr);
+	/* the frame is the caller's, writable: the symbol is opened in place */
+	m->buf = (uint8_t *)(uintptr_t)pkt->u.data.sym;
+	m->len = pkt->u.data.sym_len;
+	m->tag = (uint8_t *)(uintptr_t)pkt->atag;
+	return 0;
+}
+
+/* The ops' seal_burst of an opening context opens: up to SEAL_BURST at a time. */
+void
+dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt, uint32_t n)
+{
+	uint8_t aad[SEAL_BURST][12 + DFCP_DATA_OFF], nc[SEAL_BURST][DFCP_AEAD_IV];
+	struct dfcp_aead_msg m[SEAL_BURST];
+	struct dfcp_pkt *in[SEAL_BURST];
+	int st[SEAL_BURST];
+
+	for (uint32_t i = 0; i < n; i += SEAL_BURST) {
+		uint32_t b = n - i < SEAL_BURST ? n - i : SEAL_BURST, k = 0;
+
+		for (uint32_t j = 0; j < b; j++) {
+			struct dfcp_pkt *p = pkt[i + j];
+
+			p->opened = DFCP_OPEN_REFUSED;
+			if (a->enc || a->ctx == NULL || open_msg(a, p, aad[k], nc[k], &m[k]) < 0)
+				continue;
+			in[k++] = p;
+		}
+		if (k != 0)
+			a->ops->seal_burst(a->ctx, m, k, st);
+		for (uint32_t j = 0; j < k; j++)
+			in[j]->opened = st[j] == 0 ? DFCP_OPEN_OK : DFCP_OPEN_REFUSED;
+	}
+}
+
 int
 dfcp_data_open(const struct dfcp_aead *a, const struct dfcp_pkt *pkt)
 {
-	uint8_t aad[12 + DFCP_DATA_OFF];
-	uint32_t hdr;
-	size_t n;
+	uint8_t aad[12 + DFCP_DATA_OFF], n[DFCP_AEAD_IV];
+	struct dfcp_aead_msg m;
 
-	if (pkt->type != DFCP_T_DATA || !(pkt->flags & DFCP_F_CRYPT) || pkt->atag == NULL)
+	if (a->enc || a->ctx == NULL || open_msg(a, pkt, aad, n, &m) < 0)
 		return -DFCP_E_AUTH;
-	hdr = (uint32_t)(pkt->u.data.sym - pkt->msg);
-	if (hdr > DFCP_DATA_OFF - DFCP_L2L4_LEN)
-		return -DFCP_E_AUTH;
-	n = data_aad(aad, pkt->src_ip, pkt->dst_ip, pkt->src_port, pkt->dst_port, pkt->msg, hdr);
-	/* the frame is the caller's, writable: the symbol is opened in place */
-	return dfcp_aead_open(a, data_ctr(pkt->u.data.block, pkt->u.data.esi), aad, n,
-			(uint8_t *)(uintptr_t)pkt->u.data.sym, pkt->u.data.sym_len, pkt->atag);
+	return a->ops->open(a->ctx, &m) == 0 ? 0 : -DFCP_E_AUTH;
 }

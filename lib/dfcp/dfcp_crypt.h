@@ -45,5 +45,7 @@ void dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint
 		uint32_t hdr, uint32_t T);
 /* The parsed DATA's symbol opened in place (its frame must be writable). */
 int dfcp_data_open(const struct dfcp_aead *a, const struct dfcp_pkt *pkt);
+/* n parsed DATA at once, the same way: each pkt[i]->opened DFCP_OPEN_OK or _REFUSED */
+void dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt, uint32_t n);
 
 #endif

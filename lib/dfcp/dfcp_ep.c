@@ -357,6 +357,62 @@ ep_arp(struct dfcp_ep *ep, const void *frame, size_t len)
 	return 0;
 }
 
+/* conf.rx_defer: a sealed DATA of established c held for the next flush. */
+static int
+ep_hold(struct dfcp_ep *ep, struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
+{
+	if (ep->n_defer == DFCP_EP_DEFER)
+		ep->defer_bad += dfcp_ep_rx_flush(ep, now);
+	ep->defer[ep->n_defer].pkt = *pkt;
+	ep->defer[ep->n_defer].c = c;
+	ep->n_defer++;
+	ep->st.rx_held++;
+	ep->defer_now = now;
+	return 0;
+}
+
+/*
+ * The held DATA: opened in one AEAD burst per run of one connection, then
+ * each handled as dfcp_ep_rx would have (a connection a frame before it
+ * closed drops the rest as "conn"). No connection is freed between a hold
+ * and its flush: dfcp_ep_reap flushes first.
+ */
+unsigned int
+dfcp_ep_rx_flush(struct dfcp_ep *ep, uint64_t now)
+{
+	struct dfcp_pkt *run[DFCP_EP_DEFER];
+	uint32_t n = ep->n_defer, i = 0, k;
+	unsigned int bad;
+
+	ep->n_defer = 0;
+	while (i < n) {
+		for (k = 0; i + k < n && ep->defer[i + k].c == ep->defer[i].c; k++)
+			run[k] = &ep->defer[i + k].pkt;
+		dfcp_sess_open_burst(ep->defer[i].c, run, k);
+		ep->st.rx_held_bursts++;
+		i += k;
+	}
+	for (i = 0; i < n; i++) {
+		struct dfcp_conn *c = ep->defer[i].c;
+		int rc = dfcp_conn_state(c) == DFCP_CLOSED ? -DFCP_E_CONN :
+			dfcp_conn_rx(c, &ep->defer[i].pkt, now);
+
+		if (rc < 0) {
+			ep_drop(ep, rc);
+			ep->defer_bad += rc != -DFCP_E_STALE;
+		}
+	}
+	bad = ep->defer_bad;
+	ep->defer_bad = 0;
+	return bad;
+}
+
+unsigned int
+dfcp_ep_rx_held(const struct dfcp_ep *ep)
+{
+	return ep->n_defer;
+}
+
 int
 dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now)
 {
@@ -376,12 +432,17 @@ dfcp_ep_rx(struct dfcp_ep *ep, const void *frame, size_t len, uint64_t now)
 		return ep_drop(ep, rc);
 	if (pkt.dst_ip != ep->conf.local.ip || pkt.dst_port != ep->conf.local.port)
 		return ep_drop(ep, -DFCP_E_ADDR);
+	i = pkt.type == DFCP_T_SYN ? DFCP_EP_NIL : dfcp_ep_cid_find(ep, pkt.dst_cid);
+	c = i != DFCP_EP_NIL && ep->sl[i].state != SL_HALF ? ep->sl[i].conn : NULL;
+	if (ep->defer != NULL && c != NULL && dfcp_conn_state(c) != DFCP_CLOSED &&
+			dfcp_sess_defer_ok(c, &pkt))
+		return ep_hold(ep, c, &pkt, now);
+	if (ep->n_defer != 0)	/* what was held goes first: the order of frames is kept */
+		ep->defer_bad += dfcp_ep_rx_flush(ep, now);
 	if (pkt.type == DFCP_T_SYN)
 		return ep_syn(ep, &pkt, now);
-	i = dfcp_ep_cid_find(ep, pkt.dst_cid);
 	if (i != DFCP_EP_NIL && ep->sl[i].state == SL_HALF)
 		return ep_half_rx(ep, i, &pkt, now);
-	c = i != DFCP_EP_NIL ? ep->sl[i].conn : NULL;
 	if (c == NULL || dfcp_conn_state(c) == DFCP_CLOSED) {
 		/* an RST answering our SYN names only our cid in dst; never an RST for an RST */
 		if (pkt.type == DFCP_T_RST)
@@ -442,6 +503,9 @@ unsigned int
 dfcp_ep_reap(struct dfcp_ep *ep)
 {
 	unsigned int n = 0;
+
+	if (ep->n_defer != 0)	/* a held frame names its connection */
+		ep->defer_bad += dfcp_ep_rx_flush(ep, ep->defer_now);
 
 	for (uint32_t j = ep->n_conns; j-- > 0;) {
 		uint32_t i = ep->conn_idx[j];

@@ -127,7 +127,10 @@ dfcp_ep_create(const struct dfcp_ep_conf *conf)
 	ep->syn_head = malloc(hs * sizeof(*ep->syn_head));
 	if (conf->crypto != DFCP_CRYPTO_OFF)
 		ep->hkeys = calloc(ep->nslots, sizeof(*ep->hkeys));
-	if ((conf->crypto != DFCP_CRYPTO_OFF && ep->hkeys == NULL) || ep->sl == NULL || ep->free_stk == NULL || ep->conn_idx == NULL || ep->half == NULL ||
+	if (conf->crypto != DFCP_CRYPTO_OFF && conf->rx_defer)
+		ep->defer = calloc(DFCP_EP_DEFER, sizeof(*ep->defer));
+	if ((conf->crypto != DFCP_CRYPTO_OFF && (ep->hkeys == NULL ||
+			(conf->rx_defer && ep->defer == NULL))) || ep->sl == NULL || ep->free_stk == NULL || ep->conn_idx == NULL || ep->half == NULL ||
 			ep->cid_head == NULL || ep->syn_head == NULL || ep_secret(ep) < 0 ||
 			ep_pool(ep) < 0 || ep_slab(ep) < 0) {
 		dfcp_ep_free(ep);
@@ -166,6 +169,7 @@ dfcp_ep_free(struct dfcp_ep *ep)
 	if (ep->hkeys != NULL)
 		OPENSSL_cleanse(ep->hkeys, ep->nslots * sizeof(*ep->hkeys));
 	free(ep->hkeys);
+	free(ep->defer);
 	free(ep);
 }
 

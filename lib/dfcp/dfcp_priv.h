@@ -46,6 +46,8 @@ int dfcp_sess_half_check(const struct dfcp_keyset *k, const struct dfcp_auth *ps
 		struct dfcp_pkt *pkt);
 const struct dfcp_auth *dfcp_sess_mac(const struct dfcp_conn *c, uint8_t type);
 int dfcp_sess_check(const struct dfcp_conn *c, const struct dfcp_pkt *pkt);
+int dfcp_sess_defer_ok(const struct dfcp_conn *c, const struct dfcp_pkt *pkt);
+void dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t n);
 void dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr);
 void dfcp_sess_free(struct dfcp_conn *c);
 
@@ -506,6 +508,12 @@ struct half_ent {
 	uint32_t slot, seq;
 };
 
+/* A DATA frame an endpoint holds (conf.rx_defer) and the connection it is for. */
+struct ep_defer {
+	struct dfcp_pkt pkt;
+	struct dfcp_conn *c;
+};
+
 struct dfcp_ep {
 	struct dfcp_ep_conf conf;
 	struct ep_slot *sl;
@@ -529,6 +537,10 @@ struct dfcp_ep {
 	uint8_t ctrl[DFCP_EP_CTRL_RING][DFCP_EP_CTRL_FRAME];
 	uint16_t ctrl_len[DFCP_EP_CTRL_RING];
 	uint32_t ctrl_head, ctrl_count;
+	struct ep_defer *defer;		/* conf.rx_defer: DATA held for one burst open */
+	uint32_t n_defer;
+	uint32_t defer_bad;		/* refused by flushes the endpoint made itself */
+	uint64_t defer_now;		/* the time of the last frame held */
 	struct dfcp_ep_stats st;
 };
 

@@ -127,7 +127,7 @@ dfcp_sess_half_check(const struct dfcp_keyset *k, const struct dfcp_auth *psk,
 		return -DFCP_E_AUTH;
 	rc = dfcp_data_open(&a, pkt);
 	dfcp_aead_fini(&a);
-	pkt->opened = rc == 0;
+	pkt->opened = rc == 0 ? DFCP_OPEN_OK : DFCP_OPEN_REFUSED;
 	return rc;
 }
 
@@ -148,8 +148,29 @@ dfcp_sess_check(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 	if (!c->sess)
 		return -DFCP_E_AUTH;
 	if (pkt->type == DFCP_T_DATA)
-		return pkt->opened ? 0 : dfcp_data_open(&c->rx_aead, pkt);
+		return pkt->opened == DFCP_OPEN_OK ? 0 : pkt->opened == DFCP_OPEN_REFUSED ?
+			-DFCP_E_AUTH : dfcp_data_open(&c->rx_aead, pkt);
 	return dfcp_auth_check(&c->rx_mac, pkt);
+}
+
+/*
+ * A DATA the endpoint may hold for a burst open (dfcp_ep_rx_flush): sealed,
+ * not opened yet, for c's session and from its peer (the rest of the
+ * connection's checks come when it is handled, after the open).
+ */
+int
+dfcp_sess_defer_ok(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+{
+	return c->sess && pkt->type == DFCP_T_DATA && (pkt->flags & DFCP_F_CRYPT) &&
+		pkt->opened == DFCP_OPEN_NOT && pkt->src_ip == c->remote.ip &&
+		pkt->src_port == c->remote.port && pkt->dst_cid == c->lcid &&
+		pkt->src_cid == c->rcid;
+}
+
+void
+dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t n)
+{
+	dfcp_data_open_burst(&c->rx_aead, pkt, n);
 }
 
 /* Seal the n DATA frames whose symbols are at out[i] (hdr bytes of header before). */

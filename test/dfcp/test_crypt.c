@@ -137,6 +137,17 @@ static struct {
 	uint16_t first_len;
 } w;
 
+/* A frame straight to b's endpoint; one it holds (rx_defer) is flushed at once. */
+static int
+rx_b(struct sec_run *r, const uint8_t *g, uint16_t len)
+{
+	int rc = dfcp_ep_rx(r->eb, g, len, r->v.now);
+
+	if (rc == 0 && dfcp_ep_rx_held(r->eb) != 0)
+		rc = dfcp_ep_rx_flush(r->eb, r->v.now) != 0 ? -DFCP_E_AUTH : 0;
+	return rc;
+}
+
 /* DATA a -> b: sealed? a source symbol readable? Then, once, every byte changed. */
 static int
 watch(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
@@ -164,13 +175,13 @@ watch(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
 			memcpy(g, f, len);
 			g[i] ^= 0x01;
 			w.tampered++;
-			w.refused += dfcp_ep_rx(r->eb, g, len, r->v.now) < 0;
+			w.refused += rx_b(r, g, len) < 0;
 		}
 	}
 	/* a replay of every 50th frame, later: harmless */
 	if (w.data % 50 == 0 && r->step == 1) {
 		memcpy(g, f, len);
-		(void)dfcp_ep_rx(r->eb, g, len, r->v.now);
+		(void)rx_b(r, g, len);
 		w.replayed++;
 	}
 	return 0;
@@ -188,8 +199,13 @@ crypted(struct sec_run *r, unsigned int sender, unsigned int listener)
 	r->ec.crypto = (uint8_t)listener;
 }
 
+/*
+ * A verified transfer with 2 % loss under every attack of watch(); defer:
+ * the listener holds sealed DATA and opens it in bursts (rx_defer), its
+ * frames a burst at a time (no serialization delay a -> b).
+ */
 static void
-test_transfer(unsigned int suite, int csum_full, uint8_t *first_out)
+test_transfer(unsigned int suite, int csum_full, int defer, uint8_t *first_out)
 {
 	struct dfcp_ep_stats sb;
 	struct dfcp_stats bs;
@@ -200,9 +216,12 @@ test_transfer(unsigned int suite, int csum_full, uint8_t *first_out)
 	crypted(&r, suite, suite);
 	if (csum_full)
 		r.cc.csum = r.ec.csum = DFCP_CSUM_FULL;
+	r.ec.rx_defer = defer;
 	r.attack = watch;
 	sec_start(&r, 21);
 	r.v.dir[0].loss_ppm = 20000;	/* 2 % */
+	if (defer)
+		r.v.dir[0].pkt_ns = 0;
 	sec_run_until(&r, 60000 * MS);
 	CHECKF(sec_verified(&r), "%s: transfer", dfcp_crypto_name(suite));
 	CHECKF(w.data > 1600 && w.sealed == w.data && w.plain == 0,
@@ -220,6 +239,11 @@ test_transfer(unsigned int suite, int csum_full, uint8_t *first_out)
 	/* with software UDP checksums a changed byte is a checksum drop first */
 	CHECKF((csum_full || sb.drops[DFCP_E_AUTH] > 50) && bs.completed, "%s: auth drops %llu",
 			dfcp_crypto_name(suite), (unsigned long long)sb.drops[DFCP_E_AUTH]);
+	/* held frames were opened in bursts of more than one, none outlived its frame */
+	CHECKF(defer ? sb.rx_held > 1000 && sb.rx_held > 2 * sb.rx_held_bursts &&
+			dfcp_ep_rx_held(r.eb) == 0 : sb.rx_held == 0,
+			"%s defer %d: %llu held in %llu bursts", dfcp_crypto_name(suite), defer,
+			(unsigned long long)sb.rx_held, (unsigned long long)sb.rx_held_bursts);
 	if (first_out != NULL)
 		memcpy(first_out, w.first, 64);
 	sec_fini(&r);
@@ -251,7 +275,7 @@ swap_key(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
 		return 0;
 	memcpy(g, f, len);
 	g[DFCP_L2L4_LEN + DFCP_COMMON_LEN + 24 + 4 + 7] ^= 0x20;
-	r->rc[r->nrc < 31 ? r->nrc++ : 31] = dfcp_ep_rx(r->eb, g, len, r->v.now);
+	r->rc[r->nrc < 31 ? r->nrc++ : 31] = rx_b(r, g, len);
 	return 1;
 }
 
@@ -315,11 +339,13 @@ main(void)
 
 	test_x25519_hkdf();
 	test_aead();
-	test_transfer(DFCP_CRYPTO_AES128GCM, 0, c1);
-	test_transfer(DFCP_CRYPTO_AES128GCM, 1, c2);
+	test_transfer(DFCP_CRYPTO_AES128GCM, 0, 0, c1);
+	test_transfer(DFCP_CRYPTO_AES128GCM, 1, 0, c2);
 	/* the same symbol under two connections' keys: fresh keys each time */
 	CHECK(memcmp(c1, c2, 64) != 0);
-	test_transfer(DFCP_CRYPTO_CHACHA20, 0, NULL);
+	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 0, NULL);
+	test_transfer(DFCP_CRYPTO_AES128GCM, 0, 1, NULL);
+	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 1, NULL);
 	test_plain_visible();
 	test_refused();
 	return test_report("dfcp-crypt");

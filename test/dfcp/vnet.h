@@ -45,6 +45,7 @@ struct vnet {
 	vn_filter_fn filter;
 	void *filter_ctx;
 	uint8_t *bufs[VN_BURST];
+	uint64_t flush_bad;	/* held frames the flushes refused */
 };
 
 static inline uint32_t
@@ -171,12 +172,24 @@ vn_run(struct vnet *v, uint64_t until, int (*done)(void *), void *ctx)
 	while (v->now < until) {
 		uint64_t next = until;
 
+		/* the frames due, in bursts: an endpoint that holds sealed DATA
+		 * (rx_defer) has it until the flush, before the frames go */
 		while (v->n && v->heap[0]->t <= v->now) {
-			struct vn_pkt *p = vn_pop(v);
+			struct vn_pkt *due[VN_BURST];
+			unsigned int k = 0;
 
-			v->dir[!p->to].delivered++;
-			dfcp_ep_rx(v->ep[p->to], p->data, p->len, v->now);
-			free(p);
+			while (k < VN_BURST && v->n && v->heap[0]->t <= v->now) {
+				struct vn_pkt *p = vn_pop(v);
+
+				v->dir[!p->to].delivered++;
+				dfcp_ep_rx(v->ep[p->to], p->data, p->len, v->now);
+				due[k++] = p;
+			}
+			for (int d = 0; d < 2; d++)
+				if (v->ep[d] != NULL)
+					v->flush_bad += dfcp_ep_rx_flush(v->ep[d], v->now);
+			while (k > 0)
+				free(due[--k]);
 		}
 		for (int d = 0; d < 2; d++) {
 			struct vn_dir *dir = &v->dir[d];

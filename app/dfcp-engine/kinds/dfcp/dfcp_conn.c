@@ -113,6 +113,8 @@ eng_dfcp_ep_conf(const struct eng_xtask *x, enum dfcp_csum csum, unsigned int rx
 	memcpy(ec->auth_key, df->auth_key, sizeof(ec->auth_key));
 	ec->auth_key_len = df->auth_key_len;
 	ec->crypto = receiver ? df->crypto : DFCP_CRYPTO_OFF;
+	/* sealed DATA opened a burst at a time (the task flushes after each rx burst) */
+	ec->rx_defer = ec->crypto != DFCP_CRYPTO_OFF;
 	return 0;
 }
 

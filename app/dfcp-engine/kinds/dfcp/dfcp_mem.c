@@ -54,7 +54,11 @@ same_group(const struct eng_flow_conf *a, const struct eng_flow_conf *b)
 
 /*
  * window = auto: a flow without a bottleneck label has the whole path:
- * path_rate x path_rtt in blocks + 64 for queues. A labelled one has its
+ * ENG_DFCP_WINDOW_RTTS x path_rate x path_rtt in blocks + 64 for queues
+ * (under the capacity budget a lossy block takes a few rounds, a round
+ * trip each, and the window counts from the oldest block not acked: one
+ * bandwidth-delay product would stall the sender while its oldest blocks
+ * finish their rounds). A labelled one has its
  * share (weight / the weights of the flows of its role with the same
  * label): twice the bandwidth-delay product of the share over path_rtt (a
  * block that lost a symbol takes a top-up round, two round trips or more)
@@ -65,7 +69,7 @@ eng_dfcp_window_path(const struct eng_dfcp_flow_conf *df)
 {
 	unsigned __int128 bdp = (unsigned __int128)df->path_rate_bps * df->path_rtt_ns /
 			8u / 1000000000u;
-	uint64_t blocks = (uint64_t)(bdp / df->block_size) + 64u;
+	uint64_t blocks = (uint64_t)(ENG_DFCP_WINDOW_RTTS * bdp / df->block_size) + 64u;
 
 	return blocks > DFCP_MAX_WINDOW ? DFCP_MAX_WINDOW : (uint32_t)blocks;
 }

@@ -37,7 +37,9 @@ struct dfcp_task {
 	unsigned int rx_flags;
 	uint64_t drops[DFCP_E_MAX];	/* frames no flow accepted, by reason */
 	struct eng_dfcp_mem mem;	/* the flows' block memory (dfcp_mem.c) */
-	struct dfcp_flow flows[];	/* [x->nb_flows] */
+	struct dfcp_flow **held;	/* [x->nb_flows]: receivers holding sealed DATA */
+	uint32_t n_held;
+	struct dfcp_flow flows[];	/* [x->nb_flows], then held's */
 };
 
 /* ------------------------------------------------------------------ */
@@ -311,9 +313,28 @@ dfcp_xrx(struct eng_xep *e, struct rte_mbuf *m, uint64_t now)
 	if (net_rd16(p + 12) == NET_ETHERTYPE_IPV4)
 		f->rx_bytes += m->data_len;
 	rc = dfcp_ep_rx(f->ep, p, m->data_len, now);
+	if (!f->held && dfcp_ep_rx_held(f->ep) != 0) {
+		f->held = 1;
+		d->held[d->n_held++] = f;
+	}
 	/* a stale symbol (its block done, a duplicate) is a good frame it did not need:
 	 * the task's rx_valid, the flow's drops "stale"; rx_bad is for frames at fault */
 	return rc == -DFCP_E_STALE ? 0 : rc;
+}
+
+/* The sealed DATA the receivers held in the burst: opened in bursts and handled. */
+static unsigned int
+dfcp_xrx_flush(struct eng_xtask *x, uint64_t now)
+{
+	struct dfcp_task *d = x->priv;
+	unsigned int bad = 0;
+
+	for (uint32_t i = 0; i < d->n_held; i++) {
+		bad += dfcp_ep_rx_flush(d->held[i]->ep, now);
+		d->held[i]->held = 0;
+	}
+	d->n_held = 0;
+	return bad;
 }
 
 /* A frame for no flow: count why (a malformed frame, or simply not ours). */
@@ -572,6 +593,7 @@ static const struct eng_xport_ops dfcp_xport = {
 	.setup = dfcp_xsetup,
 	.teardown = dfcp_xteardown,
 	.rx = dfcp_xrx,
+	.rx_flush = dfcp_xrx_flush,
 	.stray = dfcp_xstray,
 	.next_deadline = dfcp_xdeadline,
 	.tx_burst = dfcp_xtx,
@@ -593,10 +615,11 @@ eng_dfcp_setup(struct eng_task *t, struct eng_runtime *rt, int socket)
 {
 	struct dfcp_task *d;
 
-	d = rte_zmalloc_socket("dfcp", sizeof(*d) + t->nb_flows * sizeof(d->flows[0]),
-			RTE_CACHE_LINE_SIZE, socket);
+	d = rte_zmalloc_socket("dfcp", sizeof(*d) + t->nb_flows * (sizeof(d->flows[0]) +
+			sizeof(d->held[0])), RTE_CACHE_LINE_SIZE, socket);
 	if (d == NULL)
 		return -ENOMEM;
+	d->held = (struct dfcp_flow **)(void *)&d->flows[t->nb_flows];
 	return eng_xport_setup(t, rt, socket, &dfcp_xport, d);
 }
 

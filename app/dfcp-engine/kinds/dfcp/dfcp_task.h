@@ -84,6 +84,7 @@ struct eng_dfcp_conf {
 #define ENG_DFCP_MAX_SHAPES	4		/* block shapes (K, T) per task */
 #define ENG_DFCP_MEM_AUTO	(256ull << 20)	/* mem_budget auto: the minimum + at most this */
 #define ENG_DFCP_WINDOW_FLOOR	4u		/* window = auto: at least */
+#define ENG_DFCP_WINDOW_RTTS	4u		/* window = auto: path_rtt's of a lone flow */
 #define ENG_DFCP_DEC_RATIO	4u		/* decoders wanted: one per 4 buffers */
 struct eng_dfcp_shape {
 	uint16_t K, T;
@@ -112,8 +113,9 @@ struct eng_dfcp_mem {
 	uint64_t made_records;			/* the endpoints' slab_bytes (== plan.records) */
 };
 void eng_dfcp_windows(struct eng_config *cfg);
-/* window = auto of a flow with the whole path: path_rate x path_rtt in blocks
- * + 64 for queues, at most DFCP_MAX_WINDOW (dfcp_mem.c; the one formula). */
+/* window = auto of a flow with the whole path: ENG_DFCP_WINDOW_RTTS x path_rate
+ * x path_rtt in blocks + 64 for queues, at most DFCP_MAX_WINDOW (dfcp_mem.c;
+ * the one formula). */
 uint32_t eng_dfcp_window_path(const struct eng_dfcp_flow_conf *df);
 /* block_size = auto: bytes per block for the path (dfcp_flow.c) */
 #define ENG_DFCP_AUTO_K_MAX	1024u
@@ -208,6 +210,7 @@ struct dfcp_flow {
 	uint64_t stalls_logged;		/* stall episodes already logged */
 	uint64_t sink_errors;		/* connections whose sink file failed */
 	int sink_aborted;		/* receiver: its connections were aborted for it */
+	int held;			/* its endpoint holds sealed DATA (the task's held list) */
 	struct eng_flow_snap snap;	/* published to other threads */
 };
 

@@ -176,6 +176,9 @@ struct eng_xport_ops {
 	void (*teardown)(struct eng_xtask *x);
 	/* A frame for endpoint e (IPv4 to its address, or an ARP request for it). */
 	int (*rx)(struct eng_xep *e, struct rte_mbuf *m, uint64_t now);	/* < 0: bad */
+	/* After a burst's frames went to rx, before they are freed (optional):
+	 * what rx held is handled; returns how many of those were bad. */
+	unsigned int (*rx_flush)(struct eng_xtask *x, uint64_t now);
 	/* A frame no endpoint owns: count why; 1 when malformed, 0 when not ours. */
 	int (*stray)(struct eng_xtask *x, const struct rte_mbuf *m);
 	uint64_t (*next_deadline)(struct eng_xep *e, uint64_t now);

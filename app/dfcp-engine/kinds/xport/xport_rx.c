@@ -208,6 +208,19 @@ prefetch_payload(const struct rte_mbuf *m)
 		rte_prefetch0(d + o);
 }
 
+/* What the adapter's rx held of the frames: handled before they are freed. */
+static inline void
+rx_flush(struct eng_xtask *x, uint64_t now)
+{
+	unsigned int bad;
+
+	if (x->ops->rx_flush == NULL)
+		return;
+	bad = x->ops->rx_flush(x, now);
+	x->cnt.rx_valid -= bad;
+	x->cnt.rx_bad += bad;
+}
+
 /* The rx burst and the inbox: the frames received. */
 uint16_t
 eng_xport_rx(struct eng_xtask *x, uint64_t now)
@@ -236,6 +249,7 @@ eng_xport_rx(struct eng_xtask *x, uint64_t now)
 	}
 	if (n != 0) {
 		x->cnt.rx_packets += n;
+		rx_flush(x, now);
 		rte_pktmbuf_free_bulk(pkts, n);
 	}
 	if (x->inbox != NULL) {
@@ -249,6 +263,7 @@ eng_xport_rx(struct eng_xtask *x, uint64_t now)
 			rx_frame(x, pkts[i], now, 1);
 		if (k != 0) {
 			x->disp.in += k;
+			rx_flush(x, now);
 			rte_pktmbuf_free_bulk(pkts, k);
 		}
 		n += k;

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DFCP encryption, the public part (dfcp.h includes it): the suites and the
+ * bulk AEAD a connection's DATA goes through. The key exchange and the
+ * per-connection keys are the library's (dfcp_crypt.h).
+ */
+#ifndef DFCP_AEAD_H
+#define DFCP_AEAD_H
+
+#include <stdint.h>
+
+/* Encryption suites (conf.crypto; names: dfcp_crypto_name). */
+enum dfcp_crypto {
+	DFCP_CRYPTO_OFF = 0,
+	DFCP_CRYPTO_AES128GCM,
+	DFCP_CRYPTO_CHACHA20,
+	DFCP_CRYPTO_MAX
+};
+const char *dfcp_crypto_name(unsigned int suite);
+/* The suite named, or -EINVAL. */
+int dfcp_crypto_parse(const char *name);
+
+/* Tag bytes ending a DATA frame: with encryption the AEAD's, else a key's. */
+static inline uint32_t
+dfcp_data_tag_len(int auth, unsigned int crypto)
+{
+	return crypto != DFCP_CRYPTO_OFF ? DFCP_AEAD_TAG_LEN : auth ? DFCP_TAG_LEN : 0;
+}
+
+/*
+ * A bulk AEAD for the DATA of encrypted connections (conf.aead_ops; NULL:
+ * the library's OpenSSL EVP, dfcp_aead_evp_ops). A message: a 12-byte
+ * nonce, aad_len bytes of associated data, len bytes sealed or opened in
+ * place, DFCP_AEAD_TAG_LEN bytes of tag.
+ */
+struct dfcp_aead_msg {
+	const uint8_t *nonce, *aad;
+	uint8_t *buf, *tag;
+	uint32_t aad_len, len;
+};
+struct dfcp_aead_ops {
+	/* one direction's context (enc 1: seal, 0: open), or NULL */
+	void *(*create)(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len,
+			int enc);
+	/* n messages sealed (by an opening context: opened), st[i] 0 or -errno each */
+	void (*seal_burst)(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st);
+	/* 0, or -DFCP_E_AUTH when the tag is wrong */
+	int (*open)(void *ctx, const struct dfcp_aead_msg *m);
+	void (*destroy)(void *ctx);	/* and erases the key */
+	void *arg;
+};
+extern const struct dfcp_aead_ops dfcp_aead_evp_ops;
+
+#endif /* DFCP_AEAD_H */
