@@ -24,7 +24,8 @@ transfer amortizes; the same line ends with the whole run's goodput and EFF
 (`whole G E`), and the sender's own efficiency_pct (`code`). DFCP's window is the engine's auto
 (4 bandwidth-delay products of path_rtt = delay + 20 ms, plus 64 blocks: under the
 capacity budget a lossy block takes a few rounds, doc/protocol.md), or --window-rtts.
-Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
+Every sender enters through experiments.py's access link (1 Gbit/s, 1000 packets)
+before the lossy link. Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
 the line says the scale when it is below 1) and is skipped without namespaces.
 """
 import argparse
@@ -32,6 +33,7 @@ import csv
 import json
 import math
 import os
+import signal
 import statistics
 import sys
 import time
@@ -104,6 +106,7 @@ class Capacity(ex.Runner):
         ini.set("pipe link", "bw", ex.mbit(link))
         ini.set("pipe link", "delay", f"{delay}ms")
         ini.set("pipe link", "plr", f"{plr}%")
+        self.add_access(ini, ["10.0.0.1"])
         self.dfcp_flow(ini, "flow f1", "dfcp-ours", link, delay + 20, d)
         if self.a.window_rtts:
             bdp = link * 1e6 / 8 * (delay + 20) / 1000 / ex.BLOCK_BYTES
@@ -139,6 +142,7 @@ class Capacity(ex.Runner):
         ini.set("pipe link", "bw", ex.mbit(link))
         ini.set("pipe link", "delay", f"{delay}ms")
         ini.set("pipe link", "plr", f"{plr}%")
+        self.add_access(ini, ["10.0.0.1"])
         self.net.hosts(["10.0.0.1"], ["10.0.1.1"])
         self.to_tcp(ini)
         tag = f"cap-{plr}-{delay}-{cc}-{rep}"
@@ -187,7 +191,12 @@ def main():
         return 2
     os.makedirs(a.out, exist_ok=True)
     a.scale, a.tcp_scale, a.duration, a.tcp_duration = 1.0, "auto", d, int(math.ceil(d))
+    # the access link of every sender (experiments.py): TCP enters the lossy link at
+    # 1 Gbit/s as DFCP's pacer does, not at veth speed
+    a.access_queue = 1000
     r = Capacity(a)
+    signal.signal(signal.SIGTERM, ex.on_signal)
+    signal.signal(signal.SIGINT, ex.on_signal)
     ccs = [] if a.no_tcp else [c for c in a.tcp.split(",") if c]
     rows = []
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load "
@@ -236,7 +245,11 @@ def main():
                                  "bound": b, "eff": g / b, "whole": whole, "runs": vals,
                                  "steady": st, "detail": extra, "scale": r.cur_scale,
                                  "load": os.getloadavg()[0]})
+    except ex.Stop as e:
+        print(f"# interrupted ({e})", flush=True)
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         r.cleanup()
         with open(os.path.join(a.out, "capacity.json"), "w") as f:
             json.dump({"rows": rows, "command": " ".join(sys.argv)}, f, indent=1)
