@@ -825,6 +825,10 @@ class Runner(exp_vsbbr.Scenarios):
         ini.set("pipe link", "bw", mbit(link))
         ini.set("pipe link", "delay", f"{delay}ms")
         ini.set("pipe link", "plr", f"{plr}%")
+        if delay > 150:
+            # the router's mbufs cover the pipe's delay line at the smallest frames
+            # (~1.5 M a second at 1 Gbit/s): 200 ms needs more than 1 GiB
+            ini.set("eal", "args", ini.get("eal", "args").replace("-m 1024", "-m 2048"))
         tag = self.tag(f"{scen}-{x}-{variant}" + (f"-{delay}ms" if scen != "delay" and delay
                                                    else ""))
         base = dict(scenario=scen, x=x, variant=variant, link_mbps=link, plr_pct=plr,
