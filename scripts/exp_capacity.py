@@ -16,13 +16,13 @@ One line per point and protocol:
 GOODPUT and BOUND in Mbit/s; BOUND = (1 - p) x bw x payload / (frame + 24) with
 each protocol's own frame (DFCP: 1420 of 1498 bytes, XR and CRC; TCP: MSS 1448
 with timestamps of 1514); EFF = GOODPUT / BOUND. GOODPUT is the steady state:
-the receiver's goodput from WARM = max(1 s, 20 one-way delays) after its first
-data to the sender's end (DFCP: the engine's --timeseries at 250 ms; TCP:
-iperf3's receiver intervals), leaving out the start (handshake, the first
+the least-squares slope of the receiver's cumulative goodput from WARM = max(1 s,
+20 one-way delays) after its first data to the sender's end (DFCP: the engine's
+--timeseries at 250 ms; TCP: iperf3's receiver intervals), leaving out the start (handshake, the first
 window, BBR's startup) and DFCP's last blocks' extra rounds, which a long
 transfer amortizes; the same line ends with the whole run's goodput and EFF
 (`whole G E`), and the sender's own efficiency_pct (`code`). DFCP's window is the engine's auto
-(4 bandwidth-delay products of path_rtt = delay + 20 ms, plus 64 blocks: under the
+(8 bandwidth-delay products of path_rtt = delay + 20 ms, plus 64 blocks: under the
 capacity budget a lossy block takes a few rounds, doc/protocol.md), or --window-rtts.
 Every sender enters through experiments.py's access link (1 Gbit/s, 1000 packets)
 before the lossy link. Kernel TCP runs at experiments.py's --tcp-scale auto (the kernel path's ceiling;
@@ -54,29 +54,55 @@ def warm_s(delay):
     return max(1.0, 20 * delay / 1000.0)
 
 
+def slope(pts):
+    """The least-squares slope of cumulative Mbit over time: the steady rate of a
+    delivery that comes in bursts (a lossy block decodes when its last round is in),
+    where the mean of the intervals leans on where the window's ends cut a burst."""
+    if len(pts) < 3:
+        return None
+    n = len(pts)
+    mt = sum(t for t, _ in pts) / n
+    mc = sum(c for _, c in pts) / n
+    den = sum((t - mt) ** 2 for t, _ in pts)
+    return sum((t - mt) * (c - mc) for t, c in pts) / den if den > 0 else None
+
+
+def cumulative(rows):
+    """(end time, Mbit delivered by then) of (end time, Mbit/s over the period) rows."""
+    out, cum, prev = [], 0.0, None
+    for t, g, dt in rows:
+        cum += g * (dt if dt is not None else t - prev)
+        prev = t
+        out.append((t, cum))
+    return out
+
+
 def dfcp_steady(ts_path, flow, delay, d):
-    """The mean of flow's time-series goodput over (first data + warm, first + d]."""
-    rows = []
+    """flow's steady goodput over (first data + warm, first + d] of its time series."""
+    rows, seen = [], set()
     with open(ts_path) as f:
         for rec in csv.DictReader(f):
-            if rec.get("flow") == flow:
-                rows.append((float(rec["time_s"]), float(rec["goodput_mbps"])))
-    t0 = next((t - TS_PERIOD_S for t, g in rows if g > 0), None)
+            t = float(rec["time_s"])
+            if rec.get("flow") == flow and t not in seen:
+                seen.add(t)
+                rows.append((t, float(rec["goodput_mbps"]), None if rows else TS_PERIOD_S))
+    t0 = next((t - TS_PERIOD_S for t, g, _ in rows if g > 0), None)
     if t0 is None:
         return None
-    sel = [g for t, g in rows if t0 + warm_s(delay) < t <= t0 + d]
-    return statistics.mean(sel) if sel else None
+    return slope([(t, c) for t, c in cumulative(rows) if t0 + warm_s(delay) <= t <= t0 + d])
 
 
 def tcp_steady(j, delay):
-    """The mean of iperf3's receiver intervals from warm on (None without them)."""
+    """The same of iperf3's receiver intervals from warm on (None without them)."""
     try:
         iv = j["server_output_json"]["intervals"]
     except (KeyError, TypeError):
         return None
-    sel = [x["sum"]["bits_per_second"] / 1e6 for x in iv
-           if x["sum"]["start"] >= warm_s(delay) - 1e-6 and x["sum"]["seconds"] > 0.5]
-    return statistics.mean(sel) if sel else None
+    rows = [(x["sum"]["end"], x["sum"]["bits_per_second"] / 1e6, x["sum"]["seconds"])
+            for x in iv]
+    pts = [(t, c) for (t, c), x in zip(cumulative(rows), iv)
+           if x["sum"]["end"] >= warm_s(delay) - 1e-6 and x["sum"]["seconds"] > 0.5]
+    return slope(pts)
 
 
 def lock_wait(fn, log_of):
@@ -159,7 +185,7 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="fewer points (loss 0/1/10/30 %%, 0/50 ms), one run, 2 s")
     ap.add_argument("--runs", type=int, default=None, help="runs per point (default 3)")
-    ap.add_argument("--duration", type=float, default=None, help="seconds per run (6)")
+    ap.add_argument("--duration", type=float, default=None, help="seconds per run (10)")
     ap.add_argument("--loss", help="comma-separated loss %% list")
     ap.add_argument("--delay", help="comma-separated one-way delay ms list")
     ap.add_argument("--no-tcp", action="store_true")
@@ -167,7 +193,7 @@ def main():
     ap.add_argument("--tcp", default="bbr,cubic", help="kernel congestion controls")
     ap.add_argument("--window-rtts", type=float, default=0,
                     help="the sender's window in bandwidth-delay products of path_rtt "
-                         "(+ 64 blocks); default 0: window = auto (4 of them)")
+                         "(+ 64 blocks); default 0: window = auto (8 of them)")
     ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
     ap.add_argument("--rx-mem", default="640MiB",
                     help="the receiver task's mem_budget (default 640MiB: a lossy block "
@@ -177,7 +203,7 @@ def main():
     ap.add_argument("--engine", default=None)
     a = ap.parse_args()
     runs = a.runs or (1 if a.quick else 3)
-    d = a.duration or (2 if a.quick else 6)
+    d = a.duration or (2 if a.quick else 10)
     d = int(d) if float(d).is_integer() else d
     loss = [float(x) for x in a.loss.split(",")] if a.loss else (
         QUICK_LOSS if a.quick else FULL_LOSS)

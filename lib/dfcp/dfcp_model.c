@@ -263,6 +263,26 @@ dfcp_model_slot_round(const struct dfcp_conn *c, const struct tx_slot *s)
 	return e->block == s->block && e->seq + e->len == s->rnd_end ? e : NULL;
 }
 
+/*
+ * Slot s's block was acked while its latest round still had packets to
+ * send: the round is cut, and its report will count what went out of a
+ * round planned longer. Such a round says nothing of how a whole round
+ * fares (a sample censored at the K-th arrival would pull the first
+ * rounds' bias down and their dispersion towards 0, which turns the
+ * capacity budget off): it is not sampled.
+ */
+void
+dfcp_model_round_cut(struct dfcp_conn *c, const struct tx_slot *s)
+{
+	struct rnd_ent *e;
+
+	if (c->rnd == NULL)
+		return;
+	e = &c->rnd[s->rnd_idx & c->rnd_mask];
+	if (e->block == s->block && e->seq + e->len == s->rnd_end)
+		e->sampled = 1;
+}
+
 /* The round of slot s has gone out whole at now. */
 void
 dfcp_model_round_done(struct dfcp_conn *c, const struct tx_slot *s, uint64_t now)

@@ -177,7 +177,7 @@ test_security_keys(void)
 	unlink(kshort);
 }
 
-/* window = auto: 4 BDPs of the whole path without a label, twice the BDP of the share with one. */
+/* window = auto: 8 BDPs of the whole path without a label, twice the BDP of the share with one. */
 static void
 test_windows(void)
 {
@@ -189,8 +189,8 @@ test_windows(void)
 		test_failures++;
 		return;
 	}
-	/* 4 x 1 Gbit/s x 200 ms = 100 MB = 1525.9 blocks of 64 KiB */
-	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "f1")])->window == 1525 + 64);
+	/* 8 x 1 Gbit/s x 200 ms = 200 MB = 3051.8 blocks of 64 KiB */
+	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "f1")])->window == 3051 + 64);
 	/* alone in its group (receivers labelled b): 2 x 381.5 -> 763, + 64 */
 	CHECK(eng_dfcp_fc(&cfg.flows[eng_flow_index(&cfg, "r1")])->window == 763 + 64);
 	eng_config_free(&cfg);

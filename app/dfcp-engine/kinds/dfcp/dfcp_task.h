@@ -84,7 +84,7 @@ struct eng_dfcp_conf {
 #define ENG_DFCP_MAX_SHAPES	4		/* block shapes (K, T) per task */
 #define ENG_DFCP_MEM_AUTO	(256ull << 20)	/* mem_budget auto: the minimum + at most this */
 #define ENG_DFCP_WINDOW_FLOOR	4u		/* window = auto: at least */
-#define ENG_DFCP_WINDOW_RTTS	4u		/* window = auto: path_rtt's of a lone flow */
+#define ENG_DFCP_WINDOW_RTTS	8u		/* window = auto: path_rtt's of a lone flow */
 #define ENG_DFCP_DEC_RATIO	4u		/* decoders wanted: one per 4 buffers */
 struct eng_dfcp_shape {
 	uint16_t K, T;
