@@ -7,6 +7,7 @@ against the bound (1 - p) x the payload rate of the link, medians of N runs.
 
   scripts/bench-capacity.sh [--quick] [--runs N] [--duration S] [--loss LIST]
       [--delay LIST] [--no-tcp] [--no-dfcp] [--tcp LIST] [--window-rtts F] [--block-size B]
+      [--symbol-size T]
       [--rx-mem SIZE] [--out DIR]
 
 One line per point and protocol:
@@ -143,6 +144,9 @@ class Capacity(ex.Runner):
                 ini.set(fl, "block_size", self.a.block_size)
                 ini.set(fl, "path_rate", ex.mbit(link))
                 ini.set(fl, "path_rtt", f"{int(delay + 20)}ms")
+        if self.a.symbol_size:
+            for fl in ("flow f1", "flow r1"):
+                ini.set(fl, "symbol_size", str(self.a.symbol_size))
         if self.a.rx_mem:
             ini.set("task d1", "mem_budget", self.a.rx_mem)
         ini.set("engine", "duration", f"{d + 10 + delay / 100}s")
@@ -195,6 +199,8 @@ def main():
                     help="the sender's window in bandwidth-delay products of path_rtt "
                          "(+ 64 blocks); default 0: window = auto (8 of them)")
     ap.add_argument("--block-size", default=None, help="both ends' block_size (e.g. auto)")
+    ap.add_argument("--symbol-size", type=int, default=None,
+                    help="both ends' symbol_size T (1420; 1440 fills a 1500-byte MTU)")
     ap.add_argument("--rx-mem", default="640MiB",
                     help="the receiver task's mem_budget (default 640MiB: a lossy block "
                          "holds a decoder for its rounds)")
@@ -255,7 +261,8 @@ def main():
                     if not vals:
                         continue
                     link = 1000 * r.cur_scale
-                    b = (bound(link, p, ex.DFCP_T, ex.DFCP_T + 78) if proto == "dfcp"
+                    t = a.symbol_size or ex.DFCP_T
+                    b = (bound(link, p, t, t + 78) if proto == "dfcp"
                          else bound(link, p, TCP_PAYLOAD, TCP_FRAME))
                     whole = statistics.median(vals)
                     st = [x["steady"] for x in extra if x.get("steady") is not None]

@@ -703,7 +703,9 @@ class Runner(exp_vsbbr.Scenarios):
             # nbytes: a sink that times the transfer to its last byte (iperf3 -n
             # stops when the sender has written, not when the receiver has read)
             cmd = (short + ["sink", dst, str(port), str(nbytes)] if nbytes else
-                   ["iperf3", "-s", "-1", "-B", dst, "-p", str(port)])
+                   # -J: the client's --get-server-output then carries the
+                   # receiver's intervals as JSON (server_output_json)
+                   ["iperf3", "-s", "-1", "-J", "-B", dst, "-p", str(port)])
             servers.append(self.popen(["ip", "netns", "exec", net.s] + cmd,
                                       stdout=subprocess.PIPE if nbytes else subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL, text=True))

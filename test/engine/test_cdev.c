@@ -6,8 +6,8 @@
  * PMD burst and of two AAD lengths, opens of each other's output, every
  * flipped byte class refused. EAL without hugepages; the PMDs made by the
  * backend itself (rte_vdev_init). Skipped (77) where no PMD has CPU crypto.
- * `test_cdev --bench`: ns per 1420-byte seal in bursts of 32, open alone and
- * in bursts, both backends
+ * `test_cdev --bench [LEN]`: ns per LEN-byte (1420) seal in bursts of 32,
+ * open alone and in bursts, both backends
  * (doc/performance.md, "Encryption").
  */
 #include <stdio.h>
@@ -171,7 +171,7 @@ test_suite(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *ref,
 
 
 /*
- * ns per 1420-byte message (AAD 36 bytes), best of 5 rounds of 20000 x 32:
+ * ns per len-byte message (AAD 36 bytes), best of 5 rounds of 20000 x 32:
  * seals in bursts of 32, opens one at a time (ops->open) and in bursts of
  * 32 (seal_burst of an opening context). An open's status is not looked at
  * (the messages are opened again and again): its cost is the same.
@@ -203,7 +203,8 @@ bench_one(const struct dfcp_aead_ops *ops, void *c, struct msgs *s, int single)
 }
 
 static void
-bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, struct msgs *s)
+bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, struct msgs *s,
+		uint32_t len)
 {
 	uint8_t key[32] = { 1 };
 	uint32_t klen = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
@@ -219,15 +220,15 @@ bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, str
 		return;
 	}
 	for (int i = 0; i < 32; i++) {
-		s->m[i].len = 1420;
+		s->m[i].len = len;
 		s->m[i].aad_len = 36;
 	}
 	seal = bench_one(ops, c, s, 0);
 	open1 = bench_one(ops, o, s, 1);
 	open32 = bench_one(ops, o, s, 0);
-	printf("%s %s: %.0f ns a 1420-byte seal (%.1f Gbit/s of one core), open %.0f ns alone, "
-			"%.0f in bursts of 32\n", dfcp_crypto_name(suite), name, seal,
-			1420 * 8 / seal, open1, open32);
+	printf("%s %s: %.0f ns a %u-byte seal (%.1f Gbit/s of one core), open %.0f ns alone, "
+			"%.0f in bursts of 32\n", dfcp_crypto_name(suite), name, seal, len,
+			len * 8 / seal, open1, open32);
 	ops->destroy(c);
 	ops->destroy(o);
 }
@@ -256,10 +257,16 @@ main(int argc, char **argv_in)
 		}
 		ran++;
 		if (argc > 1 && strcmp(argv_in[1], "--bench") == 0) {
+			long len = argc > 2 ? strtol(argv_in[2], NULL, 10) : 1420;
+
+			if (len < 1 || len > MAXLEN) {
+				fprintf(stderr, "test-cdev: --bench LEN: 1..%u bytes\n", MAXLEN);
+				return 2;
+			}
 			msgs_fill(&a[0], &(struct test_rng){ 0 });
 			msgs_repoint(&a[0]);
-			bench(s, &dfcp_aead_evp_ops, "openssl", &a[0]);
-			bench(s, ops, "cryptodev", &a[0]);
+			bench(s, &dfcp_aead_evp_ops, "openssl", &a[0], (uint32_t)len);
+			bench(s, ops, "cryptodev", &a[0], (uint32_t)len);
 			continue;
 		}
 		test_suite(s, ops, &a[0], &a[1], &a[2]);
