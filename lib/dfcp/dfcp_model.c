@@ -263,26 +263,6 @@ dfcp_model_slot_round(const struct dfcp_conn *c, const struct tx_slot *s)
 	return e->block == s->block && e->seq + e->len == s->rnd_end ? e : NULL;
 }
 
-/*
- * Slot s's block was acked while its latest round still had packets to
- * send: the round is cut, and its report will count what went out of a
- * round planned longer. Such a round says nothing of how a whole round
- * fares (a sample censored at the K-th arrival would pull the first
- * rounds' bias down and their dispersion towards 0, which turns the
- * capacity budget off): it is not sampled.
- */
-void
-dfcp_model_round_cut(struct dfcp_conn *c, const struct tx_slot *s)
-{
-	struct rnd_ent *e;
-
-	if (c->rnd == NULL)
-		return;
-	e = &c->rnd[s->rnd_idx & c->rnd_mask];
-	if (e->block == s->block && e->seq + e->len == s->rnd_end)
-		e->sampled = 1;
-}
-
 /* The round of slot s has gone out whole at now. */
 void
 dfcp_model_round_done(struct dfcp_conn *c, const struct tx_slot *s, uint64_t now)
@@ -492,11 +472,12 @@ dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 		if (e != NULL && e->len != r->rnd_len)
 			return -DFCP_E_REPORT;
 	}
-	if (lm->have)
-		loss_update(lm, seq64 - lm->seq64,
-				(int64_t)(seq64 - rx64) - (int64_t)(lm->seq64 - lm->rx64));
-	else
-		loss_update(lm, seq64, (int64_t)(seq64 - rx64));
+	/*
+	 * The round's residual against the estimate before this report: the
+	 * report's own packets move it (a round of 400 is 0.4 of the EWMA),
+	 * and a residual taken after would shrink by that much, its square
+	 * (the dispersion) by its square.
+	 */
 	if (e != NULL && e->first && !e->sampled) {
 		/* an idle end that came too soon: the round's real end samples it */
 		if (r->rnd_end != DFCP_END_IDLE || !dfcp_model_early(c, e, pkt, now)) {
@@ -504,6 +485,11 @@ dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now)
 			first_sample(lm, e->len, r->rnd_rcvd);
 		}
 	}
+	if (lm->have)
+		loss_update(lm, seq64 - lm->seq64,
+				(int64_t)(seq64 - rx64) - (int64_t)(lm->seq64 - lm->rx64));
+	else
+		loss_update(lm, seq64, (int64_t)(seq64 - rx64));
 	/*
 	 * RTT: a round whose last packet ended it was reported as soon as
 	 * that packet arrived. Each round has its own seqs: no ambiguity

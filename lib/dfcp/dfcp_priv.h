@@ -448,7 +448,6 @@ int dfcp_model_report(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t 
 /* Sender, after the report's acks: probe blocks of rounds it passed unreported. */
 void dfcp_model_passed(struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 void dfcp_model_round_done(struct dfcp_conn *c, const struct tx_slot *s, uint64_t now);
-void dfcp_model_round_cut(struct dfcp_conn *c, const struct tx_slot *s);
 /* Sender: a round started at now (seq of its first packet, length); a later packet of it. */
 void dfcp_model_round(struct dfcp_conn *c, uint32_t block, uint32_t seq, uint32_t len,
 		int first, uint64_t now);

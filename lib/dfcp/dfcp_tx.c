@@ -140,8 +140,6 @@ block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 		dfcp_rtt_sample(c, now - s->last_tx);
 	if (c->conf.block_latency != NULL && now >= s->first_tx)
 		hist_record(c->conf.block_latency, now - s->first_tx);
-	if (s->first_left != 0 || s->repair_left != 0)
-		dfcp_model_round_cut(c, s);
 	tx_release(c, s);
 	s->first_left = 0;
 	s->repair_left = 0;

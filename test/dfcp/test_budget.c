@@ -109,7 +109,7 @@ done(void *ctx)
 /* One flow, loss p on the data path only; returns the sender's and receiver's stats. */
 static void
 run_channel(uint32_t loss_ppm, uint64_t delay_ns, uint64_t pkt_ns, uint32_t window,
-		uint64_t seed, struct dfcp_stats *ss, struct dfcp_stats *rs, struct net_sink_count *sink,
+		uint16_t K, uint64_t seed, struct dfcp_stats *ss, struct dfcp_stats *rs, struct net_sink_count *sink,
 		uint64_t bytes)
 {
 	struct dfcp_ep_conf ec;
@@ -138,7 +138,7 @@ run_channel(uint32_t loss_ppm, uint64_t delay_ns, uint64_t pkt_ns, uint32_t wind
 	dfcp_conn_conf_default(&cc);
 	cc.remote = B;
 	cc.T = 64;
-	cc.K = 47;
+	cc.K = K;
 	cc.window = window;
 	cc.redundancy = DFCP_REDUNDANCY_AUTO;
 	cc.csum = DFCP_CSUM_UDP_ZERO;
@@ -175,34 +175,41 @@ test_channel(void)
 	static const struct {
 		uint32_t loss_ppm, window, blocks, min_ppm;
 		uint64_t delay_ns, pkt_ns;
+		uint16_t K;	/* 0: 47 */
 	} cs[] = {
-		{ 10000, 256, 600, 990000, 100 * US, US },
-		{ 100000, 256, 600, 990000, 100 * US, US },
-		{ 300000, 256, 600, 990000, 100 * US, US },
-		{ 10000, 1024, 600, 990000, 2 * MS, US },
-		{ 100000, 1024, 600, 990000, 2 * MS, US },
-		{ 300000, 1024, 600, 990000, 2 * MS, US },
-		{ 10000, 2000, 3000, 990000, 50 * MS, 12 * US },
-		{ 100000, 2000, 3000, 990000, 50 * MS, 12 * US },
-		{ 300000, 2000, 3000, 990000, 50 * MS, 12 * US },
-		{ 300000, 1100, 3000, 965000, 50 * MS, 12 * US },
+		{ 10000, 256, 600, 990000, 100 * US, US, 0 },
+		{ 100000, 256, 600, 990000, 100 * US, US, 0 },
+		{ 300000, 256, 600, 990000, 100 * US, US, 0 },
+		{ 10000, 1024, 600, 990000, 2 * MS, US, 0 },
+		{ 100000, 1024, 600, 990000, 2 * MS, US, 0 },
+		{ 300000, 1024, 600, 990000, 2 * MS, US, 0 },
+		{ 10000, 2000, 3000, 990000, 50 * MS, 12 * US, 0 },
+		{ 100000, 2000, 3000, 990000, 50 * MS, 12 * US, 0 },
+		{ 300000, 2000, 3000, 990000, 50 * MS, 12 * US, 0 },
+		{ 300000, 1100, 3000, 965000, 50 * MS, 12 * US, 0 },
+		/* K = 400: a first round is 0.4 of the loss estimate's memory, and
+		 * its residual is taken against the estimate before its report */
+		{ 10000, 256, 150, 990000, 10 * US, 2 * US, 400 },
+		{ 100000, 256, 150, 990000, 10 * US, 2 * US, 400 },
 	};
 
-	printf("%-6s %-7s %6s %7s %9s %7s %7s %7s %8s\n", "loss%", "delay", "window", "blocks",
-		"sym/blk", "1stpass", "topups", "stale", "effic%");
+	printf("%-6s %-7s %6s %7s %9s %7s %7s %7s %8s %4s\n", "loss%", "delay", "window", "blocks",
+		"sym/blk", "1stpass", "topups", "stale", "effic%", "phi%");
 	for (unsigned int i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
 		struct dfcp_stats ss, rs;
 		struct net_sink_count sink;
-		uint64_t bytes = (uint64_t)cs[i].blocks * 47 * 64 + 31;
+		uint16_t K = cs[i].K != 0 ? cs[i].K : 47;
+		uint64_t bytes = (uint64_t)cs[i].blocks * K * 64 + 31;
 
-		run_channel(cs[i].loss_ppm, cs[i].delay_ns, cs[i].pkt_ns, cs[i].window, 40 + i,
+		run_channel(cs[i].loss_ppm, cs[i].delay_ns, cs[i].pkt_ns, cs[i].window, K, 40 + i,
 				&ss, &rs, &sink, bytes);
-		printf("%-6.1f %5.1fms %6u %7llu %9.2f %7llu %7llu %7llu %8.2f\n",
+		printf("%-6.1f %5.1fms %6u %7llu %9.2f %7llu %7llu %7llu %8.2f %4u\n",
 			cs[i].loss_ppm / 1e4, cs[i].delay_ns / 1e6, cs[i].window,
 			(unsigned long long)ss.blocks_acked,
 			(double)ss.tx_data_pkts / (double)ss.blocks_acked,
 			(unsigned long long)ss.blocks_first_pass, (unsigned long long)ss.topups,
-			(unsigned long long)rs.stale_syms, ss.efficiency_ppm / 1e4);
+			(unsigned long long)rs.stale_syms, ss.efficiency_ppm / 1e4,
+			ss.dispersion_pct);
 		/* zero loss of data */
 		CHECK(sink.bytes == bytes && sink.bad_bytes == 0 && sink.order_errors == 0);
 		CHECK(ss.goodput_bytes == bytes);
