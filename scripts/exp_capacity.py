@@ -187,7 +187,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__)
     ap.add_argument("--quick", action="store_true",
-                    help="fewer points (loss 0/1/10/30 %%, 0/50 ms), one run, 2 s")
+                    help="fewer points (loss 0/1/10/30 %%, 0/50 ms), one run, 4 s")
     ap.add_argument("--runs", type=int, default=None, help="runs per point (default 3)")
     ap.add_argument("--duration", type=float, default=None, help="seconds per run (10)")
     ap.add_argument("--loss", help="comma-separated loss %% list")
@@ -209,7 +209,7 @@ def main():
     ap.add_argument("--engine", default=None)
     a = ap.parse_args()
     runs = a.runs or (1 if a.quick else 3)
-    d = a.duration or (2 if a.quick else 10)
+    d = a.duration or (4 if a.quick else 10)
     d = int(d) if float(d).is_integer() else d
     loss = [float(x) for x in a.loss.split(",")] if a.loss else (
         QUICK_LOSS if a.quick else FULL_LOSS)
