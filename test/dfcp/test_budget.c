@@ -109,8 +109,8 @@ done(void *ctx)
 /* One flow, loss p on the data path only; returns the sender's and receiver's stats. */
 static void
 run_channel(uint32_t loss_ppm, uint64_t delay_ns, uint64_t pkt_ns, uint32_t window,
-		uint16_t K, uint64_t seed, struct dfcp_stats *ss, struct dfcp_stats *rs, struct net_sink_count *sink,
-		uint64_t bytes)
+		uint16_t K, uint64_t seed, struct dfcp_stats *ss, struct dfcp_stats *rs,
+		struct net_sink_count *sink, uint64_t bytes)
 {
 	struct dfcp_ep_conf ec;
 	struct dfcp_conn_conf cc;
