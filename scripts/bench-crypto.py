@@ -5,8 +5,9 @@
 configs/dfcp-ring.ini (one lcore, net_ring) with its bytes raised, or with --plr the
 random-loss router of bench-lossy.py, in the modes named (alternated run by run, the
 median of each printed): off, auth (auth_key: SipHash tags), gcm / chacha
-(crypto = aes-128-gcm / chacha20-poly1305, crypto_backend = auto: cryptodev), and
-gcm-ossl / chacha-ossl (crypto_backend = openssl). Every run must end verified.
+(crypto = aes-128-gcm / chacha20-poly1305, crypto_backend = auto), gcm-cdev
+(crypto_backend = cryptodev) and gcm-ossl / chacha-ossl (crypto_backend = openssl); the
+backend each run used is printed. Every run must end verified.
 
   flock /tmp/dfcp-heavy.lock scripts/bench-crypto.py --runs 3 --bytes 1GiB
   flock /tmp/dfcp-heavy.lock scripts/bench-crypto.py --runs 3 --bytes 1GiB --plr 10%
@@ -27,6 +28,7 @@ MODES = {
     "auth": "auth_key = {key}\ncrypto = off\n",
     "gcm": "auth_key = {key}\ncrypto = aes-128-gcm\n",
     "chacha": "auth_key = {key}\ncrypto = chacha20-poly1305\n",
+    "gcm-cdev": "auth_key = {key}\ncrypto = aes-128-gcm\ncrypto_backend = cryptodev\n",
     "gcm-ossl": "auth_key = {key}\ncrypto = aes-128-gcm\ncrypto_backend = openssl\n",
     "chacha-ossl": "auth_key = {key}\ncrypto = chacha20-poly1305\ncrypto_backend = openssl\n",
 }
@@ -67,7 +69,8 @@ def one_run(args, tmp, base, mode, n, key):
     except (OSError, ValueError, KeyError, IndexError) as e:
         sys.stdout.write(p.stdout[-3000:])
         sys.exit(f"{mode} run {n}: exit {p.returncode}, no summary ({e})")
-    backend = "cryptodev" if "through cryptodev" in p.stdout else "openssl"
+    m = re.search(r" through (\S+) \(", p.stdout)
+    backend = m.group(1) if m else "?"
     gp = r["goodput_mbps"] / 1000
     print(f"{mode:12s} run {n}: {gp:6.2f} Gbit/s in {r['active_s']:.2f} s, exit "
           f"{p.returncode}, {'verify ok' if 'verify ok' in p.stdout else 'NOT VERIFIED'}"

@@ -20,6 +20,9 @@ need_pkgconfig libisal libisal-dev
 need_pkgconfig numa libnuma-dev
 need_pkgconfig libcrypto libssl-dev
 need_pkgconfig ncursesw libncurses-dev
+# DFCP encryption's fastest AES-GCM (crypto_backend = ipsec-mb); Debian has it on amd64 only
+[ "$(dpkg --print-architecture 2>/dev/null)" != amd64 ] || \
+	need_file /usr/include/intel-ipsec-mb.h libipsec-mb-dev
 need_cmd meson meson
 need_cmd ninja ninja-build
 need_cmd python3 python3

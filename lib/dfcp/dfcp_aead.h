@@ -30,13 +30,17 @@ dfcp_data_tag_len(int auth, unsigned int crypto)
 /*
  * A bulk AEAD for the DATA of encrypted connections (conf.aead_ops; NULL:
  * the library's OpenSSL EVP, dfcp_aead_evp_ops). A message: a 12-byte
- * nonce, aad_len bytes of associated data, len bytes sealed or opened in
- * place, DFCP_AEAD_TAG_LEN bytes of tag.
+ * nonce, aad_len bytes of associated data, len bytes sealed or opened
+ * from src into buf (src NULL: in place in buf; else the two do not
+ * overlap), DFCP_AEAD_TAG_LEN bytes of tag. Out of place saves a copy of
+ * the symbol each way (the sender seals straight from the block into the
+ * frame, the receiver opens from the frame into the block).
  */
 struct dfcp_aead_msg {
 	const uint8_t *nonce, *aad;
 	uint8_t *buf, *tag;
 	uint32_t aad_len, len;
+	const uint8_t *src;
 };
 struct dfcp_aead_ops {
 	/* one direction's context (enc 1: seal, 0: open), or NULL */

@@ -188,7 +188,7 @@ evp_create(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len, 
 	return ctx;
 }
 
-/* One message in place, the tag out (seal) or in (open). */
+/* One message (in place or from src), the tag out (seal) or in (open). */
 static int
 evp_run(EVP_CIPHER_CTX *ctx, const struct dfcp_aead_msg *m)
 {
@@ -198,7 +198,8 @@ evp_run(EVP_CIPHER_CTX *ctx, const struct dfcp_aead_msg *m)
 		return -EINVAL;
 	ok = EVP_CipherInit_ex(ctx, NULL, NULL, NULL, m->nonce, enc) == 1 &&
 		(m->aad_len == 0 || EVP_CipherUpdate(ctx, NULL, &outl, m->aad, (int)m->aad_len) == 1) &&
-		EVP_CipherUpdate(ctx, m->buf, &outl, m->buf, (int)m->len) == 1;
+		EVP_CipherUpdate(ctx, m->buf, &outl, m->src != NULL ? m->src : m->buf,
+				(int)m->len) == 1;
 	if (ok && !enc)
 		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, DFCP_AEAD_TAG_LEN, m->tag) == 1;
 	ok = ok && EVP_CipherFinal_ex(ctx, m->buf + m->len, &outl) == 1;
@@ -278,7 +279,7 @@ dfcp_aead_seal(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, size
 		uint8_t *buf, size_t len, uint8_t *tag)
 {
 	uint8_t n[DFCP_AEAD_IV];
-	struct dfcp_aead_msg m = { n, aad, buf, tag, (uint32_t)aad_len, (uint32_t)len };
+	struct dfcp_aead_msg m = { n, aad, buf, tag, (uint32_t)aad_len, (uint32_t)len, NULL };
 	int st;
 
 	if (!a->enc || a->ctx == NULL || len > INT32_MAX || aad_len > INT32_MAX)
@@ -293,7 +294,7 @@ dfcp_aead_open(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, size
 		uint8_t *buf, size_t len, const uint8_t *tag)
 {
 	uint8_t n[DFCP_AEAD_IV], t[DFCP_AEAD_TAG_LEN];
-	struct dfcp_aead_msg m = { n, aad, buf, t, (uint32_t)aad_len, (uint32_t)len };
+	struct dfcp_aead_msg m = { n, aad, buf, t, (uint32_t)aad_len, (uint32_t)len, NULL };
 
 	if (a->enc || a->ctx == NULL || len > INT32_MAX || aad_len > INT32_MAX)
 		return -EINVAL;
@@ -343,8 +344,8 @@ dfcp_data_seal(const struct dfcp_aead *a, uint8_t *frame, uint32_t hdr, uint32_t
 #define SEAL_BURST 32
 
 void
-dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t n,
-		uint32_t hdr, uint32_t T)
+dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame,
+		const void *const *src, uint32_t n, uint32_t hdr, uint32_t T)
 {
 	uint8_t aad[SEAL_BURST][12 + DFCP_DATA_OFF], nc[SEAL_BURST][DFCP_AEAD_IV];
 	struct dfcp_aead_msg m[SEAL_BURST];
@@ -371,6 +372,7 @@ dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t 
 			m[j].buf = msg + hdr;
 			m[j].len = T;
 			m[j].tag = msg + hdr + T;
+			m[j].src = src != NULL ? src[i + j] : NULL;
 		}
 		a->ops->seal_burst(a->ctx, m, b, st);
 		/* a frame the sealer refuses is sent unreadable: the peer counts it as lost */
@@ -401,12 +403,14 @@ open_msg(const struct dfcp_aead *a, const struct dfcp_pkt *pkt, uint8_t *aad, ui
 	m->buf = (uint8_t *)(uintptr_t)pkt->u.data.sym;
 	m->len = pkt->u.data.sym_len;
 	m->tag = (uint8_t *)(uintptr_t)pkt->atag;
+	m->src = NULL;
 	return 0;
 }
 
 /* The ops' seal_burst of an opening context opens: up to SEAL_BURST at a time. */
 void
-dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt, uint32_t n)
+dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt,
+		uint8_t *const *dst, uint32_t n)
 {
 	uint8_t aad[SEAL_BURST][12 + DFCP_DATA_OFF], nc[SEAL_BURST][DFCP_AEAD_IV];
 	struct dfcp_aead_msg m[SEAL_BURST];
@@ -422,12 +426,19 @@ dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt, uin
 			p->opened = DFCP_OPEN_REFUSED;
 			if (a->enc || a->ctx == NULL || open_msg(a, p, aad[k], nc[k], &m[k]) < 0)
 				continue;
+			if (dst != NULL && dst[i + j] != NULL) {
+				m[k].src = m[k].buf;
+				m[k].buf = dst[i + j];
+			}
 			in[k++] = p;
 		}
 		if (k != 0)
 			a->ops->seal_burst(a->ctx, m, k, st);
-		for (uint32_t j = 0; j < k; j++)
+		for (uint32_t j = 0; j < k; j++) {
 			in[j]->opened = st[j] == 0 ? DFCP_OPEN_OK : DFCP_OPEN_REFUSED;
+			if (st[j] == 0 && m[j].src != NULL)
+				in[j]->u.data.sym = m[j].buf;
+		}
 	}
 }
 

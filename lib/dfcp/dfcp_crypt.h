@@ -40,12 +40,22 @@ int dfcp_aead_open(const struct dfcp_aead *a, uint64_t ctr, const uint8_t *aad, 
 /* A DATA frame: hdr bytes of DFCP header, then T symbol bytes, then the tag. */
 int dfcp_data_seal(const struct dfcp_aead *a, uint8_t *frame, uint32_t hdr, uint32_t T,
 		uint32_t block, uint32_t esi);
-/* n frames at once (frame[i] as above); one the AEAD refuses: its version byte zeroed */
-void dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame, uint32_t n,
-		uint32_t hdr, uint32_t T);
+/*
+ * n frames at once (frame[i] as above), each symbol sealed in place or, where
+ * src (may be NULL) has src[i], from there into the frame; one the AEAD
+ * refuses: its version byte zeroed.
+ */
+void dfcp_data_seal_burst(const struct dfcp_aead *a, uint8_t *const *frame,
+		const void *const *src, uint32_t n, uint32_t hdr, uint32_t T);
 /* The parsed DATA's symbol opened in place (its frame must be writable). */
 int dfcp_data_open(const struct dfcp_aead *a, const struct dfcp_pkt *pkt);
-/* n parsed DATA at once, the same way: each pkt[i]->opened DFCP_OPEN_OK or _REFUSED */
-void dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt, uint32_t n);
+/*
+ * n parsed DATA at once: each pkt[i]->opened DFCP_OPEN_OK or _REFUSED. Where
+ * dst (may be NULL) has dst[i] (T bytes, not in the frame), the symbol is
+ * opened into it and, once its tag holds, pkt[i]->u.data.sym points there;
+ * a refused one may leave dst[i] overwritten.
+ */
+void dfcp_data_open_burst(const struct dfcp_aead *a, struct dfcp_pkt *const *pkt,
+		uint8_t *const *dst, uint32_t n);
 
 #endif

@@ -48,7 +48,9 @@ const struct dfcp_auth *dfcp_sess_mac(const struct dfcp_conn *c, uint8_t type);
 int dfcp_sess_check(const struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 int dfcp_sess_defer_ok(const struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 void dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t n);
-void dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr);
+void dfcp_sess_seal(struct dfcp_conn *c, void *const *out, const void *const *src, uint32_t n,
+		uint32_t hdr);
+void dfcp_gen_flush(struct dfcp_conn *c);
 void dfcp_sess_free(struct dfcp_conn *c);
 
 /* The address a received packet came from: where an answer to it goes. */
@@ -410,6 +412,7 @@ int dfcp_receiver_alloc(struct dfcp_conn *c);
 void dfcp_receiver_free(struct dfcp_conn *c);
 void dfcp_rx_skip_to(struct dfcp_conn *c, uint32_t cum, uint64_t now);
 int dfcp_rx_data(struct dfcp_conn *c, const struct dfcp_pkt *pkt, uint64_t now);
+uint8_t *dfcp_rx_sym_dst(struct dfcp_conn *c, const struct dfcp_pkt *pkt);
 int dfcp_build_back(struct dfcp_conn *c, const struct back_ent *e, uint8_t *buf, size_t cap);
 
 /*

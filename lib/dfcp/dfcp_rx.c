@@ -185,7 +185,8 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 		if (s->have[esi >> 6] & bit)
 			return 0;	/* duplicate */
 		s->have[esi >> 6] |= bit;
-		memcpy(s->out + (size_t)esi * T, sym, T);
+		if (sym != s->out + (size_t)esi * T)	/* else opened there (dfcp_rx_sym_dst) */
+			memcpy(s->out + (size_t)esi * T, sym, T);
 		s->nsrc++;
 		added = 1;
 	} else {
@@ -223,6 +224,29 @@ rx_symbol(struct dfcp_conn *c, struct rx_slot *s, uint32_t esi, const uint8_t *s
 	else
 		c->st.decode_failures++;
 	return 0;
+}
+
+/*
+ * Where a sealed DATA's source symbol may be opened to: its place in its
+ * block's buffer, when the block is collecting, without the decoder, and
+ * has not got it (so nothing held is overwritten; a symbol refused later
+ * leaves a place that is not counted as had). NULL: open it in its frame.
+ */
+uint8_t *
+dfcp_rx_sym_dst(struct dfcp_conn *c, const struct dfcp_pkt *pkt)
+{
+	uint32_t b = pkt->u.data.block, esi = pkt->u.data.esi;
+	const struct rx_slot *s;
+
+	if (!(c->p.flags & DFCP_F_DEC) || pkt->type != DFCP_T_DATA || esi >= c->p.K ||
+			pkt->u.data.sym_len != c->p.T || (int32_t)(b - c->rcv_cum) < 0 ||
+			b - c->rcv_cum >= c->W)
+		return NULL;
+	s = &c->rx[b % c->W];
+	if (s->state != RX_COLLECT || s->block != b || s->in_dec || s->out == NULL ||
+			esi < s->esi_floor || (s->have[esi >> 6] & (1ull << (esi & 63))))
+		return NULL;
+	return s->out + (size_t)esi * c->p.T;
 }
 
 /*

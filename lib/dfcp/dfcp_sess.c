@@ -167,15 +167,32 @@ dfcp_sess_defer_ok(const struct dfcp_conn *c, const struct dfcp_pkt *pkt)
 		pkt->src_cid == c->rcid;
 }
 
+/*
+ * The held DATA of c opened, each source symbol the block waits for straight
+ * into its place in the block (dfcp_rx_sym_dst); a place two of them aim at
+ * is the first one's, the others open in their frames.
+ */
 void
 dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t n)
 {
-	dfcp_data_open_burst(&c->rx_aead, pkt, n);
+	uint8_t *dst[DFCP_EP_DEFER];
+
+	for (uint32_t i = 0; i < n && i < DFCP_EP_DEFER; i++) {
+		dst[i] = dfcp_rx_sym_dst(c, pkt[i]);
+		for (uint32_t j = 0; dst[i] != NULL && j < i; j++)
+			if (dst[j] == dst[i])
+				dst[i] = NULL;
+	}
+	dfcp_data_open_burst(&c->rx_aead, pkt, n <= DFCP_EP_DEFER ? dst : NULL, n);
 }
 
-/* Seal the n DATA frames whose symbols are at out[i] (hdr bytes of header before). */
+/*
+ * Seal the n DATA frames whose symbols are at out[i] (hdr bytes of header
+ * before), or come from src[i] where it is not NULL.
+ */
 void
-dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr)
+dfcp_sess_seal(struct dfcp_conn *c, void *const *out, const void *const *src, uint32_t n,
+		uint32_t hdr)
 {
 	uint8_t *f[GEN_MAX];
 
@@ -184,7 +201,7 @@ dfcp_sess_seal(struct dfcp_conn *c, void *const *out, uint32_t n, uint32_t hdr)
 
 		for (uint32_t j = 0; j < b; j++)
 			f[j] = (uint8_t *)out[i + j] - hdr - DFCP_L2L4_LEN;
-		dfcp_data_seal_burst(&c->tx_aead, f, b, hdr, c->p.T);
+		dfcp_data_seal_burst(&c->tx_aead, f, src + i, b, hdr, c->p.T);
 	}
 }
 

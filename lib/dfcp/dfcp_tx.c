@@ -89,42 +89,6 @@ tx_release(struct dfcp_conn *c, struct tx_slot *s)
 	}
 }
 
-/*
- * Generate the queued symbols straight into their frames (headers already
- * written): one rq_enc_symbols call per run of frames of the same encoder, so
- * that the repair symbols of a block come from one generator pass. Should the
- * codec refuse a symbol (it cannot: encoders are loaded, ESIs in range), its
- * frame gets DFCP version 0: the peer drops it like a lost packet. With a
- * key the frames are signed once their symbol is in, and with `checksum =
- * full` their UDP checksum is taken last (over the tag too).
- */
-static void
-gen_flush(struct dfcp_conn *c)
-{
-	uint32_t i = 0, n = c->n_gen, ver = dfcp_data_off(c) - DFCP_L2L4_LEN;
-
-	c->n_gen = 0;
-	while (i < n) {
-		uint32_t j = i + 1;
-
-		while (j < n && c->gen_enc[j] == c->gen_enc[i])
-			j++;
-		if (rq_enc_symbols(c->gen_enc[i], &c->gen_esi[i], &c->gen_out[i], j - i) < 0) {
-			for (uint32_t q = i; q < j; q++)
-				if (rq_enc_symbol(c->gen_enc[q], c->gen_esi[q], c->gen_out[q]) < 0)
-					((uint8_t *)c->gen_out[q])[-(int)ver] = 0;
-		}
-		i = j;
-	}
-	if (c->sess)
-		dfcp_sess_seal(c, c->gen_out, n, ver);
-	for (i = 0; c->has_auth && !c->sess && i < n; i++)
-		dfcp_auth_sign(&c->auth, (uint8_t *)c->gen_out[i] - dfcp_data_off(c),
-				ver + c->p.T);
-	for (i = 0; c->conf.csum == DFCP_CSUM_FULL && i < n; i++)
-		dfcp_udp_csum((uint8_t *)c->gen_out[i] - dfcp_data_off(c));
-}
-
 static void
 block_acked(struct dfcp_conn *c, uint32_t b, uint64_t now)
 {
@@ -401,7 +365,7 @@ sender_fill(struct dfcp_conn *c, uint64_t now)
 	}
 	/* queued symbols may come from an encoder that is free again */
 	if (c->n_gen != 0)
-		gen_flush(c);
+		dfcp_gen_flush(c);
 	s = &c->tx[c->snd_next % c->W];
 	/* the encoder first: without one nothing is taken from the source */
 	if ((c->p.flags & DFCP_F_ENC) && s->enc == NULL) {
@@ -471,11 +435,11 @@ data_fields(struct dfcp_conn *c, const struct tx_slot *s, int first, struct dfcp
 /*
  * One DATA frame of the block's round (first: its first round, else a
  * top-up): the symbol is queued for generation straight into the frame
- * (gen_flush), the headers are the prepared template with the block,
+ * (dfcp_gen_flush), the headers are the prepared template with the block,
  * payload id, block length, round header and flags patched in: every other
  * Ethernet/IPv4/UDP field, the IPv4 checksum included, is the same for all
  * DATA frames of a connection. A full software UDP checksum is taken in
- * gen_flush, once the symbol is in (the template's UDP checksum is 0).
+ * dfcp_gen_flush, once the symbol is in (the template's UDP checksum is 0).
  */
 static int
 build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint8_t *buf,
@@ -491,7 +455,7 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	if (cap < (size_t)off + c->p.T + tag)
 		return -EMSGSIZE;
 	/*
-	 * The frame's lines, before its header and (in gen_flush) its symbol
+	 * The frame's lines, before its header and (in dfcp_gen_flush) its symbol
 	 * go in: an mbuf comes back from the lcore that received it, so each
 	 * line is a cross-core miss; issued together here they overlap
 	 * (bench-lossy: the sender's cycles a frame -10 %). A read prefetch at
@@ -501,7 +465,7 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 		__builtin_prefetch(buf + o, 1, 3);
 	data_fields(c, s, first, &pkt);
 	if (c->n_gen == GEN_MAX)
-		gen_flush(c);
+		dfcp_gen_flush(c);
 	c->gen_enc[c->n_gen] = enc;
 	c->gen_esi[c->n_gen] = pkt.u.data.esi;
 	c->gen_out[c->n_gen++] = buf + off;
@@ -539,7 +503,7 @@ build_data(struct dfcp_conn *c, struct tx_slot *s, int first, uint64_t now, uint
 	pkt.src_cid = c->lcid;
 	pkt.u.data.sym = NULL;
 	pkt.u.data.sym_len = c->p.T;
-	/* full: the UDP checksum once the symbol is in (gen_flush) */
+	/* full: the UDP checksum once the symbol is in (dfcp_gen_flush) */
 	len = dfcp_build_auth(buf, cap, &c->local, &c->remote, &pkt,
 			c->conf.csum == DFCP_CSUM_FULL ? DFCP_CSUM_UDP_ZERO : c->conf.csum,
 			c->has_auth ? &c->auth : NULL);
@@ -694,6 +658,6 @@ dfcp_sender_tx(struct dfcp_conn *c, uint64_t now, void *const *bufs, uint16_t *l
 	}
 	dfcp_cap_charge(c, k);
 	if (c->n_gen != 0)
-		gen_flush(c);
+		dfcp_gen_flush(c);
 	return k;
 }

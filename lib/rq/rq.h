@@ -95,6 +95,12 @@ int rq_enc_block_ref(struct rq_enc *enc, const void *src, size_t len);
  */
 void *rq_enc_src(struct rq_enc *enc, uint32_t i);
 int rq_enc_load(struct rq_enc *enc, size_t len);
+/*
+ * Source symbol esi (< K) of the loaded block where the encoder reads it:
+ * the T bytes rq_enc_symbol would write (zero-padded past the block's
+ * length), valid until the next load. NULL for esi >= K or no block loaded.
+ */
+const void *rq_enc_source(const struct rq_enc *enc, uint32_t esi);
 /* Write the T-byte encoding symbol with this ESI (source or repair) to out. */
 int rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out);
 /* Burst form: out[i] receives the symbol of esi[i]; returns n or -errno. */

@@ -262,6 +262,14 @@ gen_repair(const struct rq_enc *enc, const uint32_t *esi, void *const *out, unsi
 	rq_gf_dot(enc->T, K, n, tbls, enc->tab, outp);
 }
 
+const void *
+rq_enc_source(const struct rq_enc *enc, uint32_t esi)
+{
+	if (enc == NULL || !enc->loaded || esi >= enc->K)
+		return NULL;
+	return enc->tab[esi];
+}
+
 int
 rq_enc_symbol(const struct rq_enc *enc, uint32_t esi, void *out)
 {

@@ -5,8 +5,9 @@
  * 5869 HKDF, the GCM specification's test case 4, RFC 8439 §2.8.2), then
  * whole transfers: every DATA frame sealed (no source symbol readable on
  * the wire), each byte of a sealed frame from the IPv4 header on changed
- * and refused, replayed frames harmless, fresh keys per connection; and
- * the refusals: a suite required but not offered (downgrade), offered but
+ * and refused, replayed frames harmless, fresh keys per connection, the
+ * forged or duplicated copies of a source symbol in the burst that opens it
+ * into its block; and the refusals: a suite required but not offered (downgrade), offered but
  * not configured, another suite, a wrong pre-shared key, a SYN whose
  * public key an on-path attacker replaced.
  */
@@ -249,6 +250,87 @@ test_transfer(unsigned int suite, int csum_full, int defer, uint8_t *first_out)
 	sec_fini(&r);
 }
 
+/*
+ * Source symbols the receiver opens straight into their block: a forged
+ * copy (one payload byte changed) in the same held burst, before or after
+ * the genuine frame, and the genuine frame twice. The first frame aiming at
+ * a place has it; the forgery is refused and must not overwrite what the
+ * genuine one put there (the block CRC off, so nothing else would notice).
+ */
+static struct {
+	uint64_t forged, before, after, twice;
+} bf;
+
+static void
+push_at(struct sec_run *r, const uint8_t *f, uint16_t len)
+{
+	struct vn_pkt *p = malloc(sizeof(*p));
+
+	REQUIRE(p != NULL);
+	p->t = r->v.now + r->v.dir[0].delay_ns;
+	p->seq = r->v.seq++;
+	p->to = 1;
+	p->len = len;
+	memcpy(p->data, f, len);
+	vn_push(&r->v, p);
+}
+
+static int
+burst_forge(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
+{
+	struct dfcp_pkt p;
+	uint8_t g[VN_FRAME];
+
+	if (dir != 0 || sec_type(f, len) != DFCP_T_DATA || dfcp_parse(f, len, 0, &p) != 0 ||
+			p.u.data.esi >= 16 || p.u.data.block % 3 == 2)
+		return 0;
+	memcpy(g, f, len);
+	g[(size_t)(p.u.data.sym - f) + p.u.data.esi * 3] ^= 0x40;
+	switch (bf.forged++ % 3) {
+	case 0:
+		push_at(r, g, len);
+		push_at(r, f, len);
+		bf.before++;
+		break;
+	case 1:
+		push_at(r, f, len);
+		push_at(r, g, len);
+		bf.after++;
+		break;
+	default:
+		push_at(r, f, len);
+		push_at(r, f, len);
+		bf.twice++;
+	}
+	return 1;	/* the original is one of the pushed */
+}
+
+static void
+test_burst_forgery(unsigned int suite)
+{
+	struct dfcp_ep_stats sb;
+	struct sec_run r;
+
+	memset(&bf, 0, sizeof(bf));
+	crypted(&r, suite, suite);
+	r.cc.integrity = 0;
+	r.ec.accept_conf.integrity = 0;
+	r.ec.rx_defer = 1;
+	r.attack = burst_forge;
+	sec_start(&r, 23);
+	r.v.dir[0].pkt_ns = 0;
+	sec_run_until(&r, 60000 * MS);
+	dfcp_ep_stats(r.eb, &sb);
+	CHECKF(sec_verified(&r), "%s: transfer with forgeries in its bursts",
+			dfcp_crypto_name(suite));
+	CHECKF(bf.before > 300 && bf.after > 300 && bf.twice > 300 &&
+			sb.drops[DFCP_E_AUTH] >= bf.before + bf.after, "%s: %llu / %llu / %llu "
+			"forged before / after / twice, %llu refused", dfcp_crypto_name(suite),
+			(unsigned long long)bf.before, (unsigned long long)bf.after,
+			(unsigned long long)bf.twice, (unsigned long long)sb.drops[DFCP_E_AUTH]);
+	sec_fini(&r);
+}
+
 /* Without encryption the same watcher reads the source symbols (the check can fail). */
 static void
 test_plain_visible(void)
@@ -346,6 +428,7 @@ main(void)
 	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 0, NULL);
 	test_transfer(DFCP_CRYPTO_AES128GCM, 0, 1, NULL);
 	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 1, NULL);
+	test_burst_forgery(DFCP_CRYPTO_AES128GCM);
 	test_plain_visible();
 	test_refused();
 	return test_report("dfcp-crypt");

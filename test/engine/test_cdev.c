@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The cryptodev AEAD of DFCP's DATA (kinds/dfcp/dfcp_cdev.c) against the
- * library's OpenSSL EVP, the reference (RFC vectors: test dfcp-crypt):
- * the same ciphertext and tag on the same inputs, bursts longer than the
- * PMD burst and of two AAD lengths, opens of each other's output, every
- * flipped byte class refused. EAL without hugepages; the PMDs made by the
- * backend itself (rte_vdev_init). Skipped (77) where no PMD has CPU crypto.
+ * The AEAD backends of DFCP's DATA (crypto_backend = ipsec-mb, cryptodev:
+ * kinds/dfcp/dfcp_imb.c, dfcp_cdev.c) against the library's OpenSSL EVP,
+ * the reference (RFC vectors: test dfcp-crypt): the same ciphertext and tag
+ * on the same inputs, in place and out of place, bursts longer than the PMD
+ * burst and of two AAD lengths, opens of each other's output, every flipped
+ * byte class refused, an out-of-place open that leaves its source alone.
+ * EAL without hugepages; the PMDs made by the backend itself
+ * (rte_vdev_init). Skipped (77) where neither backend is there.
  * `test_cdev --bench [LEN]`: ns per LEN-byte (1420) seal in bursts of 32,
- * open alone and in bursts, both backends
- * (doc/performance.md, "Encryption").
+ * open alone and in bursts, out of place, every backend (doc/security.md).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,58 @@ test_many(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *s)
 		if (c[i] != NULL)
 			cd->destroy(c[i]);
 	free(c);
+}
+
+/* Out of place against in place (EVP's): the same bytes, and the source left alone. */
+static void
+test_oop(unsigned int suite, const struct dfcp_aead_ops *cd, struct msgs *ref, struct msgs *got,
+		struct msgs *plain)
+{
+	uint32_t key_len = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
+	const char *name = dfcp_crypto_name(suite);
+	uint8_t key[32] = { 3, 1, 4, 1, 5 }, save[MAXLEN];
+	void *es = dfcp_aead_evp_ops.create(NULL, suite, key, key_len, 1);
+	void *cs = cd->create(cd->arg, suite, key, key_len, 1);
+	void *co = cd->create(cd->arg, suite, key, key_len, 0);
+	int bad = 0, refused = 0;
+	struct test_rng r;
+
+	REQUIRE(es != NULL && cs != NULL && co != NULL);
+	test_rng_seed(&r, 0x00f + suite);
+	msgs_fill(plain, &r);
+	*ref = *plain;
+	*got = *plain;
+	msgs_repoint(ref);
+	msgs_repoint(got);
+	dfcp_aead_evp_ops.seal_burst(es, ref->m, NMSG, ref->st);
+	for (int i = 0; i < NMSG; i++) {
+		memset(got->buf[i], 0, MAXLEN);
+		got->m[i].src = plain->buf[i];	/* plaintext elsewhere, sealed into got */
+	}
+	cd->seal_burst(cs, got->m, NMSG, got->st);
+	for (int i = 0; i < NMSG; i++) {
+		uint32_t len = got->m[i].len;
+
+		bad += got->st[i] != 0 || memcmp(got->buf[i], ref->buf[i], len) != 0 ||
+			memcmp(got->tag[i], ref->tag[i], 16) != 0;
+		/* opened from ref's ciphertext into got: the plaintext, ref's untouched */
+		memcpy(save, ref->buf[i], len);
+		memset(got->buf[i], 0, len);
+		got->m[i].src = ref->buf[i];
+		memcpy(got->tag[i], ref->tag[i], 16);
+		bad += cd->open(co, &got->m[i]) != 0 || memcmp(got->buf[i], plain->buf[i], len) ||
+			memcmp(ref->buf[i], save, len) != 0;
+		got->tag[i][i % 16] ^= 1;
+		refused += cd->open(co, &got->m[i]) == -DFCP_E_AUTH;
+		got->m[i].src = NULL;
+	}
+	CHECKF(bad == 0, "%s: %d of %d out-of-place messages differ from in place", name, bad,
+			NMSG);
+	CHECKF(refused == NMSG, "%s: %d of %d out-of-place opens with a flipped tag refused", name,
+			refused, NMSG);
+	dfcp_aead_evp_ops.destroy(es);
+	cd->destroy(cs);
+	cd->destroy(co);
 }
 
 static void
@@ -210,7 +263,7 @@ bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, str
 	uint32_t klen = suite == DFCP_CRYPTO_AES128GCM ? 16 : 32;
 	void *c = ops->create(ops->arg, suite, key, klen, 1);
 	void *o = ops->create(ops->arg, suite, key, klen, 0);
-	double seal, open1, open32;
+	double seal, open1, open32, oseal, oopen;
 
 	if (c == NULL || o == NULL) {
 		if (c != NULL)
@@ -226,9 +279,17 @@ bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, str
 	seal = bench_one(ops, c, s, 0);
 	open1 = bench_one(ops, o, s, 1);
 	open32 = bench_one(ops, o, s, 0);
+	/* out of place, as the engine seals and opens: from another message's buffer */
+	for (int i = 0; i < 32; i++)
+		s->m[i].src = s->buf[(i + 1) % 32];
+	oseal = bench_one(ops, c, s, 0);
+	oopen = bench_one(ops, o, s, 0);
+	for (int i = 0; i < 32; i++)
+		s->m[i].src = NULL;
 	printf("%s %s: %.0f ns a %u-byte seal (%.1f Gbit/s of one core), open %.0f ns alone, "
-			"%.0f in bursts of 32\n", dfcp_crypto_name(suite), name, seal, len,
-			len * 8 / seal, open1, open32);
+			"%.0f in bursts of 32; out of place: seal %.0f, open %.0f\n",
+			dfcp_crypto_name(suite), name, seal, len, len * 8 / seal, open1, open32,
+			oseal, oopen);
 	ops->destroy(c);
 	ops->destroy(o);
 }
@@ -240,37 +301,47 @@ main(int argc, char **argv_in)
 		"-l", "0", "--log-level=*:warning", NULL };
 	struct msgs *a = calloc(3, sizeof(*a));
 	const struct dfcp_aead_ops *ops;
+	long bench_len = 0;
 	int ran = 0;
 
 	REQUIRE(a != NULL);
+	if (argc > 1 && strcmp(argv_in[1], "--bench") == 0) {
+		bench_len = argc > 2 ? strtol(argv_in[2], NULL, 10) : 1420;
+		if (bench_len < 1 || bench_len > MAXLEN) {
+			fprintf(stderr, "test-cdev: --bench LEN: 1..%u bytes\n", MAXLEN);
+			return 2;
+		}
+	}
 	if (rte_eal_init(9, argv) < 0) {
 		printf("test-cdev: no EAL (skipped)\n");
 		return 77;
 	}
 	for (unsigned int s = DFCP_CRYPTO_AES128GCM; s < DFCP_CRYPTO_MAX; s++) {
-		CHECK(eng_dfcp_cdev_ops(s, ENG_CRYPTO_OPENSSL, &ops) == 0 && ops == NULL);
-		if (eng_dfcp_cdev_ops(s, ENG_CRYPTO_AUTO, &ops) < 0 || ops == NULL) {
-			printf("test-cdev: %s: no cryptodev with CPU crypto (not tested)\n",
-					dfcp_crypto_name(s));
-			CHECK(eng_dfcp_cdev_ops(s, ENG_CRYPTO_CDEV, &ops) < 0);
-			continue;
-		}
-		ran++;
-		if (argc > 1 && strcmp(argv_in[1], "--bench") == 0) {
-			long len = argc > 2 ? strtol(argv_in[2], NULL, 10) : 1420;
-
-			if (len < 1 || len > MAXLEN) {
-				fprintf(stderr, "test-cdev: --bench LEN: 1..%u bytes\n", MAXLEN);
-				return 2;
-			}
+		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_OPENSSL, &ops) == 0 && ops == NULL);
+		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_AUTO, &ops) == 0);
+		if (bench_len > 0) {
 			msgs_fill(&a[0], &(struct test_rng){ 0 });
 			msgs_repoint(&a[0]);
-			bench(s, &dfcp_aead_evp_ops, "openssl", &a[0], (uint32_t)len);
-			bench(s, ops, "cryptodev", &a[0], (uint32_t)len);
-			continue;
+			bench(s, &dfcp_aead_evp_ops, "openssl", &a[0], (uint32_t)bench_len);
 		}
-		test_suite(s, ops, &a[0], &a[1], &a[2]);
-		test_many(s, ops, &a[0]);
+		for (int b = ENG_CRYPTO_IMB; b <= ENG_CRYPTO_CDEV; b++) {
+			const char *bn = eng_dfcp_backend_name(b);
+
+			if (eng_dfcp_aead_ops(s, b, &ops) < 0 || ops == NULL) {
+				printf("test-cdev: %s: no %s (not tested)\n", dfcp_crypto_name(s), bn);
+				continue;
+			}
+			ran++;
+			if (bench_len > 0) {
+				bench(s, ops, bn, &a[0], (uint32_t)bench_len);
+				continue;
+			}
+			printf("test-cdev: %s through %s\n", dfcp_crypto_name(s), bn);
+			test_suite(s, ops, &a[0], &a[1], &a[2]);
+			test_oop(s, ops, &a[0], &a[1], &a[2]);
+			if (b == ENG_CRYPTO_CDEV)
+				test_many(s, ops, &a[0]);	/* its sessions run out */
+		}
 	}
 	free(a);
 	for (uint8_t d = 0; d < rte_cryptodev_count(); d++)

@@ -51,8 +51,10 @@ check_against_ref(uint32_t K, uint16_t T)
 		uint8_t ref[1500];
 
 		CHECKF(rq_enc_symbol(enc, i, sym) == 0, "symbol");
+		CHECKF((rq_enc_source(enc, i) != NULL) == (i < K), "rq_enc_source of ESI %u", i);
 		if (i < K) {
 			CHECKF(memcmp(sym, src + (size_t)i * T, T) == 0, "source ESI %u K=%u", i, K);
+			CHECKF(memcmp(rq_enc_source(enc, i), sym, T) == 0, "rq_enc_source %u K=%u", i, K);
 		} else {
 			rq_ref_lt_symbol(&p, T, cref, i + p.Kp - K, ref);
 			CHECKF(memcmp(sym, ref, T) == 0, "repair ESI %u K=%u", i, K);

@@ -8,10 +8,12 @@
  * connection's direction gets a session of its own when its keys are
  * installed (dfcp_aead_ops.create); the session is made with the AAD
  * length of the first message (a DATA header's is fixed per connection).
- * Without such a PMD, or with crypto_backend = openssl, the library's
- * OpenSSL EVP does it (the same bytes: test cdev-aead).
+ * CPU crypto works in place only: a message from elsewhere (the sender's
+ * source symbol, a receiver's symbol opened into its block) is copied into
+ * place first. The same bytes as OpenSSL's: test cdev-aead.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ALLOW_EXPERIMENTAL_API /* CPU crypto and the session pool (DPDK 22.11) */
@@ -196,6 +198,9 @@ cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
 		return;
 	}
 	for (i = 0; i < n; i++) {
+		/* CPU crypto is in place only: a message from src is copied first */
+		if (m[i].src != NULL)
+			memcpy(m[i].buf, m[i].src, m[i].len);
 		v[i] = (struct rte_crypto_vec){ .base = m[i].buf, .len = m[i].len,
 			.tot_len = m[i].len };
 		sgl[i] = (struct rte_crypto_sgl){ .vec = &v[i], .num = 1 };
@@ -254,45 +259,17 @@ static const struct dfcp_aead_ops cdev_ops = {
 	.destroy = cdev_destroy,
 };
 
-const char *
-eng_dfcp_backend_name(int backend)
-{
-	return backend == ENG_CRYPTO_CDEV ? "cryptodev" :
-		backend == ENG_CRYPTO_OPENSSL ? "openssl" : "auto";
-}
-
-/*
- * The DATA AEAD of a flow with suite and backend (set-up, main lcore):
- * cryptodev's when its device is there, else the library's OpenSSL EVP
- * (*ops NULL; with backend = cryptodev an error). Said once a suite.
- */
 int
-eng_dfcp_cdev_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops)
+eng_dfcp_cdev_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what, size_t len)
 {
-	static int said[DFCP_CRYPTO_MAX];
 	const char *why = "";
-	int first, dev;
+	int dev = cdev_dev(suite, &why);
 
-	*ops = NULL;
-	if (suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX || backend == ENG_CRYPTO_OPENSSL)
-		return 0;
-	first = !cd.tried[suite];
-	dev = cdev_dev(suite, &why);
-	if (dev >= 0) {
-		*ops = &cdev_ops;
-		if (!said[suite]++)
-			ENG_LOG(INFO, task, "dfcp: %s through cryptodev %s (CPU crypto)",
-					dfcp_crypto_name(suite), cdev_pmd[suite].vdev);
-		return 0;
-	}
-	if (backend == ENG_CRYPTO_CDEV) {
-		ENG_LOG(ERR, task, "dfcp: crypto_backend = cryptodev: %s for %s: %s",
-				cdev_pmd[suite].vdev, dfcp_crypto_name(suite), why);
+	if (dev < 0) {
+		snprintf(what, len, "%s: %s", cdev_pmd[suite].vdev, why);
 		return dev;
 	}
-	if (first)
-		ENG_LOG(WARNING, task, "dfcp: %s: cryptodev %s not available (%s): "
-				"OpenSSL EVP instead", dfcp_crypto_name(suite),
-				cdev_pmd[suite].vdev, why);
+	*ops = &cdev_ops;
+	snprintf(what, len, "%s, CPU crypto", cdev_pmd[suite].vdev);
 	return 0;
 }

@@ -115,12 +115,12 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 
 /*
  * crypto = SUITE (the library's names); the key exchange is authenticated
- * by auth_key. crypto_backend = auto | cryptodev | openssl (dfcp_cdev.c).
+ * by auth_key. crypto_backend: a name of dfcp_aead_be.c's table.
  */
 static int
 flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
-	const char *names[DFCP_CRYPTO_MAX];
+	const char *names[DFCP_CRYPTO_MAX], *bnames[ENG_CRYPTO_MAX];
 	/* with a key, sealed by default: AES-GCM costs less than a SipHash tag per symbol
 	 * (doc/performance.md, "Encryption"); crypto = off keeps the tags */
 	int v = f->auth_key_len != 0 ? DFCP_CRYPTO_AES128GCM : DFCP_CRYPTO_OFF, rc;
@@ -135,9 +135,9 @@ flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 				"authenticates the key exchange)", names[v]);
 	f->crypto = (uint8_t)v;
 	v = ENG_CRYPTO_AUTO;
-	for (int i = 0; i <= ENG_CRYPTO_OPENSSL; i++)
-		names[i] = eng_dfcp_backend_name(i);
-	rc = eng_sec_choice(sec, "crypto_backend", names, ENG_CRYPTO_OPENSSL + 1, &v, NULL, 0);
+	for (int i = 0; i < ENG_CRYPTO_MAX; i++)
+		bnames[i] = eng_dfcp_backend_name(i);
+	rc = eng_sec_choice(sec, "crypto_backend", bnames, ENG_CRYPTO_MAX, &v, NULL, 0);
 	f->crypto_backend = (uint8_t)v;
 	return rc;
 }

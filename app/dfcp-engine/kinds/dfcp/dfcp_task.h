@@ -49,14 +49,22 @@ struct eng_dfcp_flow_conf {
 	uint8_t crypto_backend;		/* enum eng_crypto_backend */
 };
 
-/* crypto_backend: where DATA is sealed and opened (dfcp_cdev.c). */
+/* crypto_backend: where DATA is sealed and opened (the table: dfcp_aead_be.c). */
 enum eng_crypto_backend {
-	ENG_CRYPTO_AUTO = 0,	/* cryptodev's CPU crypto if there, else OpenSSL */
-	ENG_CRYPTO_CDEV,	/* cryptodev, or the flow fails to start */
+	ENG_CRYPTO_AUTO = 0,	/* the first of ipsec-mb, cryptodev, openssl that is there */
+	ENG_CRYPTO_IMB,		/* libIPSec_MB, out of place (dfcp_imb.c) */
+	ENG_CRYPTO_CDEV,	/* DPDK cryptodev's CPU crypto (dfcp_cdev.c) */
 	ENG_CRYPTO_OPENSSL,	/* the library's OpenSSL EVP */
+	ENG_CRYPTO_MAX
 };
 const char *eng_dfcp_backend_name(int backend);
-int eng_dfcp_cdev_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops);
+/* The AEAD of suite by backend (set-up): *ops, NULL for the library's EVP; 0 or -errno. */
+int eng_dfcp_aead_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops);
+/* A backend's ops for a valid suite: 0 (what: its name and unit) or -errno (what: why). */
+int eng_dfcp_cdev_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what,
+		size_t len);
+int eng_dfcp_imb_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what,
+		size_t len);
 
 static inline const struct eng_dfcp_flow_conf *
 eng_dfcp_fc(const struct eng_flow_conf *f)
