@@ -7,12 +7,14 @@
  * the wire), each byte of a sealed frame from the IPv4 header on changed
  * and refused, replayed frames harmless, fresh keys per connection, the
  * forged or duplicated copies of a source symbol in the burst that opens it
- * into its block; and the refusals: a suite required but not offered (downgrade), offered but
+ * into its block, a connection ending its data at the nonce's 2^32 - 1
+ * blocks; and the refusals: a suite required but not offered (downgrade), offered but
  * not configured, another suite, a wrong pre-shared key, a SYN whose
  * public key an on-path attacker replaced.
  */
 #include "sechelp.h"
 #include "dfcp_crypt.h"
+#include "dfcp_priv.h"
 
 static void
 unhex(const char *h, uint8_t *out, size_t n)
@@ -331,6 +333,60 @@ test_burst_forgery(unsigned int suite)
 	sec_fini(&r);
 }
 
+/*
+ * The nonce's block half: a connection whose block numbers reach 2^32 - 1
+ * ends its data there (the source treated as ended; the next block would
+ * repeat nonces under its key). Both ends moved to 4 blocks before it while
+ * the sender is held after the handshake.
+ */
+static struct {
+	uint64_t data, below, over;
+} nl;
+
+static int
+nonce_watch(struct sec_run *r, int dir, const uint8_t *f, uint16_t len)
+{
+	struct dfcp_pkt p;
+
+	(void)r;
+	if (dir != 0 || sec_type(f, len) != DFCP_T_DATA || dfcp_parse(f, len, 0, &p) != 0)
+		return 0;
+	nl.data++;
+	nl.below += p.u.data.block < UINT32_MAX - 4;
+	nl.over += p.u.data.block == UINT32_MAX;
+	return 0;
+}
+
+static void
+test_nonce_limit(void)
+{
+	struct dfcp_conn *b;
+	struct dfcp_stats ss;
+	struct sec_run r;
+
+	memset(&nl, 0, sizeof(nl));
+	crypted(&r, DFCP_CRYPTO_AES128GCM, DFCP_CRYPTO_AES128GCM);
+	r.attack = nonce_watch;
+	sec_start(&r, 25);
+	dfcp_conn_hold(r.a, 1);
+	sec_run_until(&r, 100 * MS);
+	b = sec_b(&r);
+	REQUIRE(b != NULL && dfcp_conn_state(r.a) == DFCP_ESTABLISHED && nl.data == 0);
+	r.a->snd_base = r.a->snd_next = UINT32_MAX - 4;
+	b->rcv_cum = UINT32_MAX - 4;
+	dfcp_conn_hold(r.a, 0);
+	sec_run_until(&r, 10000 * MS);
+	dfcp_conn_stats(r.a, &ss);
+	CHECKF(nl.data >= 4 * 16 && nl.below == 0 && nl.over == 0, "%llu DATA, %llu below the "
+			"start, %llu of block 2^32 - 1", (unsigned long long)nl.data,
+			(unsigned long long)nl.below, (unsigned long long)nl.over);
+	CHECKF(r.sink.bytes == 4 * 16 * 64 && r.sink.bad_bytes == 0 &&
+			ss.goodput_bytes == 4 * 16 * 64, "the 4 blocks before the limit: %llu bytes "
+			"delivered, %llu acked", (unsigned long long)r.sink.bytes,
+			(unsigned long long)ss.goodput_bytes);
+	sec_fini(&r);
+}
+
 /* Without encryption the same watcher reads the source symbols (the check can fail). */
 static void
 test_plain_visible(void)
@@ -429,6 +485,7 @@ main(void)
 	test_transfer(DFCP_CRYPTO_AES128GCM, 0, 1, NULL);
 	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 1, NULL);
 	test_burst_forgery(DFCP_CRYPTO_AES128GCM);
+	test_nonce_limit();
 	test_plain_visible();
 	test_refused();
 	return test_report("dfcp-crypt");
