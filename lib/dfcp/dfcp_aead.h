@@ -52,6 +52,9 @@ struct dfcp_aead_ops {
 	int (*open)(void *ctx, const struct dfcp_aead_msg *m);
 	void (*destroy)(void *ctx);	/* and erases the key */
 	void *arg;
+	/* 1: messages only where they lie (a device that reaches DPDK memory
+	 * only): the library gives no src, opens in the frame */
+	int in_place;
 };
 extern const struct dfcp_aead_ops dfcp_aead_evp_ops;
 

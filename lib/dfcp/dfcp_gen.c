@@ -46,7 +46,8 @@ dfcp_gen_flush(struct dfcp_conn *c)
 
 	c->n_gen = 0;
 	for (uint32_t q = 0; q < n; q++)
-		src[q] = c->sess ? rq_enc_source(c->gen_enc[q], c->gen_esi[q]) : NULL;
+		src[q] = c->sess && !c->tx_aead.ops->in_place ?
+			rq_enc_source(c->gen_enc[q], c->gen_esi[q]) : NULL;
 	while (i < n) {
 		uint32_t j = i + 1;
 

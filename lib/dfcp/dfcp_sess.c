@@ -177,6 +177,10 @@ dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t 
 {
 	uint8_t *dst[DFCP_EP_DEFER];
 
+	if (c->rx_aead.ops == NULL || c->rx_aead.ops->in_place) {
+		dfcp_data_open_burst(&c->rx_aead, pkt, NULL, n);
+		return;
+	}
 	for (uint32_t i = 0; i < n && i < DFCP_EP_DEFER; i++) {
 		dst[i] = dfcp_rx_sym_dst(c, pkt[i]);
 		for (uint32_t j = 0; dst[i] != NULL && j < i; j++)

@@ -15,6 +15,7 @@
 #include "sechelp.h"
 #include "dfcp_crypt.h"
 #include "dfcp_priv.h"
+#include <openssl/evp.h>
 
 static void
 unhex(const char *h, uint8_t *out, size_t n)
@@ -207,8 +208,60 @@ crypted(struct sec_run *r, unsigned int sender, unsigned int listener)
  * the listener holds sealed DATA and opens it in bursts (rx_defer), its
  * frames a burst at a time (no serialization delay a -> b).
  */
+/* EVP, its messages counted by direction (0: opens): those from a src (out of place), all. */
+static uint64_t n_oop[2], n_msgs[2];
+
+static void
+count_seal(void *ctx, const struct dfcp_aead_msg *m, uint32_t n, int *st)
+{
+	int enc = EVP_CIPHER_CTX_is_encrypting(ctx);
+
+	for (uint32_t i = 0; i < n; i++)
+		n_oop[enc] += m[i].src != NULL;
+	n_msgs[enc] += n;
+	dfcp_aead_evp_ops.seal_burst(ctx, m, n, st);
+}
+
+static struct dfcp_aead_ops count_ops;
+
+static void
+test_transfer_ops(unsigned int suite, int csum_full, int defer, uint8_t *first_out,
+		const struct dfcp_aead_ops *ops);
+
+/*
+ * Out of place (sealed from the encoder, opened into the block) where the
+ * ops allow it, in the frame where they say in_place (a device that only
+ * reaches DPDK memory).
+ */
+static void
+test_in_place(void)
+{
+	for (int ip = 0; ip < 2; ip++) {
+		count_ops = dfcp_aead_evp_ops;
+		count_ops.seal_burst = count_seal;
+		count_ops.in_place = ip;
+		memset(n_oop, 0, sizeof(n_oop));
+		memset(n_msgs, 0, sizeof(n_msgs));
+		test_transfer_ops(DFCP_CRYPTO_AES128GCM, 0, 1, NULL, &count_ops);
+		/* seals: every source symbol (100 blocks of 16), none twice; opens:
+		 * a block's source symbols after the burst that brought its first */
+		CHECKF(n_msgs[1] > 1600 && n_msgs[0] > 1600 && (ip ? n_oop[0] + n_oop[1] == 0 :
+				n_oop[1] == 100 * 16 && n_oop[0] > 100),
+				"in_place %d: %llu of %llu seals and %llu of %llu opens out of place",
+				ip, (unsigned long long)n_oop[1], (unsigned long long)n_msgs[1],
+				(unsigned long long)n_oop[0], (unsigned long long)n_msgs[0]);
+	}
+}
+
 static void
 test_transfer(unsigned int suite, int csum_full, int defer, uint8_t *first_out)
+{
+	test_transfer_ops(suite, csum_full, defer, first_out, NULL);
+}
+
+static void
+test_transfer_ops(unsigned int suite, int csum_full, int defer, uint8_t *first_out,
+		const struct dfcp_aead_ops *ops)
 {
 	struct dfcp_ep_stats sb;
 	struct dfcp_stats bs;
@@ -219,6 +272,7 @@ test_transfer(unsigned int suite, int csum_full, int defer, uint8_t *first_out)
 	crypted(&r, suite, suite);
 	if (csum_full)
 		r.cc.csum = r.ec.csum = DFCP_CSUM_FULL;
+	r.cc.aead_ops = r.ec.accept_conf.aead_ops = ops;
 	r.ec.rx_defer = defer;
 	r.attack = watch;
 	sec_start(&r, 21);
@@ -486,6 +540,7 @@ main(void)
 	test_transfer(DFCP_CRYPTO_CHACHA20, 0, 1, NULL);
 	test_burst_forgery(DFCP_CRYPTO_AES128GCM);
 	test_nonce_limit();
+	test_in_place();
 	test_plain_visible();
 	test_refused();
 	return test_report("dfcp-crypt");

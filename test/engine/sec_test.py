@@ -31,7 +31,8 @@ Cases:
                 source pattern's 8-byte words, which the same run with crypto = off
                 shows (so the check can fail); a receiver without crypto refuses the
                 sender (exit 5, the reason naming crypto); crypto without auth_key is a
-                config error naming auth_key
+                config error naming auth_key, so is crypto_dev with another backend; a
+                crypto_dev that is not there fails the start, naming it
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -689,13 +690,18 @@ def case_crypto(engine, src, tmp):
     if hits["aes-128-gcm"] != 0:
         fail("plaintext pattern bytes on the wire with crypto = aes-128-gcm")
     # the other suite, and each backend: verified too, the log naming the backend used
-    for suite, backend in (("chacha20-poly1305", "auto"), ("aes-128-gcm", "cryptodev"),
-                           ("aes-128-gcm", "ipsec-mb"), ("aes-128-gcm", "openssl")):
+    # (crypto_openssl0: a device without CPU crypto, through its queue pairs)
+    for suite, backend, dev in (("chacha20-poly1305", "auto", ""),
+                                ("aes-128-gcm", "cryptodev", ""),
+                                ("aes-128-gcm", "cryptodev", "crypto_openssl0"),
+                                ("aes-128-gcm", "ipsec-mb", ""), ("aes-128-gcm", "openssl", "")):
         keys = f"auth_key = {key}\ncrypto = {suite}\ncrypto_backend = {backend}"
-        out = os.path.join(tmp, f"{suite}-{backend}.json")
-        cfg = ring_cfg(tmp, f"{suite}-{backend}.ini", skeys=keys, rkeys=keys)
+        keys += f"\ncrypto_dev = {dev}" if dev else ""
+        out = os.path.join(tmp, f"{suite}-{backend}{dev}.json")
+        cfg = ring_cfg(tmp, f"{suite}-{backend}{dev}.ini", skeys=keys, rkeys=keys)
         p = run([engine, "--", "--config", cfg, "--summary-json", out])
-        used = re.search(rf"{suite} through (\S+) \(", p.stdout + p.stderr)
+        used = re.search(rf"{suite} through (\S+) \(([^,)]*)", p.stdout + p.stderr)
+        unit = used.group(2) if used else "?"
         used = used.group(1) if used else "?"
         if backend == "ipsec-mb" and p.returncode != 0 and "not built in" in p.stdout + p.stderr:
             print("note: built without libIPSec_MB: crypto_backend = ipsec-mb refused, as it says")
@@ -707,6 +713,8 @@ def case_crypto(engine, src, tmp):
         print(f"crypto = {suite}, crypto_backend = {backend}: verified through {used}")
         if backend != "auto" and used != backend:
             fail(f"crypto_backend = {backend} sealed through {used}")
+        if dev and unit != dev:
+            fail(f"crypto_dev = {dev}: sealed through {unit}")
     # a sender with crypto, a receiver without: refused (the SYN asks for another suite)
     out = os.path.join(tmp, "refused.json")
     cfg = ring_cfg(tmp, "refused.ini", duration="3s",
@@ -724,6 +732,19 @@ def case_crypto(engine, src, tmp):
     expect_code(p, 1)
     if "[flow s1] crypto:" not in p.stderr or "auth_key" not in p.stderr or "EAL" in p.stderr:
         fail("crypto without auth_key: no config error naming auth_key")
+    # a cryptodev device for another backend: a config error naming crypto_dev
+    keys = f"auth_key = {key}\ncrypto_backend = ipsec-mb\ncrypto_dev = crypto_openssl0"
+    p = run([engine, "--", "--config", ring_cfg(tmp, "dev.ini", skeys=keys)], timeout=30)
+    expect_code(p, 1)
+    if "[flow s1] crypto_dev:" not in p.stderr or "ipsec-mb" not in p.stderr:
+        fail("crypto_dev with crypto_backend = ipsec-mb: no config error naming both")
+    # a device that is not there: the flow fails to start, the log naming it
+    keys = f"auth_key = {key}\ncrypto_dev = crypto_nosuch0"
+    out = os.path.join(tmp, "nodev.json")
+    p = run([engine, "--", "--config", ring_cfg(tmp, "nodev.ini", duration="2s", skeys=keys),
+             "--summary-json", out], timeout=30)
+    if p.returncode == 0 or "crypto_nosuch0: no such cryptodev" not in p.stdout + p.stderr:
+        fail(f"crypto_dev = crypto_nosuch0: exit {p.returncode}, no error naming it")
 
 
 CASES = {

@@ -300,6 +300,12 @@ main(int argc, char **argv_in)
 	char *argv[] = { "test-cdev", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
 		"-l", "0", "--log-level=*:warning", NULL };
 	struct msgs *a = calloc(3, sizeof(*a));
+	/* the backends: cryptodev's default devices (CPU crypto), then one without it */
+	static const struct {
+		int b;
+		const char *dev;
+	} be[] = { { ENG_CRYPTO_IMB, NULL }, { ENG_CRYPTO_CDEV, NULL },
+		{ ENG_CRYPTO_CDEV, "crypto_openssl0" } };
 	const struct dfcp_aead_ops *ops;
 	long bench_len = 0;
 	int ran = 0;
@@ -317,17 +323,19 @@ main(int argc, char **argv_in)
 		return 77;
 	}
 	for (unsigned int s = DFCP_CRYPTO_AES128GCM; s < DFCP_CRYPTO_MAX; s++) {
-		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_OPENSSL, &ops) == 0 && ops == NULL);
-		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_AUTO, &ops) == 0);
+		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_OPENSSL, NULL, &ops) == 0 && ops == NULL);
+		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_AUTO, NULL, &ops) == 0);
+		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_CDEV, "crypto_nosuch0", &ops) < 0);
 		if (bench_len > 0) {
 			msgs_fill(&a[0], &(struct test_rng){ 0 });
 			msgs_repoint(&a[0]);
 			bench(s, &dfcp_aead_evp_ops, "openssl", &a[0], (uint32_t)bench_len);
 		}
-		for (int b = ENG_CRYPTO_IMB; b <= ENG_CRYPTO_CDEV; b++) {
-			const char *bn = eng_dfcp_backend_name(b);
+		for (unsigned int k = 0; k < sizeof(be) / sizeof(be[0]); k++) {
+			int b = be[k].b;
+			const char *bn = be[k].dev != NULL ? be[k].dev : eng_dfcp_backend_name(b);
 
-			if (eng_dfcp_aead_ops(s, b, &ops) < 0 || ops == NULL) {
+			if (eng_dfcp_aead_ops(s, b, be[k].dev, &ops) < 0 || ops == NULL) {
 				printf("test-cdev: %s: no %s (not tested)\n", dfcp_crypto_name(s), bn);
 				continue;
 			}
@@ -339,7 +347,7 @@ main(int argc, char **argv_in)
 			printf("test-cdev: %s through %s\n", dfcp_crypto_name(s), bn);
 			test_suite(s, ops, &a[0], &a[1], &a[2]);
 			test_oop(s, ops, &a[0], &a[1], &a[2]);
-			if (b == ENG_CRYPTO_CDEV)
+			if (b == ENG_CRYPTO_CDEV && be[k].dev == NULL)
 				test_many(s, ops, &a[0]);	/* its sessions run out */
 		}
 	}

@@ -23,7 +23,8 @@
 
 static const struct {
 	const char *name;
-	int (*get)(unsigned int suite, const struct dfcp_aead_ops **ops, char *what, size_t len);
+	int (*get)(unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+			char *what, size_t len);
 } backends[ENG_CRYPTO_MAX] = {
 	[ENG_CRYPTO_AUTO] = { "auto", NULL },
 	[ENG_CRYPTO_IMB] = { "ipsec-mb", IMB_GET },
@@ -44,7 +45,8 @@ eng_dfcp_backend_name(int backend)
 
 /* Backend b for suite: 0 and *ops, or -errno and why in what. */
 static int
-backend_try(int b, unsigned int suite, const struct dfcp_aead_ops **ops, char *what, size_t len)
+backend_try(int b, unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+		char *what, size_t len)
 {
 	if (b == ENG_CRYPTO_OPENSSL) {
 		snprintf(what, len, "OpenSSL EVP");
@@ -54,11 +56,12 @@ backend_try(int b, unsigned int suite, const struct dfcp_aead_ops **ops, char *w
 		snprintf(what, len, "not built in (libipsec-mb-dev was missing)");
 		return -ENOTSUP;
 	}
-	return backends[b].get(suite, ops, what, len);
+	return backends[b].get(suite, dev, ops, what, len);
 }
 
 int
-eng_dfcp_aead_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops)
+eng_dfcp_aead_ops(unsigned int suite, int backend, const char *dev,
+		const struct dfcp_aead_ops **ops)
 {
 	static int said[DFCP_CRYPTO_MAX];
 	char what[160], miss[360] = "";
@@ -68,9 +71,13 @@ eng_dfcp_aead_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **
 	*ops = NULL;
 	if (suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX)
 		return 0;
+	/* a device named: cryptodev's */
+	if (dev != NULL && dev[0] != '\0' && backend == ENG_CRYPTO_AUTO)
+		backend = ENG_CRYPTO_CDEV;
 	if (backend <= ENG_CRYPTO_AUTO || backend >= ENG_CRYPTO_MAX) {
 		/* openssl, the last, is always there */
-		while (b = auto_order[suite][i++], backend_try(b, suite, ops, what, sizeof(what)) < 0) {
+		while (b = auto_order[suite][i++],
+				backend_try(b, suite, dev, ops, what, sizeof(what)) < 0) {
 			k = strlen(miss);
 			snprintf(miss + k, sizeof(miss) - k, "%s%s: %s", k ? "; " : "",
 					backends[b].name, what);
@@ -80,7 +87,7 @@ eng_dfcp_aead_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **
 					miss, backends[b].name);
 	} else {
 		b = backend;
-		rc = backend_try(b, suite, ops, what, sizeof(what));
+		rc = backend_try(b, suite, dev, ops, what, sizeof(what));
 		if (rc < 0) {
 			ENG_LOG(ERR, task, "dfcp: crypto_backend = %s for %s: %s",
 					backends[b].name, dfcp_crypto_name(suite), what);

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The DATA AEAD of encrypted DFCP flows through DPDK cryptodev
- * (crypto_backend; doc/config.md): the synchronous CPU-crypto API
- * (rte_cryptodev_sym_cpu_crypto_process) of a software PMD made at set-up,
- * crypto_aesni_gcm for AES-GCM and crypto_aesni_mb for ChaCha20-Poly1305
- * (both crypto_ipsec_mb: VAES/AVX-512 where the CPU has them). A
- * connection's direction gets a session of its own when its keys are
- * installed (dfcp_aead_ops.create); the session is made with the AAD
- * length of the first message (a DATA header's is fixed per connection).
- * CPU crypto works in place only: a message from elsewhere (the sender's
- * source symbol, a receiver's symbol opened into its block) is copied into
- * place first. The same bytes as OpenSSL's: test cdev-aead.
+ * (crypto_backend = cryptodev; doc/config.md). The device: crypto_dev, or
+ * the suite's software PMD made at set-up (crypto_aesni_gcm for AES-GCM,
+ * crypto_aesni_mb for ChaCha20-Poly1305; both crypto_ipsec_mb). One with
+ * CPU crypto (rte_cryptodev_sym_cpu_crypto_process) is called directly,
+ * in place (a message from elsewhere is copied into place first); any
+ * other (crypto_openssl, a QAT or NIC accelerator) goes through its queue
+ * pairs (dfcp_cdev_op.c). A connection's direction gets a session of its
+ * own when its keys are installed (dfcp_aead_ops.create), made with the
+ * AAD length of the first message (a DATA header's is fixed per
+ * connection). The same bytes as OpenSSL's: test cdev-aead.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,12 +24,12 @@
 #include <rte_mempool.h>
 
 #include "core/log.h"
+#include "kinds/dfcp/dfcp_cdev.h"
 #include "kinds/dfcp/dfcp_task.h"
 
 #define CDEV_SESSIONS	4096	/* two a connection */
-#define CDEV_BURST	32
 
-/* The PMD a suite goes to: its vdev name (a driver name and a number). */
+/* The PMD a suite goes to without crypto_dev: its vdev name (a driver name and a number). */
 static const struct {
 	const char *vdev;
 	enum rte_crypto_aead_algorithm algo;
@@ -39,81 +39,116 @@ static const struct {
 };
 
 static struct {
-	int tried[DFCP_CRYPTO_MAX];
-	int dev[DFCP_CRYPTO_MAX];	/* -1: none */
+	struct cdev_dev dev[CDEV_DEVS];
+	unsigned int n_dev;
 	struct rte_mempool *sess_mp;
 	uint32_t sess_size;
 } cd;
 
-struct cdev_ctx {
-	void *sess;
-	void *evp;		/* no session to be had (the pool empty): OpenSSL's context */
-	uint32_t aad_len;
-	uint8_t dev;
-	uint8_t suite;
-	int enc;
-	uint32_t key_len;
-	uint8_t key[32];
-};
+static const struct dfcp_aead_ops cdev_ops;
 
-/* The device a suite's sessions go to: made (or found) once; -errno if none. */
+/* The session pool, for every device: elements the largest session's size. */
 static int
-cdev_dev(unsigned int suite, const char **why)
+cdev_sess_pool(int id, const char **why)
+{
+	uint32_t z = rte_cryptodev_sym_get_private_session_size((uint8_t)id);
+
+	if (cd.sess_mp == NULL) {
+		/* devices made later may need more: room for a larger session */
+		cd.sess_size = z < 2048 ? 2048 : z;
+		cd.sess_mp = rte_cryptodev_sym_session_pool_create("dfcp_cdev_sess",
+				CDEV_SESSIONS, cd.sess_size, 0, 0, (int)rte_socket_id());
+	}
+	if (cd.sess_mp == NULL || z > cd.sess_size) {
+		*why = "no memory for its sessions";
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Device d configured and started: CPU crypto, else a queue pair an lcore. */
+static int
+cdev_start(struct cdev_dev *d, const struct rte_cryptodev_info *info, const char **why)
 {
 	struct rte_cryptodev_config conf = { .socket_id = (int)rte_socket_id(),
 		.nb_queue_pairs = 1 };
-	struct rte_cryptodev_qp_conf qp = { .nb_descriptors = 64 };
-	struct rte_cryptodev_sym_capability_idx cap = { .type = RTE_CRYPTO_SYM_XFORM_AEAD };
+	struct rte_cryptodev_qp_conf qp = { .nb_descriptors = 2 * CDEV_BURST };
+
+	d->cpu = (info->feature_flags & RTE_CRYPTODEV_FF_SYM_CPU_CRYPTO) != 0;
+	d->hw = (info->feature_flags & RTE_CRYPTODEV_FF_HW_ACCELERATED) != 0;
+	if (!d->cpu) {
+		if (info->max_nb_queue_pairs < rte_lcore_count()) {
+			*why = "fewer queue pairs than the engine has lcores (one each)";
+			return -ENOSPC;
+		}
+		conf.nb_queue_pairs = (uint16_t)rte_lcore_count();
+		if (cdev_op_setup(d, why) < 0)
+			return -ENOMEM;
+	}
+	d->nb_qp = conf.nb_queue_pairs;
+	qp.mp_session = cd.sess_mp;
+	if (rte_cryptodev_configure((uint8_t)d->id, &conf) < 0) {
+		*why = "it could not be configured";
+		return -EIO;
+	}
+	for (uint16_t q = 0; q < conf.nb_queue_pairs; q++)
+		if (rte_cryptodev_queue_pair_setup((uint8_t)d->id, q, &qp, conf.socket_id) < 0) {
+			*why = "a queue pair could not be set up";
+			return -EIO;
+		}
+	if (rte_cryptodev_start((uint8_t)d->id) < 0) {
+		*why = "it did not start";
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * The device named (a vdev made here if it is none yet, e.g. crypto_openssl0),
+ * set up once, for suite: NULL and why if there is none or it cannot.
+ */
+static struct cdev_dev *
+cdev_dev(const char *name, unsigned int suite, const char **why)
+{
+	struct rte_cryptodev_sym_capability_idx cap = { .type = RTE_CRYPTO_SYM_XFORM_AEAD,
+		.algo.aead = cdev_pmd[suite].algo };
 	struct rte_cryptodev_info info;
-	const char *name = cdev_pmd[suite].vdev;
+	struct cdev_dev *d;
 	int id;
 
-	if (cd.tried[suite])
-		return cd.dev[suite] >= 0 ? cd.dev[suite] : -ENODEV;
-	cd.tried[suite] = 1;
-	cd.dev[suite] = -1;
+	for (unsigned int i = 0; i < cd.n_dev; i++)
+		if (strcmp(cd.dev[i].name, name) == 0) {
+			d = &cd.dev[i];
+			goto check;
+		}
+	if (cd.n_dev == CDEV_DEVS || strlen(name) >= sizeof(d->name)) {
+		*why = "too many devices, or too long a name";
+		return NULL;
+	}
 	id = rte_cryptodev_get_dev_id(name);
 	if (id < 0 && rte_vdev_init(name, NULL) == 0)
 		id = rte_cryptodev_get_dev_id(name);
 	if (id < 0) {
-		*why = "its PMD is not loaded (DPDK without crypto_ipsec_mb?)";
-		return -ENODEV;
+		*why = "no such cryptodev (a vdev driver's name and a number, or a device "
+			"probed with -a / --vdev); DPDK without its PMD?";
+		return NULL;
 	}
+	d = &cd.dev[cd.n_dev];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->id = id;
+	d->ops = cdev_ops;
+	d->ops.arg = d;
 	rte_cryptodev_info_get((uint8_t)id, &info);
-	cap.algo.aead = cdev_pmd[suite].algo;
-	if (!(info.feature_flags & RTE_CRYPTODEV_FF_SYM_CPU_CRYPTO) ||
-			rte_cryptodev_sym_capability_get((uint8_t)id, &cap) == NULL) {
-		*why = "it has no CPU crypto for this suite";
-		return -ENOTSUP;
+	if (cdev_sess_pool(id, why) < 0 || cdev_start(d, &info, why) < 0)
+		return NULL;	/* not kept: a later flow says why again */
+	cd.n_dev++;
+check:
+	if (rte_cryptodev_sym_capability_get((uint8_t)d->id, &cap) == NULL) {
+		*why = "it does not do this suite";
+		return NULL;
 	}
-	if (cd.sess_mp == NULL) {
-		/* one pool for both devices: elements the larger session's size */
-		cd.sess_size = 0;
-		for (unsigned int s = 1; s < DFCP_CRYPTO_MAX; s++) {
-			int d = rte_cryptodev_get_dev_id(cdev_pmd[s].vdev);
-			uint32_t z = d >= 0 ? rte_cryptodev_sym_get_private_session_size((uint8_t)d) : 0;
-
-			cd.sess_size = z > cd.sess_size ? z : cd.sess_size;
-		}
-		/* the other suite's PMD may come later: room for a larger session */
-		cd.sess_size = cd.sess_size < 2048 ? 2048 : cd.sess_size;
-		cd.sess_mp = rte_cryptodev_sym_session_pool_create("dfcp_cdev_sess", CDEV_SESSIONS,
-				cd.sess_size, 0, 0, conf.socket_id);
-	}
-	if (cd.sess_mp == NULL || rte_cryptodev_sym_get_private_session_size((uint8_t)id) >
-			cd.sess_size) {
-		*why = "no memory for its sessions";
-		return -ENOMEM;
-	}
-	qp.mp_session = cd.sess_mp;
-	if (rte_cryptodev_configure((uint8_t)id, &conf) < 0 ||
-			rte_cryptodev_queue_pair_setup((uint8_t)id, 0, &qp, conf.socket_id) < 0 ||
-			rte_cryptodev_start((uint8_t)id) < 0) {
-		*why = "it did not start";
-		return -EIO;
-	}
-	cd.dev[suite] = id;
-	return id;
+	return d;
 }
 
 /* The session for AAD of aad_len bytes: made on the first message. */
@@ -125,16 +160,16 @@ cdev_sess(struct cdev_ctx *c, uint32_t aad_len)
 	if (c->sess != NULL && c->aad_len == aad_len)
 		return 0;
 	if (c->sess != NULL)
-		rte_cryptodev_sym_session_free(c->dev, c->sess);
+		rte_cryptodev_sym_session_free((uint8_t)c->d->id, c->sess);
 	x.aead.op = c->enc ? RTE_CRYPTO_AEAD_OP_ENCRYPT : RTE_CRYPTO_AEAD_OP_DECRYPT;
 	x.aead.algo = cdev_pmd[c->suite].algo;
 	x.aead.key.data = c->key;
 	x.aead.key.length = (uint16_t)c->key_len;
-	x.aead.iv.offset = 0;	/* CPU crypto: the IV is the message's */
+	x.aead.iv.offset = CDEV_IV_OFF;	/* the op path's; CPU crypto: the message's */
 	x.aead.iv.length = 12;
 	x.aead.digest_length = DFCP_AEAD_TAG_LEN;
 	x.aead.aad_length = (uint16_t)aad_len;
-	c->sess = rte_cryptodev_sym_session_create(c->dev, &x, cd.sess_mp);
+	c->sess = rte_cryptodev_sym_session_create((uint8_t)c->d->id, &x, cd.sess_mp);
 	c->aad_len = aad_len;
 	return c->sess != NULL ? 0 : -ENOMEM;
 }
@@ -144,13 +179,13 @@ cdev_create(void *arg, unsigned int suite, const uint8_t *key, uint32_t key_len,
 {
 	struct cdev_ctx *c;
 
-	(void)arg;
-	if (suite >= DFCP_CRYPTO_MAX || cd.dev[suite] < 0 || key_len > sizeof(c->key))
+	if (arg == NULL || suite == DFCP_CRYPTO_OFF || suite >= DFCP_CRYPTO_MAX ||
+			key_len > sizeof(c->key))
 		return NULL;
 	c = rte_zmalloc("dfcp_cdev", sizeof(*c), 0);
 	if (c == NULL)
 		return NULL;
-	c->dev = (uint8_t)cd.dev[suite];
+	c->d = arg;
 	c->suite = (uint8_t)suite;
 	c->enc = enc;
 	c->key_len = key_len;
@@ -197,6 +232,10 @@ cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
 		dfcp_aead_evp_ops.seal_burst(c->evp, m, n, st);	/* seals or opens, as made */
 		return;
 	}
+	if (!c->d->cpu) {
+		cdev_op_run(c, m, n, st);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		/* CPU crypto is in place only: a message from src is copied first */
 		if (m[i].src != NULL)
@@ -209,7 +248,7 @@ cdev_run(struct cdev_ctx *c, const struct dfcp_aead_msg *m, uint32_t n, int *st)
 		aad[i].va = (void *)(uintptr_t)m[i].aad;
 		s[i] = EIO;	/* the PMD writes each one's */
 	}
-	rte_cryptodev_sym_cpu_crypto_process(c->dev, c->sess, ofs, &vec);
+	rte_cryptodev_sym_cpu_crypto_process((uint8_t)c->d->id, c->sess, ofs, &vec);
 	for (i = 0; i < n; i++)
 		st[i] = s[i] == 0 ? 0 : s[i] == EBADMSG ? -DFCP_E_AUTH : -(int)s[i];
 }
@@ -245,7 +284,7 @@ cdev_destroy(void *ctx)
 	struct cdev_ctx *c = ctx;
 
 	if (c->sess != NULL)
-		rte_cryptodev_sym_session_free(c->dev, c->sess);
+		rte_cryptodev_sym_session_free((uint8_t)c->d->id, c->sess);
 	if (c->evp != NULL)
 		dfcp_aead_evp_ops.destroy(c->evp);
 	explicit_bzero(c->key, sizeof(c->key));
@@ -260,16 +299,18 @@ static const struct dfcp_aead_ops cdev_ops = {
 };
 
 int
-eng_dfcp_cdev_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what, size_t len)
+eng_dfcp_cdev_get(unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+		char *what, size_t len)
 {
+	const char *name = dev != NULL && dev[0] != '\0' ? dev : cdev_pmd[suite].vdev;
 	const char *why = "";
-	int dev = cdev_dev(suite, &why);
+	struct cdev_dev *d = cdev_dev(name, suite, &why);
 
-	if (dev < 0) {
-		snprintf(what, len, "%s: %s", cdev_pmd[suite].vdev, why);
-		return dev;
+	if (d == NULL) {
+		snprintf(what, len, "%s: %s", name, why);
+		return -ENODEV;
 	}
-	*ops = &cdev_ops;
-	snprintf(what, len, "%s, CPU crypto", cdev_pmd[suite].vdev);
+	*ops = &d->ops;
+	snprintf(what, len, "%s, %s", name, d->cpu ? "CPU crypto" : "enqueue/dequeue");
 	return 0;
 }

@@ -120,7 +120,7 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 static int
 flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
-	const char *names[DFCP_CRYPTO_MAX], *bnames[ENG_CRYPTO_MAX];
+	const char *names[DFCP_CRYPTO_MAX], *bnames[ENG_CRYPTO_MAX], *dev;
 	/* with a key, sealed by default: AES-GCM costs less than a SipHash tag per symbol
 	 * (doc/performance.md, "Encryption"); crypto = off keeps the tags */
 	int v = f->auth_key_len != 0 ? DFCP_CRYPTO_AES128GCM : DFCP_CRYPTO_OFF, rc;
@@ -139,7 +139,20 @@ flow_parse_crypto(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 		bnames[i] = eng_dfcp_backend_name(i);
 	rc = eng_sec_choice(sec, "crypto_backend", bnames, ENG_CRYPTO_MAX, &v, NULL, 0);
 	f->crypto_backend = (uint8_t)v;
-	return rc;
+	if (rc < 0)
+		return rc;
+	dev = eng_sec_get(sec, "crypto_dev");
+	if (dev == NULL)
+		return 0;
+	if (dev[0] == '\0' || strlen(dev) >= sizeof(f->crypto_dev) || strchr(dev, ' ') != NULL)
+		return eng_sec_error(sec, "crypto_dev", "'%s': expected a cryptodev name of 1 to "
+				"%zu characters (crypto_openssl0, a probed device's name)", dev,
+				sizeof(f->crypto_dev) - 1);
+	if (v != ENG_CRYPTO_AUTO && v != ENG_CRYPTO_CDEV)
+		return eng_sec_error(sec, "crypto_dev", "a cryptodev device, but crypto_backend "
+				"= %s", bnames[v]);
+	snprintf(f->crypto_dev, sizeof(f->crypto_dev), "%s", dev);
+	return 0;
 }
 
 /* Integrity, authentication, encryption, dead peers, the peer's K. */

@@ -143,7 +143,8 @@ static const struct dfcp_aead_ops imb_ops = {
 };
 
 int
-eng_dfcp_imb_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what, size_t len)
+eng_dfcp_imb_get(unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+		char *what, size_t len)
 {
 	int rc = imb_load();
 
@@ -153,6 +154,7 @@ eng_dfcp_imb_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *wha
 		return rc;
 	}
 	(void)suite;
+	(void)dev;
 	*ops = &imb_ops;
 	snprintf(what, len, "libIPSec_MB %s, %s", imb_get_version_str(), arch_name[imb.arch]);
 	return 0;

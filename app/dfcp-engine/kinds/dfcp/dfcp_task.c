@@ -155,7 +155,7 @@ flow_setup(struct eng_xtask *x, struct dfcp_task *d, struct eng_xflow *xf, struc
 				fc->name, df->T, flen, x->cap, pc->name);
 		return -EINVAL;
 	}
-	rc = eng_dfcp_aead_ops(df->crypto, df->crypto_backend, &f->aead_ops);
+	rc = eng_dfcp_aead_ops(df->crypto, df->crypto_backend, df->crypto_dev, &f->aead_ops);
 	if (rc < 0)
 		return rc;
 	f->ep = flow_ep_create(x, d, f);

@@ -47,6 +47,7 @@ struct eng_dfcp_flow_conf {
 	uint8_t auth_key_len;		/* 0: none, else 16 or 32 */
 	uint8_t crypto;			/* enum dfcp_crypto: both ends */
 	uint8_t crypto_backend;		/* enum eng_crypto_backend */
+	char crypto_dev[64];		/* cryptodev device; "": the suite's default */
 };
 
 /* crypto_backend: where DATA is sealed and opened (the table: dfcp_aead_be.c). */
@@ -58,13 +59,17 @@ enum eng_crypto_backend {
 	ENG_CRYPTO_MAX
 };
 const char *eng_dfcp_backend_name(int backend);
-/* The AEAD of suite by backend (set-up): *ops, NULL for the library's EVP; 0 or -errno. */
-int eng_dfcp_aead_ops(unsigned int suite, int backend, const struct dfcp_aead_ops **ops);
+/*
+ * The AEAD of suite by backend (set-up; dev: crypto_dev, "" or NULL for the
+ * default): *ops, NULL for the library's EVP; 0 or -errno.
+ */
+int eng_dfcp_aead_ops(unsigned int suite, int backend, const char *dev,
+		const struct dfcp_aead_ops **ops);
 /* A backend's ops for a valid suite: 0 (what: its name and unit) or -errno (what: why). */
-int eng_dfcp_cdev_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what,
-		size_t len);
-int eng_dfcp_imb_get(unsigned int suite, const struct dfcp_aead_ops **ops, char *what,
-		size_t len);
+int eng_dfcp_cdev_get(unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+		char *what, size_t len);
+int eng_dfcp_imb_get(unsigned int suite, const char *dev, const struct dfcp_aead_ops **ops,
+		char *what, size_t len);
 
 static inline const struct eng_dfcp_flow_conf *
 eng_dfcp_fc(const struct eng_flow_conf *f)
