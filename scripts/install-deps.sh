@@ -3,7 +3,7 @@
 # Install the Debian packages the project needs, only when something is missing.
 #   scripts/install-deps.sh run    what building and running the engine needs (make run/build)
 #   scripts/install-deps.sh [all]  that and what the tests need (make test): clang, liblcrq,
-#                                  testpmd, iproute2, tshark, iperf3, ethtool, gnuplot, tmux,
+#                                  testpmd, iproute2, tshark, iperf3, openssl, ethtool, gnuplot, tmux,
 #                                  python3-prometheus-client
 set -e
 what=${1:-all}
@@ -34,6 +34,7 @@ need_cmd dpdk-testpmd dpdk
 need_cmd ip iproute2
 need_cmd tshark tshark
 need_cmd iperf3 iperf3
+need_cmd openssl openssl
 need_cmd ethtool ethtool
 need_cmd gnuplot gnuplot-nox
 need_cmd tmux tmux

@@ -20,6 +20,15 @@ const char *dfcp_crypto_name(unsigned int suite);
 /* The suite named, or -EINVAL. */
 int dfcp_crypto_parse(const char *name);
 
+/*
+ * Pinned keys: the pre-shared key both ends derive from their static X25519
+ * keys (ours private, the peer's public, 32 bytes each): HKDF-SHA256 of the
+ * static-static shared secret, bound to both public keys in either order.
+ * Only the holders of the two private keys can make it. 0, or -EINVAL for a
+ * bad key (a low-order peer key included).
+ */
+int dfcp_pin_psk(const uint8_t priv[32], const uint8_t peer_pub[32], uint8_t psk[32]);
+
 /* Tag bytes ending a DATA frame: with encryption the AEAD's, else a key's. */
 static inline uint32_t
 dfcp_data_tag_len(int auth, unsigned int crypto)

@@ -125,6 +125,28 @@ dfcp_hkdf_sha256(const uint8_t *salt, size_t salt_len, const uint8_t *ikm, size_
 	return rc;
 }
 
+int
+dfcp_pin_psk(const uint8_t priv[DFCP_KX_KEY], const uint8_t peer_pub[DFCP_KX_KEY],
+		uint8_t psk[DFCP_KX_KEY])
+{
+	static const uint8_t salt[] = "dfcp1 pinned keys";
+	uint8_t pub[DFCP_KX_KEY], shared[DFCP_KX_KEY], info[2 * DFCP_KX_KEY];
+	int lo, rc = dfcp_kx_public(priv, pub);
+
+	if (rc == 0)
+		rc = dfcp_kx_shared(priv, peer_pub, shared);
+	if (rc == 0) {
+		/* the lower public key first: both ends bind the same pair */
+		lo = memcmp(pub, peer_pub, DFCP_KX_KEY) < 0;
+		memcpy(info, lo ? pub : peer_pub, DFCP_KX_KEY);
+		memcpy(info + DFCP_KX_KEY, lo ? peer_pub : pub, DFCP_KX_KEY);
+		rc = dfcp_hkdf_sha256(salt, sizeof(salt) - 1, shared, DFCP_KX_KEY, info,
+				sizeof(info), psk, DFCP_KX_KEY);
+	}
+	OPENSSL_cleanse(shared, sizeof(shared));
+	return rc;
+}
+
 /*
  * The key sets of both directions from the exchange: info binds them to
  * the suite, both connection ids and both public keys (the transcript),

@@ -58,6 +58,18 @@ test_x25519_hkdf(void)
 	CHECK(dfcp_kx_shared(a, lo, s1) == -EINVAL);
 	/* fresh pairs differ */
 	CHECK(dfcp_kx_keypair(a, pa) == 0 && dfcp_kx_keypair(b, pb) == 0 && memcmp(pa, pb, 32) != 0);
+	/* pinned keys: both ends make the same key, a third key another, low order refused */
+	{
+		uint8_t c[32], pc[32], k1[32], k2[32], k3[32];
+
+		CHECK(dfcp_kx_keypair(c, pc) == 0);
+		CHECK(dfcp_pin_psk(a, pb, k1) == 0 && dfcp_pin_psk(b, pa, k2) == 0 &&
+				memcmp(k1, k2, 32) == 0);
+		CHECK(dfcp_pin_psk(a, pc, k3) == 0 && memcmp(k1, k3, 32) != 0);
+		CHECK(dfcp_pin_psk(c, pb, k3) == 0 && memcmp(k1, k3, 32) != 0);
+		CHECK(dfcp_kx_shared(a, pb, s1) == 0 && memcmp(k1, s1, 32) != 0); /* not the bare secret */
+		CHECK(dfcp_pin_psk(a, lo, k3) == -EINVAL);
+	}
 
 	/* RFC 5869 A.1 */
 	memset(ikm, 0x0b, sizeof(ikm));

@@ -32,7 +32,8 @@ Cases:
                 shows (so the check can fail); a receiver without crypto refuses the
                 sender (exit 5, the reason naming crypto); crypto without auth_key is a
                 config error naming auth_key, so is crypto_dev with another backend; a
-                crypto_dev that is not there fails the start, naming it
+                crypto_dev that is not there fails the start, naming it; pinned keys
+                (identity_key, peer_key): verified, refused with a third key, config errors
   bad-config    a short or missing auth_key, a max_rx_memory that cannot fit, an
                 unwritable --summary-json, an empty / comments-only / directory / device /
                 NUL-byte config: exit 1 before EAL, with FILE:LINE and numbers
@@ -732,6 +733,7 @@ def case_crypto(engine, src, tmp):
     expect_code(p, 1)
     if "[flow s1] crypto:" not in p.stderr or "auth_key" not in p.stderr or "EAL" in p.stderr:
         fail("crypto without auth_key: no config error naming auth_key")
+    case_pinned(engine, tmp)
     # a cryptodev device for another backend: a config error naming crypto_dev
     keys = f"auth_key = {key}\ncrypto_backend = ipsec-mb\ncrypto_dev = crypto_openssl0"
     p = run([engine, "--", "--config", ring_cfg(tmp, "dev.ini", skeys=keys)], timeout=30)
@@ -745,6 +747,40 @@ def case_crypto(engine, src, tmp):
              "--summary-json", out], timeout=30)
     if p.returncode == 0 or "crypto_nosuch0: no such cryptodev" not in p.stdout + p.stderr:
         fail(f"crypto_dev = crypto_nosuch0: exit {p.returncode}, no error naming it")
+
+
+def case_pinned(engine, tmp):
+    """Pinned keys (identity_key, peer_key) instead of auth_key: verified when each end pins
+    the other's public key, refused when the receiver pins a third key; config errors."""
+    if shutil.which("openssl") is None:
+        print("note: no openssl command: the pinned-key cases are not run")
+        return
+    for n in ("a", "b", "c"):
+        sh(f"openssl genpkey -algorithm x25519 -out {tmp}/{n}.pem")
+        sh(f"openssl pkey -in {tmp}/{n}.pem -pubout -out {tmp}/{n}.pub")
+    skeys = f"identity_key = {tmp}/a.pem\npeer_key = {tmp}/b.pub"
+    for peer, code in (("a", 0), ("c", FLOW_FAILED)):
+        rkeys = f"identity_key = {tmp}/b.pem\npeer_key = {tmp}/{peer}.pub"
+        out = os.path.join(tmp, f"pin-{peer}.json")
+        cfg = ring_cfg(tmp, f"pin-{peer}.ini", duration="3s", skeys=skeys, rkeys=rkeys)
+        p = run([engine, "--", "--config", cfg, "--summary-json", out])
+        expect_code(p, code)
+        js = load(out)
+        r = flow(js, "r1")
+        if code == 0 and (r["sink_bytes"] != 8 << 20 or r["bad_bytes"]):
+            fail("pinned keys: the transfer did not complete verified")
+        if code != 0 and (r["sink_bytes"] or "s1" not in failures(js)):
+            fail("a receiver pinning another key: data went through, or the sender did not fail")
+        print(f"pinned keys, the receiver pinning {peer}: exit {p.returncode}, "
+              f"{r['sink_bytes']} bytes delivered")
+    for keys, want in ((f"identity_key = {tmp}/a.pem", "peer_key: missing"),
+                       (f"identity_key = {tmp}/a.pem\npeer_key = {tmp}/b.pem",
+                        "not an X25519 public key"),
+                       (f"{skeys}\nauth_key = {tmp}/key", "identity_key: with auth_key")):
+        p = run([engine, "--", "--config", ring_cfg(tmp, "pinbad.ini", skeys=keys)], timeout=30)
+        expect_code(p, 1)
+        if want not in p.stderr or "EAL" in p.stderr:
+            fail(f"pinned keys: no config error '{want}' before EAL")
 
 
 CASES = {

@@ -9,13 +9,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kinds/dfcp/dfcp_task.h"
 
@@ -82,29 +79,22 @@ key_decode(const uint8_t *buf, size_t n, uint8_t *key, uint8_t *len)
 	return 0;
 }
 
-/* auth_key = FILE: read and check it now (errors before any EAL output). */
+/* auth_key = FILE, or pinned keys: read and checked now (errors before any EAL output). */
 static int
 flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 {
-	const char *path = eng_sec_get(sec, "auth_key");
+	const char *path = eng_sec_get(sec, "auth_key"), *why = "";
 	uint8_t buf[80];
-	struct stat sb;
 	ssize_t n;
-	int fd, rc;
+	int rc;
 
-	if (path == NULL)
-		return 0;
-	fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		return eng_sec_error(sec, "auth_key", "%s: %s", path, strerror(errno));
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return eng_sec_error(sec, "auth_key", "%s: not a regular file", path);
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
+	/* pinned keys make one (and refuse an auth_key beside them) */
+	if (path == NULL || eng_sec_get(sec, "identity_key") != NULL ||
+			eng_sec_get(sec, "peer_key") != NULL)
+		return eng_dfcp_pin_parse(sec, f);
+	n = eng_dfcp_key_file(path, buf, sizeof(buf), &why);
 	if (n < 0)
-		return eng_sec_error(sec, "auth_key", "%s: %s", path, strerror(errno));
+		return eng_sec_error(sec, "auth_key", "%s: %s", path, why);
 	rc = key_decode(buf, (size_t)n, f->auth_key, &f->auth_key_len);
 	memset(buf, 0, sizeof(buf));
 	if (rc < 0)

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <rte_ether.h>
 
@@ -59,6 +60,11 @@ enum eng_crypto_backend {
 	ENG_CRYPTO_MAX
 };
 const char *eng_dfcp_backend_name(int backend);
+/* A key file (a regular file, at most cap bytes read): its length, or -1 and why. */
+ssize_t eng_dfcp_key_file(const char *path, uint8_t *buf, size_t cap, const char **why);
+/* identity_key and peer_key into the flow's auth_key (dfcp_pin.c): 0 or a config error. */
+struct eng_sec;
+int eng_dfcp_pin_parse(struct eng_sec *sec, struct eng_dfcp_flow_conf *f);
 /*
  * The AEAD of suite by backend (set-up; dev: crypto_dev, "" or NULL for the
  * default): *ops, NULL for the library's EVP; 0 or -errno.
