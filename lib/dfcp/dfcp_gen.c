@@ -17,19 +17,28 @@
 #include "dfcp.h"
 #include "dfcp_priv.h"
 
-/* Frames [i, j) of one encoder: those without a source in src[] generated. */
+/*
+ * Frames [i, j) of one encoder: all generated, or (src not NULL) those
+ * without a source in src[].
+ */
 static void
 gen_run(struct dfcp_conn *c, uint32_t i, uint32_t j, const void *const *src, uint32_t ver)
 {
 	const struct rq_enc *enc = c->gen_enc[i];
-	uint32_t esi[GEN_MAX], m = 0;
-	void *out[GEN_MAX];
+	uint32_t sel_esi[GEN_MAX], m = 0, *esi = &c->gen_esi[i];
+	void *sel_out[GEN_MAX], **out = &c->gen_out[i];
 
-	for (uint32_t q = i; q < j; q++) {
-		if (src[q] != NULL)
-			continue;
-		esi[m] = c->gen_esi[q];
-		out[m++] = c->gen_out[q];
+	if (src == NULL) {
+		m = j - i;
+	} else {
+		for (uint32_t q = i; q < j; q++) {
+			if (src[q] != NULL)
+				continue;
+			sel_esi[m] = c->gen_esi[q];
+			sel_out[m++] = c->gen_out[q];
+		}
+		esi = sel_esi;
+		out = sel_out;
 	}
 	if (m == 0 || rq_enc_symbols(enc, esi, out, m) >= 0)
 		return;
@@ -42,12 +51,15 @@ void
 dfcp_gen_flush(struct dfcp_conn *c)
 {
 	uint32_t i = 0, n = c->n_gen, ver = dfcp_data_off(c) - DFCP_L2L4_LEN;
-	const void *src[GEN_MAX];
+	const void *srcs[GEN_MAX], *const *src = NULL;
 
 	c->n_gen = 0;
-	for (uint32_t q = 0; q < n; q++)
-		src[q] = c->sess && !c->tx_aead.ops->in_place ?
-			rq_enc_source(c->gen_enc[q], c->gen_esi[q]) : NULL;
+	/* sealed by an AEAD that can: the source symbols straight from their encoders */
+	if (c->sess && !c->tx_aead.ops->in_place) {
+		for (uint32_t q = 0; q < n; q++)
+			srcs[q] = rq_enc_source(c->gen_enc[q], c->gen_esi[q]);
+		src = srcs;
+	}
 	while (i < n) {
 		uint32_t j = i + 1;
 

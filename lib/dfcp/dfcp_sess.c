@@ -192,7 +192,7 @@ dfcp_sess_open_burst(struct dfcp_conn *c, struct dfcp_pkt *const *pkt, uint32_t 
 
 /*
  * Seal the n DATA frames whose symbols are at out[i] (hdr bytes of header
- * before), or come from src[i] where it is not NULL.
+ * before), or come from src[i] where src and src[i] are not NULL.
  */
 void
 dfcp_sess_seal(struct dfcp_conn *c, void *const *out, const void *const *src, uint32_t n,
@@ -205,7 +205,7 @@ dfcp_sess_seal(struct dfcp_conn *c, void *const *out, const void *const *src, ui
 
 		for (uint32_t j = 0; j < b; j++)
 			f[j] = (uint8_t *)out[i + j] - hdr - DFCP_L2L4_LEN;
-		dfcp_data_seal_burst(&c->tx_aead, f, src + i, b, hdr, c->p.T);
+		dfcp_data_seal_burst(&c->tx_aead, f, src != NULL ? src + i : NULL, b, hdr, c->p.T);
 	}
 }
 

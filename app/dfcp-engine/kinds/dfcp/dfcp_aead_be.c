@@ -6,7 +6,7 @@
  * for AES-GCM ipsec-mb (out of place, one call a message), for ChaCha20-
  * Poly1305 cryptodev (crypto_aesni_mb's job API beats the library's direct
  * ChaCha calls by a quarter), then the library's OpenSSL EVP, which is
- * always there. Said once a suite.
+ * always there. Said once a suite and backend.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -63,7 +63,7 @@ int
 eng_dfcp_aead_ops(unsigned int suite, int backend, const char *dev,
 		const struct dfcp_aead_ops **ops)
 {
-	static int said[DFCP_CRYPTO_MAX];
+	static int said[DFCP_CRYPTO_MAX][ENG_CRYPTO_MAX];	/* a line a suite and backend */
 	char what[160], miss[360] = "";
 	size_t k;
 	int b, rc, i = 0;
@@ -82,7 +82,7 @@ eng_dfcp_aead_ops(unsigned int suite, int backend, const char *dev,
 			snprintf(miss + k, sizeof(miss) - k, "%s%s: %s", k ? "; " : "",
 					backends[b].name, what);
 		}
-		if (miss[0] != '\0' && !said[suite])
+		if (miss[0] != '\0' && !said[suite][b])
 			ENG_LOG(WARNING, task, "dfcp: %s: %s; %s instead", dfcp_crypto_name(suite),
 					miss, backends[b].name);
 	} else {
@@ -94,7 +94,7 @@ eng_dfcp_aead_ops(unsigned int suite, int backend, const char *dev,
 			return rc;
 		}
 	}
-	if (!said[suite]++)
+	if (!said[suite][b]++)
 		ENG_LOG(INFO, task, "dfcp: %s through %s (%s)", dfcp_crypto_name(suite),
 				backends[b].name, what);
 	return 0;

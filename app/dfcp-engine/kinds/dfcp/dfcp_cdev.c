@@ -105,7 +105,8 @@ cdev_start(struct cdev_dev *d, const struct rte_cryptodev_info *info, const char
 
 /*
  * The device named (a vdev made here if it is none yet, e.g. crypto_openssl0),
- * set up once, for suite: NULL and why if there is none or it cannot.
+ * set up once (or failed once), for suite: NULL and why if there is none or
+ * it cannot.
  */
 static struct cdev_dev *
 cdev_dev(const char *name, unsigned int suite, const char **why)
@@ -141,9 +142,13 @@ cdev_dev(const char *name, unsigned int suite, const char **why)
 	d->ops.arg = d;
 	rte_cryptodev_info_get((uint8_t)id, &info);
 	if (cdev_sess_pool(id, why) < 0 || cdev_start(d, &info, why) < 0)
-		return NULL;	/* not kept: a later flow says why again */
+		d->failed = *why;	/* kept: a later flow gets the same answer */
 	cd.n_dev++;
 check:
+	if (d->failed != NULL) {
+		*why = d->failed;
+		return NULL;
+	}
 	if (rte_cryptodev_sym_capability_get((uint8_t)d->id, &cap) == NULL) {
 		*why = "it does not do this suite";
 		return NULL;

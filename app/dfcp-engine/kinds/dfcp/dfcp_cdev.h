@@ -28,6 +28,7 @@ struct cdev_dev {
 	int hw;				/* a hardware device: IOVAs, DPDK memory only */
 	uint16_t nb_qp;			/* op path: a queue pair an lcore */
 	int dead;			/* op path: it kept ops past the wait */
+	const char *failed;		/* its set-up failed: why */
 	struct rte_mempool *op_mp;	/* op path: its crypto ops */
 	struct rte_mempool *view_mp;	/* op path: mbufs over the messages */
 	struct dfcp_aead_ops ops;	/* arg: this device */

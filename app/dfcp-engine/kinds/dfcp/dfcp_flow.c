@@ -7,7 +7,6 @@
  * sized by share, the flows of one task have distinct local addresses, its
  * flows fit its block memory (dfcp_mem.c). Keys: doc/config.md.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,32 +52,6 @@ dfcp_flow_defaults(struct eng_dfcp_flow_conf *f)
 	f->max_K = DFCP_MAX_K;
 }
 
-/* A key of 16 or 32 bytes: the raw bytes, or 32 / 64 hex digits (one line). */
-static int
-key_decode(const uint8_t *buf, size_t n, uint8_t *key, uint8_t *len)
-{
-	size_t i, h = n;
-
-	while (h > 0 && (buf[h - 1] == '\n' || buf[h - 1] == '\r'))
-		h--;
-	for (i = 0; i < h && isxdigit(buf[i]); i++)
-		;
-	if (i == h && (h == 32 || h == 64)) {
-		for (i = 0; i < h / 2; i++) {
-			char b[3] = {(char)buf[2 * i], (char)buf[2 * i + 1], 0};
-
-			key[i] = (uint8_t)strtoul(b, NULL, 16);
-		}
-		*len = (uint8_t)(h / 2);
-		return 0;
-	}
-	if (n != 16 && n != 32)
-		return -EINVAL;
-	memcpy(key, buf, n);
-	*len = (uint8_t)n;
-	return 0;
-}
-
 /* auth_key = FILE, or pinned keys: read and checked now (errors before any EAL output). */
 static int
 flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
@@ -95,7 +68,7 @@ flow_parse_key(struct eng_sec *sec, struct eng_dfcp_flow_conf *f)
 	n = eng_dfcp_key_file(path, buf, sizeof(buf), &why);
 	if (n < 0)
 		return eng_sec_error(sec, "auth_key", "%s: %s", path, why);
-	rc = key_decode(buf, (size_t)n, f->auth_key, &f->auth_key_len);
+	rc = eng_dfcp_key_decode(buf, (size_t)n, f->auth_key, &f->auth_key_len);
 	memset(buf, 0, sizeof(buf));
 	if (rc < 0)
 		return eng_sec_error(sec, "auth_key", "%s: %zd bytes: expected a key of exactly 16 "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The keys of a DFCP flow read from files at load, before EAL: auth_key's
- * reader, and pinned keys (identity_key, peer_key; doc/config.md): this
+ * The keys of a DFCP flow read from files at load, before EAL: the file
+ * reader and auth_key's decoding, and pinned keys (identity_key, peer_key; doc/config.md): this
  * end's static X25519 private key and the peer's public key make the flow's
  * pre-shared key (dfcp_pin_psk), which then authenticates the key exchange
  * as an auth_key does. A key is raw (32 bytes), 64 hex digits, or PEM
@@ -47,22 +47,29 @@ eng_dfcp_key_file(const char *path, uint8_t *buf, size_t cap, const char **why)
 	return n;
 }
 
-/* 64 hex digits (and line ends) into out[32]: 0, else -1. */
-static int
-key_hex(const uint8_t *s, size_t n, uint8_t out[32])
+/* A key of 16 or 32 bytes: the raw bytes, or 32 / 64 hex digits (one line). */
+int
+eng_dfcp_key_decode(const uint8_t *buf, size_t n, uint8_t *key, uint8_t *len)
 {
-	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-		n--;
-	if (n != 64)
-		return -1;
-	for (size_t i = 0; i < 64; i++)
-		if (!isxdigit(s[i]))
-			return -1;
-	for (size_t i = 0; i < 32; i++) {
-		char b[3] = { (char)s[2 * i], (char)s[2 * i + 1], 0 };
+	size_t i, h = n;
 
-		out[i] = (uint8_t)strtoul(b, NULL, 16);
+	while (h > 0 && (buf[h - 1] == '\n' || buf[h - 1] == '\r'))
+		h--;
+	for (i = 0; i < h && isxdigit(buf[i]); i++)
+		;
+	if (i == h && (h == 32 || h == 64)) {
+		for (i = 0; i < h / 2; i++) {
+			char b[3] = {(char)buf[2 * i], (char)buf[2 * i + 1], 0};
+
+			key[i] = (uint8_t)strtoul(b, NULL, 16);
+		}
+		*len = (uint8_t)(h / 2);
+		return 0;
 	}
+	if (n != 16 && n != 32)
+		return -EINVAL;
+	memcpy(key, buf, n);
+	*len = (uint8_t)n;
 	return 0;
 }
 
@@ -71,16 +78,13 @@ static int
 key_x25519(const uint8_t *s, size_t n, int priv, uint8_t out[32])
 {
 	EVP_PKEY *k = NULL;
-	BIO *b;
 	size_t len = 32;
+	uint8_t klen;
 	int rc = -1;
+	BIO *b;
 
-	if (n == 32) {
-		memcpy(out, s, 32);
-		return 0;
-	}
-	if (key_hex(s, n, out) == 0)
-		return 0;
+	if (eng_dfcp_key_decode(s, n, out, &klen) == 0)
+		return klen == 32 ? 0 : -1;	/* raw, or 64 hex digits */
 	b = BIO_new_mem_buf(s, (int)n);
 	if (b != NULL)
 		k = priv ? PEM_read_bio_PrivateKey(b, NULL, NULL, NULL) :
@@ -99,14 +103,14 @@ static int
 pin_read(struct eng_sec *sec, const char *key, int priv, uint8_t out[32])
 {
 	const char *v = eng_sec_get(sec, key), *why = "";
-	uint8_t buf[KEY_FILE_MAX];
+	uint8_t buf[KEY_FILE_MAX], len;
 	ssize_t n;
 	int rc;
 
 	if (v == NULL)
 		return eng_sec_error(sec, key, "missing: identity_key and peer_key go together");
-	if (!priv && key_hex((const uint8_t *)v, strlen(v), out) == 0)
-		return 0;
+	if (!priv && strlen(v) == 64 && eng_dfcp_key_decode((const uint8_t *)v, 64, out, &len) == 0)
+		return 0;	/* 64 hex digits in place */
 	n = eng_dfcp_key_file(v, buf, sizeof(buf), &why);
 	if (n < 0)
 		return eng_sec_error(sec, key, "%s: %s", v, why);

@@ -60,6 +60,8 @@ enum eng_crypto_backend {
 	ENG_CRYPTO_MAX
 };
 const char *eng_dfcp_backend_name(int backend);
+/* A key of 16 or 32 bytes: raw, or 32 / 64 hex digits (one line); 0 or -EINVAL. */
+int eng_dfcp_key_decode(const uint8_t *buf, size_t n, uint8_t *key, uint8_t *len);
 /* A key file (a regular file, at most cap bytes read): its length, or -1 and why. */
 ssize_t eng_dfcp_key_file(const char *path, uint8_t *buf, size_t cap, const char **why);
 /* identity_key and peer_key into the flow's auth_key (dfcp_pin.c): 0 or a config error. */
