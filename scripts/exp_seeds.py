@@ -26,7 +26,8 @@ Scenarios (configs/exp-tcp-*.ini are the templates):
            (paced by lib/tcp) vs the kernel's (--cc: a subset) on the thesis scenarios 1
            (loss 1, 5 %) and 2 (delay 10, 50 ms) of
            scripts/experiments.py: goodput within +-20 % at every point (6 s runs; at
-           5 % loss, where the kernel's figure is bimodal, the medians of 3 runs each)
+           5 % loss, where the kernel's figure is bimodal, the medians of 3 runs each;
+           a point outside +-20 % gets 2 more runs of each side, up to 7)
 DFCP (one flow pair, redundancy auto) runs on the same links as an extra line; the
 kernel's congestion controls (/proc/sys/net/ipv4/tcp_available_congestion_control)
 run through the same router with iperf3 in network namespaces (experiments.py's
@@ -85,6 +86,12 @@ KVO_RUNS = {("loss", 5): 3, ("loss", 5, "cubic"): 5}
 # --ci: BBR's figure at 5 % is not bimodal (kernel 33.6-45.3, ours 37.0-41.5 Mbit/s over 9
 # runs each, 2026-12-06): one run each keeps the suite's time (doc/tcp.md, "bbr")
 KVO_CI_RUNS = {("loss", 5, "bbr"): 1}
+# a point outside the tolerance after its runs gets KVO_MORE more runs of each side, up to
+# KVO_MAX_RUNS, and is judged on the medians of all: the kernel's Reno at 5 % loss gave
+# 21.1-32.8 Mbit/s over single runs against ours' 23.9-25.9, and a CI run of 2026-12-06
+# failed at x0.79 on a kernel median of 31.58 from 32.79 / 31.58 / 26.33
+KVO_MORE = 2
+KVO_MAX_RUNS = 7
 KVO_DURATION = 6	# s per run: the CI suite in ~3 min (8 s: the same ratios within their spread)
 KVO_TOL = 0.2		# ours within +-20 % of the kernel at every point
 
@@ -470,40 +477,49 @@ class Seeds:
                 nrun = KVO_RUNS.get((scen, x, cc), KVO_RUNS.get((scen, x), 1))
                 if a.ci:
                     nrun = KVO_CI_RUNS.get((scen, x, cc), nrun)
-                oruns, snd = [], None
-                for i in range(nrun):
-                    tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
-                    js, s0, tr = self.ours(tag, ex.Ini(ini.text()), d)
-                    oruns.append((s0[0]["avg_mbps"], s0[0]))
-                ours, snd = sorted(oruns, key=lambda o: o[0])[len(oruns) // 2]
-                if nrun > 1:
-                    self.log(f"  ours {cc} {scen} {x}: median of {nrun} runs "
+                oruns, runs = [], []
+                while True:
+                    self.kvo_runs(ini, scen, x, cc, d, oruns, runs, nrun)
+                    ours, snd = sorted(oruns, key=lambda o: o[0])[len(oruns) // 2]
+                    k = sorted(runs)[len(runs) // 2] if runs else None
+                    ratio = ours / k if k else None
+                    if (ratio is None or abs(ratio - 1) <= KVO_TOL or
+                            len(oruns) >= KVO_MAX_RUNS or not self.r.need_net()):
+                        break
+                    self.log(f"  {cc} {scen} {x}: x{ratio:.2f} on the medians of {len(oruns)} "
+                             f"run(s) each: {KVO_MORE} more")
+                    nrun = min(KVO_MAX_RUNS, len(oruns) + KVO_MORE)
+                if len(oruns) > 1:
+                    self.log(f"  ours {cc} {scen} {x}: median of {len(oruns)} runs "
                              f"({', '.join(f'{g:.2f}' for g, _ in oruns)} Mbit/s)")
-                if not self.r.need_net():
-                    self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                             goodput_mbps=ours, ours_runs=[g for g, _ in oruns],
-                             link_mbps=link)
-                    continue
-                runs = []
-                for i in range(nrun):
-                    n0 = len(self.r.rows)
-                    try:
-                        self.r.single(scen, x, cc, d)  # experiments.py's kernel run
-                    except RuntimeError as e:
-                        self.log(f"error: kernel {cc} {scen} {x}: {e}")
-                    kr = self.r.rows[n0:]
-                    if kr and kr[0].get("goodput_mbps"):
-                        runs.append(self.iperf_goodput(f"{scen}-{x}-{cc}", i,
-                                                       kr[0]["goodput_mbps"]))
-                k = sorted(runs)[len(runs) // 2] if runs else None
                 if len(runs) > 1:
                     self.log(f"  kernel {cc} {scen} {x}: median of {len(runs)} runs "
                              f"({', '.join(f'{g:.2f}' for g in runs)} Mbit/s)")
-                ratio = ours / k if k else None
-                self.row(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
-                         goodput_mbps=ours, ours_runs=[g for g, _ in oruns], kernel_mbps=k,
-                         kernel_runs=runs, ratio=ratio, link_mbps=link,
-                         retrans=snd["retrans_pkts"], timeouts=snd["timeouts"])
+                row = dict(scenario="kvo", x=f"{scen} {x}", variant=cc, flow="ours",
+                           goodput_mbps=ours, ours_runs=[g for g, _ in oruns], link_mbps=link)
+                if self.r.need_net():
+                    row.update(kernel_mbps=k, kernel_runs=runs, ratio=ratio,
+                               retrans=snd["retrans_pkts"], timeouts=snd["timeouts"])
+                self.row(**row)
+
+    def kvo_runs(self, ini, scen, x, cc, d, oruns, runs, nrun):
+        """Runs ours, then the kernel (where it can run), until each side has nrun runs
+        (appended to oruns as (goodput, sender summary), to runs as goodput)."""
+        for i in range(len(oruns), nrun):
+            tag = f"kvo-{scen}-{x}-{cc}" + (f"-{i}" if i else "")
+            js, s0, tr = self.ours(tag, ex.Ini(ini.text()), d)
+            oruns.append((s0[0]["avg_mbps"], s0[0]))
+        if not self.r.need_net():
+            return
+        for i in range(len(runs), nrun):
+            n0 = len(self.r.rows)
+            try:
+                self.r.single(scen, x, cc, d)  # experiments.py's kernel run
+            except RuntimeError as e:
+                self.log(f"error: kernel {cc} {scen} {x}: {e}")
+            kr = self.r.rows[n0:]
+            if kr and kr[0].get("goodput_mbps"):
+                runs.append(self.iperf_goodput(f"{scen}-{x}-{cc}", i, kr[0]["goodput_mbps"]))
 
     def iperf_goodput(self, tag, i, rx_mbps):
         """The kernel's goodput of run i of experiments.py's run `tag` (its log keeps the
