@@ -11,14 +11,17 @@
  * `test_cdev --bench [LEN]`: ns per LEN-byte (1420) seal in bursts of 32,
  * open alone and in bursts, out of place, every backend (doc/security.md).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_cryptodev.h>
 #include <rte_eal.h>
 
+#include "core/eal_clean.h"
 #include "kinds/dfcp/dfcp_task.h"
 #include "test_harness.h"
 
@@ -297,8 +300,11 @@ bench(unsigned int suite, const struct dfcp_aead_ops *ops, const char *name, str
 int
 main(int argc, char **argv_in)
 {
+	char prefix[32];
+	/* its own prefix: the EAL makes a runtime directory even with --no-shconf; removed at exit */
 	char *argv[] = { "test-cdev", "--no-huge", "-m", "512", "--no-pci", "--no-shconf",
-		"-l", "0", "--log-level=*:warning", NULL };
+		"-l", "0", "--log-level=*:warning", "--file-prefix", prefix, NULL };
+	char rundir[PATH_MAX];
 	struct msgs *a = calloc(3, sizeof(*a));
 	/* the backends: cryptodev's default devices (CPU crypto), then one without it */
 	static const struct {
@@ -318,10 +324,12 @@ main(int argc, char **argv_in)
 			return 2;
 		}
 	}
-	if (rte_eal_init(9, argv) < 0) {
+	snprintf(prefix, sizeof(prefix), "test-cdev-%ld", (long)getpid());
+	if (rte_eal_init(11, argv) < 0) {
 		printf("test-cdev: no EAL (skipped)\n");
 		return 77;
 	}
+	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
 	for (unsigned int s = DFCP_CRYPTO_AES128GCM; s < DFCP_CRYPTO_MAX; s++) {
 		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_OPENSSL, NULL, &ops) == 0 && ops == NULL);
 		CHECK(eng_dfcp_aead_ops(s, ENG_CRYPTO_AUTO, NULL, &ops) == 0);
@@ -355,6 +363,7 @@ main(int argc, char **argv_in)
 	for (uint8_t d = 0; d < rte_cryptodev_count(); d++)
 		rte_cryptodev_stop(d);
 	rte_eal_cleanup();
+	eng_eal_rundir_remove(rundir);
 	if (ran == 0)
 		return 77;
 	return test_report("cdev-aead");
