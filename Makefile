@@ -34,14 +34,17 @@ run: build
 	$(BUILD)/app/dfcp-engine/dfcp-engine -- --config $(CONFIG)
 
 # Every suite in the plain build, the unit suites again under ASan/UBSan (-O1: a third
-# less compile time than -O2 for the same tests),
+# less compile time than -O2 for the same tests), a check that they left nothing on the
+# host (runtime directories, hugepage files and pages, namespaces: scripts/host_leftovers.py),
 # then one closing line "N passed, N failed[, N skipped]".
 test: deps-test build build-asan
 	@rc=0; \
+	python3 scripts/host_leftovers.py save $(BUILD)/host-before.json || rc=1; \
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=1; \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		meson test -C $(ASAN_BUILD) --suite unit --print-errorlogs --num-processes 2 || rc=1; \
-	python3 scripts/test-summary.py $(BUILD)/meson-logs/testlog.json \
+	python3 scripts/test-summary.py --host-before $(BUILD)/host-before.json \
+		$(BUILD)/meson-logs/testlog.json \
 		$(ASAN_BUILD)/meson-logs/testlog.json || rc=1; \
 	exit $$rc
 
