@@ -96,7 +96,7 @@ def main(argv):
         return 0
     try:
         left = left_behind(argv[2])
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, KeyError, TypeError) as e:
         print(f"host_leftovers: cannot read {argv[2]}: {e}", file=sys.stderr)
         return 2
     for i in left:

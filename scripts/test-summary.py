@@ -45,7 +45,7 @@ def main(paths):
 		try:
 			left = host_leftovers.left_behind(host)
 			why = f"host: {len(left)} thing(s) left behind by the tests"
-		except (OSError, ValueError) as e:
+		except (OSError, ValueError, KeyError, TypeError) as e:
 			left, why = [None], f"host: what was there before the tests unknown: {e}"
 		for i in left:
 			if i is not None:

@@ -68,6 +68,8 @@ def test_state(tmp):
     write(meminfo, "HugePages_Total:       0\n")
     expect(hl.main(["x", "check", before]) == 0, "check exits 0 when all is gone")
     expect(hl.main(["x", "check", os.path.join(tmp, "none.json")]) == 2, "no saved state")
+    write(os.path.join(tmp, "bad.json"), '{"items": 1}')
+    expect(hl.main(["x", "check", os.path.join(tmp, "bad.json")]) == 2, "a malformed state")
     expect(hl.main(["x"]) == 2, "usage")
 
 
