@@ -24,6 +24,7 @@ PATHS = {"run": None, "mounts": "/proc/mounts", "meminfo": "/proc/meminfo",
 
 
 def run_base():
+    """The EAL's runtime base folder, chosen as rte_eal_init() does."""
     if PATHS["run"]:
         return PATHS["run"]
     if os.geteuid() == 0:

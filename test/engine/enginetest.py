@@ -17,6 +17,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts"))
+import host_leftovers  # noqa: E402
+
 SKIP = 77
 
 # Test runs share the machine's CPUs on purpose (two engines in one test, two builds'
@@ -141,11 +145,9 @@ def netns_ok(tag):
 HUGE_2M = "/sys/kernel/mm/hugepages/hugepages-2048kB"
 
 
-def dpdk_run_base():
-    """The EAL's runtime base folder, chosen as rte_eal_init() does."""
-    if os.getuid() == 0:
-        return "/var/run/dpdk"
-    return os.path.join(os.environ.get("XDG_RUNTIME_DIR", "/tmp"), "dpdk")
+# the EAL's runtime base folder, chosen as rte_eal_init() does (the one rule, shared with
+# make test's check of what the tests left: scripts/host_leftovers.py)
+dpdk_run_base = host_leftovers.run_base
 
 
 def hugefiles(hugedir, prefix):
